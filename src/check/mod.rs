@@ -1,0 +1,306 @@
+//! The rules of the types language, run over the model. Each rule lives in
+//! one function here or in a submodule, next to the diagnostics it builds.
+
+mod cycles;
+mod naming;
+mod unions;
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::model::Model;
+use crate::source::Span;
+use crate::syntax::{Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind};
+use crate::yaml::Value;
+use heck::ToUpperCamelCase;
+
+pub fn check(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    for def in &protocol.types {
+        naming::check_type_name(&def.name, diags);
+        match &def.kind {
+            TypeDefKind::Object(properties) => {
+                for property in properties {
+                    naming::check_property_name(&property.name, diags);
+                    check_field(model, property, FieldContext::Property, diags);
+                }
+            }
+            TypeDefKind::Array(field) => check_field(model, field, FieldContext::Items, diags),
+            TypeDefKind::Union(union) => unions::check_union(model, def, union, diags),
+            TypeDefKind::Invalid => {}
+        }
+    }
+    cycles::check_cycles(model, diags);
+
+    let sections = [
+        (&protocol.input, FieldContext::Input),
+        (&protocol.resources, FieldContext::Resource),
+        (&protocol.variables, FieldContext::Variable),
+    ];
+    for (fields, context) in sections {
+        for field in fields {
+            check_field(model, field, context, diags);
+        }
+    }
+    for trigger in &protocol.triggers {
+        for field in &trigger.input {
+            check_field(model, field, FieldContext::TriggerInput, diags);
+        }
+    }
+    for tool in &protocol.tools {
+        for parameter in &tool.parameters {
+            check_field(model, parameter, FieldContext::Parameter, diags);
+        }
+    }
+    let blocks = protocol
+        .handlers
+        .iter()
+        .flat_map(|h| &h.blocks)
+        .chain(&protocol.steps);
+    for block in blocks {
+        if let Some(response_type) = &block.response_type {
+            check_response_type(model, response_type, diags);
+        }
+    }
+}
+
+/// A field's type, `items`, `enum` and `const`.
+fn check_field(model: &Model, field: &Field, context: FieldContext, diags: &mut Diagnostics) {
+    if let Some(ty) = &field.ty {
+        check_type_expr(model, ty, diags);
+        if ty.kind == TypeExprKind::Array && field.items.is_none() {
+            diags.push(
+                Diagnostic::new(
+                    Code::ArrayWithoutItems,
+                    ty.span,
+                    format!("{} is an `array` without `items`", context.describe(&field.name.text)),
+                )
+                .with_help("add `items: { type: string }` (or the element type), or write `type: string[]`"),
+            );
+        }
+    }
+    if let Some(items) = &field.items {
+        check_field(model, items, FieldContext::Items, diags);
+    }
+    check_enum(field, diags);
+    check_const(field, diags);
+}
+
+/// Every name in a type expression resolves; `object` and a bare `array`
+/// are not types.
+fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
+    match &expr.kind {
+        TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
+        TypeExprKind::Named(name) => {
+            if model.lookup(name).is_none() {
+                diags.push(unknown_type(model, name, expr.span));
+            }
+        }
+        TypeExprKind::List(element) => match element.kind {
+            TypeExprKind::Array => diags.push(
+                Diagnostic::new(Code::BareArray, element.span, "`array[]` does not say what the inner arrays hold")
+                    .with_help("write the element type twice, as in `string[][]`, or name the inner array as a type"),
+            ),
+            _ => check_type_expr(model, element, diags),
+        },
+        TypeExprKind::Object => diags.push(
+            Diagnostic::new(Code::StandaloneObject, expr.span, "`object` is not a type")
+                .with_help("declare a named object type under `types:` and use its name, or use `unknown` for any value"),
+        ),
+    }
+}
+
+fn unknown_type(model: &Model, name: &str, span: Span) -> Diagnostic {
+    let builtins = Builtin::ALL.iter().map(|b| b.name());
+    let diagnostic = Diagnostic::new(
+        Code::UnknownType,
+        span,
+        format!("type `{name}` is not defined"),
+    );
+    match did_you_mean(name, model.type_names().chain(builtins)) {
+        Some(help) => diagnostic.with_help(help),
+        None => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
+    }
+}
+
+fn check_enum(field: &Field, diags: &mut Diagnostics) {
+    let Some(values) = &field.enum_values else {
+        return;
+    };
+    let on_string = field
+        .ty
+        .as_ref()
+        .is_none_or(|ty| ty.kind == TypeExprKind::Builtin(Builtin::String));
+    if !on_string {
+        let ty = field.ty.as_ref().map(TypeExpr::display).unwrap_or_default();
+        let mut diagnostic = Diagnostic::new(
+            Code::EnumOnNonString,
+            values.span,
+            format!(
+                "`enum` is only allowed on `string`, but `{}` is `{ty}`",
+                field.name.text
+            ),
+        )
+        .with_label(
+            field.ty.as_ref().map_or(field.name.span, |t| t.span),
+            "the type is given here",
+        );
+        diagnostic = if ty == "string[]" || ty == "array" {
+            diagnostic.with_help("for a list of allowed values write `type: array` with `items: { type: string, enum: [...] }`")
+        } else {
+            diagnostic.with_help("change the type to `string`, or remove the `enum`")
+        };
+        diags.push(diagnostic);
+    }
+    if values.values.is_empty() {
+        diags.push(
+            Diagnostic::new(Code::InvalidEnum, values.span, "`enum` lists no values")
+                .with_help("list the allowed values, or remove the `enum`"),
+        );
+    }
+    let mut seen: Vec<(&str, Span)> = Vec::new();
+    for literal in &values.values {
+        let text = literal.scalar.text.as_str();
+        match literal.scalar.value() {
+            Value::Str(_) => {}
+            other => {
+                let kind = match other {
+                    Value::Null => "empty",
+                    Value::Bool(_) => "a boolean",
+                    _ => "a number",
+                };
+                diags.push(
+                    Diagnostic::new(
+                        Code::InvalidEnum,
+                        literal.span,
+                        format!("`enum` values must be strings, but `{text}` is {kind}"),
+                    )
+                    .with_help(format!("quote it: `\"{text}\"`"))
+                    .with_note(
+                        "YAML 1.2 reads plain `true`, `false`, numbers and `null` as non-strings",
+                    ),
+                );
+                continue;
+            }
+        }
+        if let Some((_, first)) = seen.iter().find(|(v, _)| *v == text) {
+            diags.push(
+                Diagnostic::new(
+                    Code::DuplicateEnumValue,
+                    literal.span,
+                    format!("`enum` lists `{text}` twice"),
+                )
+                .with_label(*first, "first listed here")
+                .with_help("remove the repeated value"),
+            );
+            continue;
+        }
+        seen.push((text, literal.span));
+        naming::check_enum_value(text, literal.span, diags);
+    }
+}
+
+fn check_const(field: &Field, diags: &mut Diagnostics) {
+    let (Some(literal), Some(ty)) = (&field.const_value, &field.ty) else {
+        return;
+    };
+    let text = &literal.scalar.text;
+    let value = literal.scalar.value();
+    let problem = match &ty.kind {
+        TypeExprKind::Builtin(Builtin::String) => match value {
+            Value::Str(_) => None,
+            _ => Some(format!("quote it to make it a string: `\"{text}\"`")),
+        },
+        TypeExprKind::Builtin(Builtin::Number) => match value {
+            Value::Int(_) => None,
+            Value::Float(f) if f.is_finite() => None,
+            _ => Some("write a number, such as `1` or `2.5`".to_string()),
+        },
+        TypeExprKind::Builtin(Builtin::Integer) => match value {
+            Value::Int(_) => None,
+            _ => Some("write a whole number, such as `1`".to_string()),
+        },
+        TypeExprKind::Builtin(Builtin::Boolean) => match value {
+            Value::Bool(_) => None,
+            _ => Some("write `true` or `false`".to_string()),
+        },
+        _ => {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidConst,
+                    literal.span,
+                    format!("`const` needs a `string`, `number`, `integer` or `boolean` type, but `{}` is `{}`", field.name.text, ty.display()),
+                )
+                .with_label(ty.span, "the type is given here"),
+            );
+            return;
+        }
+    };
+    if let Some(help) = problem {
+        diags.push(
+            Diagnostic::new(
+                Code::InvalidConst,
+                literal.span,
+                format!(
+                    "`const` value `{}` is not a `{}`",
+                    crate::yaml::abbreviate(text),
+                    ty.display()
+                ),
+            )
+            .with_label(ty.span, "the type is given here")
+            .with_help(help),
+        );
+    }
+}
+
+/// `responseType` names an object type; anything else is wrapped.
+fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
+    let what = match &expr.kind {
+        TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
+            None => {
+                diags.push(unknown_type(model, name, expr.span));
+                return;
+            }
+            Some(TypeDefKind::Object(_) | TypeDefKind::Invalid) => return,
+            Some(TypeDefKind::Union(_)) => "a union",
+            Some(TypeDefKind::Array(_)) => "an array type",
+        },
+        TypeExprKind::List(_) | TypeExprKind::Array => "an array",
+        TypeExprKind::Builtin(Builtin::File) => "a `file`",
+        TypeExprKind::Builtin(Builtin::Unknown) => "`unknown`",
+        TypeExprKind::Builtin(_) => "a primitive",
+        TypeExprKind::Object => "`object`",
+    };
+    if let TypeExprKind::List(element) = &expr.kind {
+        check_type_expr(model, element, diags);
+    }
+    let written = expr.display();
+    let (wrapper, property) = wrapper_for(expr);
+    diags.push(
+        Diagnostic::new(
+            Code::InvalidResponseType,
+            expr.span,
+            format!("`responseType` must be an object type, but `{written}` is {what}"),
+        )
+        .with_help(format!(
+            "wrap it in an object type and use that:\n\ntypes:\n  {wrapper}:\n    {property}:\n      type: {ty}\n\nresponseType: {wrapper}",
+            ty = if written.ends_with("[]") { format!("\"{written}\"") } else { written.clone() },
+        ))
+        .with_note("LLM providers require the root of a structured output to be an object"),
+    );
+}
+
+fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
+    match &expr.kind {
+        TypeExprKind::Named(name) => (format!("{name}Wrapper"), "response"),
+        TypeExprKind::List(element) => (
+            format!(
+                "{}ListResponse",
+                element
+                    .display()
+                    .trim_end_matches("[]")
+                    .to_upper_camel_case()
+            ),
+            "items",
+        ),
+        _ => ("ValueResponse".to_string(), "value"),
+    }
+}

@@ -1,0 +1,136 @@
+//! The registry of diagnostic codes: every code agentc can report, its
+//! default severity, a one-line summary, and its long explanation (the text
+//! `agentc explain CODE` prints, kept in `docs/codes/CODE.md`). A code is
+//! stable once released: tools and suppressions refer to it by name.
+
+use super::Severity;
+use serde::{Serialize, Serializer};
+
+macro_rules! codes {
+    ($($variant:ident = $name:literal, $severity:ident, $summary:literal;)*) => {
+        /// A stable, kebab-case diagnostic code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($variant,)*
+        }
+
+        impl Code {
+            /// Every code, in registry order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(Code::$variant => Severity::$severity,)*
+                }
+            }
+
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $summary,)*
+                }
+            }
+
+            /// The long explanation, in Markdown.
+            pub fn explanation(self) -> &'static str {
+                match self {
+                    $(Code::$variant => include_str!(concat!("../../docs/codes/", $name, ".md")),)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    // Reading the file.
+    FileTooLarge = "file-too-large", Error, "the file is larger than agentc reads";
+    InvalidUtf8 = "invalid-utf8", Error, "the file is not valid UTF-8";
+    NulByte = "nul-byte", Error, "the file contains a NUL byte";
+
+    // YAML.
+    YamlSyntax = "yaml-syntax", Error, "the file is not well-formed YAML";
+    MultipleDocuments = "multiple-documents", Error, "the file holds more than one YAML document";
+    RootNotMapping = "root-not-mapping", Error, "the protocol is not a YAML mapping";
+    DuplicateKey = "duplicate-key", Error, "a mapping has the same key twice";
+    NonScalarKey = "non-scalar-key", Error, "a mapping key is a list or mapping";
+    AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
+    NestingLimit = "nesting-limit", Error, "the YAML is nested too deeply";
+
+    // The shape of the protocol.
+    UnknownKey = "unknown-key", Error, "a key that this place does not define";
+    WrongShape = "wrong-shape", Error, "a mapping, list or scalar where another is expected";
+    InvalidValue = "invalid-value", Error, "a scalar that is not a valid value here";
+    MissingField = "missing-field", Error, "a required key is missing";
+
+    // The types language.
+    InvalidTypeName = "invalid-type-name", Error, "a type name that is not PascalCase";
+    InvalidTypeDefinition = "invalid-type-definition", Error, "a named type that is neither an object, an array nor a union";
+    UnknownType = "unknown-type", Error, "a reference to a type that is not defined";
+    CircularType = "circular-type", Error, "a type that contains itself";
+    StandaloneObject = "standalone-object", Error, "`object` used as a type";
+    BareArray = "bare-array", Error, "`array` used where its items cannot be given";
+    ArrayWithoutItems = "array-without-items", Error, "`type: array` without `items`";
+    UnionTooFewVariants = "union-too-few-variants", Error, "a union with fewer than two variants";
+    MissingDiscriminator = "missing-discriminator", Error, "a union without a `discriminator`";
+    InvalidUnionVariant = "invalid-union-variant", Error, "a union variant that is not an object type";
+    MissingDiscriminatorProperty = "missing-discriminator-property", Error, "a union variant without the discriminator property";
+    InvalidDiscriminatorProperty = "invalid-discriminator-property", Error, "a discriminator property that is not a required string `const`";
+    DuplicateDiscriminator = "duplicate-discriminator", Error, "two union variants with the same discriminator value";
+    InvalidEnum = "invalid-enum", Error, "an `enum` that is empty or has values that are not strings";
+    EnumOnNonString = "enum-on-non-string", Error, "an `enum` on a field whose type is not `string`";
+    DuplicateEnumValue = "duplicate-enum-value", Warning, "an `enum` lists the same value twice";
+    InvalidConst = "invalid-const", Error, "a `const` that is not a literal of the field's type";
+    UnsupportedConstraint = "unsupported-constraint", Error, "a JSON Schema constraint the types language does not have";
+    InvalidResponseType = "invalid-response-type", Error, "a `responseType` that is not an object type";
+    InvalidToolParameters = "invalid-tool-parameters", Error, "tool `parameters` that are not a mapping of named parameters";
+
+    // Conventions.
+    PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
+    EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";
+}
+
+impl Code {
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|code| code.name() == name)
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+
+    #[test]
+    fn names_are_unique_kebab_case_and_explained() {
+        for (i, code) in Code::ALL.iter().enumerate() {
+            let name = code.name();
+            assert!(
+                name.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{name} is not kebab-case"
+            );
+            assert_eq!(Code::from_name(name), Some(*code));
+            assert!(Code::ALL[..i].iter().all(|other| other.name() != name));
+            assert!(
+                code.explanation().starts_with(&format!("# {name}\n")),
+                "docs/codes/{name}.md must start with `# {name}`"
+            );
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The one diagnostic type every stage produces, and the registry of codes.
+//! Renderers (human, JSON, and later SARIF, GitHub, LSP) read this type; none
+//! of them adds information of its own.
+
+mod codes;
+
+pub use codes::Code;
+
+use crate::source::Span;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A secondary location that explains the primary one ("first defined
+/// here", "referenced here").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    pub labels: Vec<Label>,
+    pub help: Option<String>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at the code's registered severity.
+    pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Where a stage puts what it finds. Stages take `&mut Diagnostics` and keep
+/// going, so one run reports every problem.
+#[derive(Debug, Default)]
+pub struct Diagnostics(Vec<Diagnostic>);
+
+impl Diagnostics {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.0.push(diagnostic);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.0
+    }
+}
+
+/// "did you mean `x`?" for the candidate nearest to `name`, if one is near
+/// enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let lower = name.to_lowercase();
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
+        .filter(|&(score, _)| score >= 0.8)
+        // Highest score wins; on ties the earliest candidate (declaration order).
+        .fold(None::<(f64, &str)>, |best, (score, c)| match best {
+            Some((b, _)) if b >= score => best,
+            _ => Some((score, c)),
+        })
+        .map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggests_the_nearest_name_only_when_close() {
+        let names = ["Address", "Customer", "Product"];
+        assert_eq!(
+            did_you_mean("Adress", names).as_deref(),
+            Some("did you mean `Address`?")
+        );
+        assert_eq!(did_you_mean("Zebra", names), None);
+        assert_eq!(
+            did_you_mean("optinal", ["type", "optional", "description"]).as_deref(),
+            Some("did you mean `optional`?")
+        );
+    }
+}

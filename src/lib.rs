@@ -1,0 +1,76 @@
+//! agentc: an offline compiler and linter for Octavus agent protocol files.
+//!
+//! The pipeline is `source → yaml → syntax → model → check → emit`; each
+//! stage is a module that returns data and reports problems as
+//! [`Diagnostic`]s without stopping, so one run finds every problem. The
+//! library never prints: the `agentc` binary and the renderers in
+//! [`render`] turn results into text.
+
+pub mod check;
+pub mod diagnostic;
+pub mod emit;
+pub mod model;
+pub mod render;
+pub mod source;
+pub mod syntax;
+pub mod yaml;
+
+pub use diagnostic::{Code, Diagnostic, Label, Severity};
+pub use model::Model;
+pub use source::{Source, Span};
+
+use diagnostic::Diagnostics;
+
+/// The result of compiling one file: its source, the model when the file
+/// could be read as a protocol, and every diagnostic in source order.
+pub struct Compilation {
+    pub source: Source,
+    pub model: Option<Model>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+/// Compiles a file's bytes: decoding, YAML, syntax, model and checks.
+pub fn compile(name: &str, bytes: &[u8]) -> Compilation {
+    let (source, problem) = source::decode(name, bytes);
+    match problem {
+        Some(diagnostic) => Compilation {
+            source,
+            model: None,
+            diagnostics: vec![diagnostic],
+        },
+        None => compile_source(source),
+    }
+}
+
+/// Compiles text that is already a [`Source`].
+pub fn compile_source(source: Source) -> Compilation {
+    let mut diags = Diagnostics::default();
+    let model = yaml::parse(&source, &mut diags).map(|root| {
+        let protocol = syntax::lower(&root, &mut diags);
+        let model = Model::new(protocol);
+        check::check(&model, &mut diags);
+        model
+    });
+    let mut diagnostics = diags.into_vec();
+    // Source order reads top to bottom; the sort is stable, so diagnostics
+    // at one place keep the order the pipeline found them in.
+    diagnostics.sort_by_key(|d| d.span.start);
+    Compilation {
+        source,
+        model,
+        diagnostics,
+    }
+}

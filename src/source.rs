@@ -1,0 +1,220 @@
+//! The text of one protocol file and the conversions between byte offsets,
+//! the positions people read (1-based lines, columns in Unicode scalar
+//! values) and the positions LSP clients read (UTF-16 code units).
+
+use crate::diagnostic::{Code, Diagnostic};
+use std::fmt;
+
+/// The largest file agentc reads. Real protocols are kilobytes; this bound
+/// keeps a hostile or mistaken input (a log file, `/dev/zero`) from taking
+/// the machine's memory.
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A half-open byte range `start..end` into a [`Source`]'s text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        // Files are capped at MAX_FILE_BYTES, far below u32::MAX.
+        Span {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+
+    pub fn empty(at: usize) -> Span {
+        Span::new(at, at)
+    }
+
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A position as a person reads it: 1-based line, 1-based column counted in
+/// Unicode scalar values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// One file's name and text, with a line index built once.
+#[derive(Clone, Debug)]
+pub struct Source {
+    name: String,
+    text: String,
+    line_starts: Vec<u32>,
+}
+
+impl Source {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| (i + 1) as u32),
+        );
+        Source {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text under a span (empty if the span does not fall on character
+    /// boundaries, which no span built by agentc does).
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+
+    /// 0-based line index containing `offset`, and that line's start.
+    fn line_of(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&(offset as u32)) {
+            Ok(exact) => exact,
+            Err(next) => next - 1,
+        };
+        (line, self.line_starts[line] as usize)
+    }
+
+    /// The human position of a byte offset; offsets inside a character are
+    /// rounded down to its start.
+    pub fn position(&self, offset: usize) -> Position {
+        let (line, start) = self.line_of(offset);
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let column = self.text[start..offset].chars().count() + 1;
+        Position {
+            line: line + 1,
+            column,
+        }
+    }
+
+    /// The LSP position of a byte offset: 0-based line, 0-based UTF-16 column.
+    pub fn utf16_position(&self, offset: usize) -> (usize, usize) {
+        let (line, start) = self.line_of(offset);
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let column = self.text[start..offset].encode_utf16().count();
+        (line, column)
+    }
+
+    /// The text of the 1-based line `line`, without its line break.
+    pub fn line_text(&self, line: usize) -> &str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&next| next as usize);
+        self.text[start as usize..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+/// Turns a file's bytes into a [`Source`]. Bytes agentc cannot read as a
+/// protocol (too large, not UTF-8, a NUL byte) give the reason as a
+/// diagnostic, with a `Source` that still renders it.
+pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
+    if bytes.len() > MAX_FILE_BYTES {
+        let diagnostic = Diagnostic::new(
+            Code::FileTooLarge,
+            Span::empty(0),
+            format!(
+                "the file is larger than {} MiB, the most agentc reads",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )
+        .with_help("is this the protocol file? protocols are usually a few kilobytes");
+        return (Source::new(name, String::new()), Some(diagnostic));
+    }
+    let (text, diagnostic) = match std::str::from_utf8(bytes) {
+        Ok(text) => match text.find('\0') {
+            None => (text.to_string(), None),
+            Some(at) => (
+                text.to_string(),
+                Some(
+                    Diagnostic::new(
+                        Code::NulByte,
+                        Span::new(at, at + 1),
+                        "the file contains a NUL byte",
+                    )
+                    .with_help("protocol files are text; is this a binary file?"),
+                ),
+            ),
+        },
+        Err(error) => {
+            let at = error.valid_up_to();
+            // In the lossy text the bad bytes became one U+FFFD; point at it.
+            let diagnostic = Diagnostic::new(
+                Code::InvalidUtf8,
+                Span::new(at, at + char::REPLACEMENT_CHARACTER.len_utf8()),
+                format!("the file is not valid UTF-8 (byte {at})"),
+            )
+            .with_help("save the file as UTF-8");
+            (
+                String::from_utf8_lossy(bytes).into_owned(),
+                Some(diagnostic),
+            )
+        }
+    };
+    (Source::new(name, text), diagnostic)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_unicode_scalars_and_utf16_units() {
+        let source = Source::new("t", "a: 1\nb: \"é😀\" x\n");
+        let x = source.text().find('x').unwrap();
+        assert_eq!(source.position(x), Position { line: 2, column: 9 });
+        assert_eq!(source.utf16_position(x), (1, 9));
+        assert_eq!(source.position(0), Position { line: 1, column: 1 });
+        assert_eq!(source.position(source.text().len()).line, 3);
+        assert_eq!(source.line_text(2), "b: \"é😀\" x");
+    }
+}

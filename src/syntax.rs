@@ -1,0 +1,1017 @@
+//! The typed protocol AST and its lowering from the YAML tree. This stage
+//! decides form: which keys a place accepts, whether a value is a mapping,
+//! a list or a scalar, and how a type expression is written. What a name
+//! means is decided later (`model`, `check`).
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::source::Span;
+use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
+use std::collections::HashSet;
+
+/// The parts of a protocol the type compiler reads. The other sections are
+/// accepted as they are; the protocol checks give them their own model.
+#[derive(Clone, Debug, Default)]
+pub struct Protocol {
+    pub types: Vec<TypeDef>,
+    pub input: Vec<Field>,
+    pub resources: Vec<Field>,
+    pub variables: Vec<Field>,
+    pub triggers: Vec<Trigger>,
+    pub tools: Vec<Tool>,
+    pub handlers: Vec<Handler>,
+    pub steps: Vec<Block>,
+}
+
+/// A name as written, where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TypeDef {
+    pub name: Name,
+    pub kind: TypeDefKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeDefKind {
+    /// Every entry is a property.
+    Object(Vec<Field>),
+    /// A top-level array type; the field carries `type`, `items` and
+    /// `description`, and its name is the type's name.
+    Array(Field),
+    Union(Union),
+    /// A definition whose form could not be read (already reported).
+    Invalid,
+}
+
+#[derive(Clone, Debug)]
+pub struct Union {
+    /// The `anyOf` key.
+    pub any_of: Span,
+    pub variants: Vec<TypeExpr>,
+    pub discriminator: Option<Name>,
+    pub description: Option<Name>,
+}
+
+/// A typed slot: an object property, a tool parameter, an input, a
+/// variable, a resource, or the `items` of an array.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: Name,
+    pub ty: Option<TypeExpr>,
+    pub items: Option<Box<Field>>,
+    pub description: Option<Name>,
+    pub optional: bool,
+    pub enum_values: Option<EnumValues>,
+    pub const_value: Option<Literal>,
+    pub default: Option<Node>,
+    pub readonly: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumValues {
+    pub span: Span,
+    pub values: Vec<Literal>,
+}
+
+/// A scalar written as a value (`const`, an `enum` entry).
+#[derive(Clone, Debug)]
+pub struct Literal {
+    pub scalar: Scalar,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    pub span: Span,
+    pub kind: TypeExprKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExprKind {
+    Builtin(Builtin),
+    /// A custom type's name.
+    Named(String),
+    /// `T[]`.
+    List(Box<TypeExpr>),
+    /// The keyword `array`: the element type is the field's `items`.
+    Array,
+    /// The keyword `object`, which is not a type (reported by `check`).
+    Object,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Unknown,
+    File,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 6] = [
+        Builtin::String,
+        Builtin::Number,
+        Builtin::Integer,
+        Builtin::Boolean,
+        Builtin::Unknown,
+        Builtin::File,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::String => "string",
+            Builtin::Number => "number",
+            Builtin::Integer => "integer",
+            Builtin::Boolean => "boolean",
+            Builtin::Unknown => "unknown",
+            Builtin::File => "file",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+}
+
+impl TypeExpr {
+    /// The expression as written, normalized (`Foo[]`).
+    pub fn display(&self) -> String {
+        match &self.kind {
+            TypeExprKind::Builtin(b) => b.name().to_string(),
+            TypeExprKind::Named(name) => name.clone(),
+            TypeExprKind::List(element) => format!("{}[]", element.display()),
+            TypeExprKind::Array => "array".to_string(),
+            TypeExprKind::Object => "object".to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Trigger {
+    pub name: Name,
+    pub description: Option<Name>,
+    pub input: Vec<Field>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tool {
+    pub name: Name,
+    pub description: Option<Name>,
+    pub parameters: Vec<Field>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Handler {
+    pub trigger: Name,
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub name: Name,
+    pub kind: Option<Name>,
+    pub response_type: Option<TypeExpr>,
+}
+
+/// Where a field stands decides which keys it accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldContext {
+    Property,
+    Parameter,
+    Items,
+    Input,
+    TriggerInput,
+    Variable,
+    Resource,
+}
+
+impl FieldContext {
+    fn allowed_keys(self) -> &'static [&'static str] {
+        match self {
+            FieldContext::Property | FieldContext::Parameter => {
+                &["type", "description", "optional", "enum", "const", "items"]
+            }
+            FieldContext::Items => &["type", "description", "enum", "const", "items"],
+            FieldContext::Input | FieldContext::TriggerInput => &[
+                "type",
+                "description",
+                "optional",
+                "default",
+                "enum",
+                "items",
+            ],
+            FieldContext::Variable => &["type", "description", "default", "items"],
+            FieldContext::Resource => &["type", "description", "default", "readonly", "items"],
+        }
+    }
+
+    /// "property `x`", "parameter `x`", ...
+    pub fn describe(self, name: &str) -> String {
+        match self {
+            FieldContext::Property => format!("property `{name}`"),
+            FieldContext::Parameter => format!("parameter `{name}`"),
+            FieldContext::Items => "`items`".to_string(),
+            FieldContext::Input => format!("input `{name}`"),
+            FieldContext::TriggerInput => format!("trigger input `{name}`"),
+            FieldContext::Variable => format!("variable `{name}`"),
+            FieldContext::Resource => format!("resource `{name}`"),
+        }
+    }
+}
+
+/// The top-level sections of a protocol (interactive and worker formats).
+pub const SECTIONS: &[&str] = &[
+    "input",
+    "resources",
+    "variables",
+    "triggers",
+    "tools",
+    "types",
+    "skills",
+    "onDemandSkills",
+    "mcpServers",
+    "onDemandMcpServers",
+    "workers",
+    "agent",
+    "handlers",
+    "steps",
+    "output",
+];
+
+/// Most `[]` suffixes on one type expression. Every later stage walks the
+/// nesting recursively; real protocols use one or two.
+const MAX_LIST_DEPTH: usize = 16;
+
+/// JSON Schema keywords people reach for that the types language does not
+/// have, with what to write instead.
+const UNSUPPORTED_CONSTRAINTS: &[&str] = &[
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// Lowers the root mapping into a [`Protocol`].
+pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
+    let mut lower = Lower { diags };
+    let mut protocol = Protocol::default();
+    let Some(entries) = root.as_mapping() else {
+        return protocol;
+    };
+    for entry in first_occurrences(entries) {
+        let value = &entry.value;
+        match entry.key.text.as_str() {
+            "types" => protocol.types = lower.types(value),
+            "input" => protocol.input = lower.fields(value, "input", FieldContext::Input),
+            "resources" => {
+                protocol.resources = lower.fields(value, "resources", FieldContext::Resource)
+            }
+            "variables" => {
+                protocol.variables = lower.fields(value, "variables", FieldContext::Variable)
+            }
+            "triggers" => protocol.triggers = lower.triggers(value),
+            "tools" => protocol.tools = lower.tools(value),
+            "handlers" => protocol.handlers = lower.handlers(value),
+            "steps" => protocol.steps = lower.blocks(value, "steps"),
+            other if SECTIONS.contains(&other) => {}
+            other => lower.unknown_key(entry, other, SECTIONS, "the protocol"),
+        }
+    }
+    protocol
+}
+
+/// Entries whose key has not appeared before in the same mapping. A
+/// duplicate is reported by the YAML layer; only the first counts.
+fn first_occurrences(entries: &[Entry]) -> impl Iterator<Item = &Entry> {
+    let mut seen = HashSet::with_capacity(entries.len());
+    entries
+        .iter()
+        .filter(move |e| seen.insert(e.key.text.as_str()))
+}
+
+struct Lower<'d> {
+    diags: &'d mut Diagnostics,
+}
+
+impl Lower<'_> {
+    fn push(&mut self, diagnostic: Diagnostic) {
+        self.diags.push(diagnostic);
+    }
+
+    /// The entries of a mapping; an empty value counts as an empty mapping.
+    fn mapping<'n>(&mut self, node: &'n Node, what: &str) -> &'n [Entry] {
+        match &node.kind {
+            NodeKind::Mapping(entries) => entries,
+            NodeKind::Scalar(s) if s.is_null() => &[],
+            _ => {
+                self.push(Diagnostic::new(
+                    Code::WrongShape,
+                    node.span,
+                    format!("{what} must be a mapping, found {}", node.describe()),
+                ));
+                &[]
+            }
+        }
+    }
+
+    fn unknown_key(&mut self, entry: &Entry, key: &str, allowed: &[&str], place: &str) {
+        let mut diagnostic = Diagnostic::new(
+            Code::UnknownKey,
+            entry.key.span,
+            format!("unknown key `{key}` in {place}"),
+        );
+        let help = match key {
+            "properties" => Some(
+                "declare a named object type under `types:` and use its name as the `type`"
+                    .to_string(),
+            ),
+            "required" => {
+                Some("properties are required unless marked `optional: true`".to_string())
+            }
+            "nullable" => Some("mark the field `optional: true` instead".to_string()),
+            "oneOf" | "allOf" => {
+                Some("a union is a named type with `anyOf:` and `discriminator:`".to_string())
+            }
+            _ => did_you_mean(key, allowed.iter().copied()),
+        };
+        let help = help.unwrap_or_else(|| format!("the keys here are {}", list(allowed)));
+        diagnostic = diagnostic.with_help(help);
+        self.push(diagnostic);
+    }
+
+    /// Reports keys outside `allowed`; true when every key is allowed.
+    fn check_keys(&mut self, entries: &[Entry], allowed: &[&str], place: &str) {
+        for entry in entries {
+            let key = entry.key.text.as_str();
+            if allowed.contains(&key) {
+                continue;
+            }
+            if UNSUPPORTED_CONSTRAINTS.contains(&key) {
+                self.push(
+                    Diagnostic::new(
+                        Code::UnsupportedConstraint,
+                        entry.key.span,
+                        format!("`{key}` is not supported in protocol types"),
+                    )
+                    .with_help("state the constraint in the `description`, which guides the model (for example \"1-10 items\")")
+                    .with_note("LLM providers do not enforce these JSON Schema keywords in tool calls or structured output"),
+                );
+            } else {
+                self.unknown_key(entry, key, allowed, place);
+            }
+        }
+    }
+
+    fn text(&mut self, node: &Node, what: &str) -> Option<Name> {
+        match &node.kind {
+            NodeKind::Scalar(s) if !s.is_null() => Some(Name {
+                text: s.text.clone(),
+                span: node.span,
+            }),
+            NodeKind::Scalar(_) => None,
+            _ => {
+                self.push(Diagnostic::new(
+                    Code::WrongShape,
+                    node.span,
+                    format!("{what} must be text, found {}", node.describe()),
+                ));
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, node: &Node, what: &str) -> bool {
+        if let Some(Value::Bool(b)) = node.as_scalar().map(Scalar::value) {
+            return b;
+        }
+        let mut diagnostic = Diagnostic::new(
+            Code::InvalidValue,
+            node.span,
+            format!(
+                "{what} must be `true` or `false`, found {}",
+                node.describe()
+            ),
+        );
+        if let Some(s) = node.as_scalar() {
+            let meant_true = matches!(s.text.to_lowercase().as_str(), "yes" | "y" | "on");
+            let meant_false = matches!(s.text.to_lowercase().as_str(), "no" | "n" | "off");
+            if meant_true || meant_false {
+                diagnostic = diagnostic.with_help(format!(
+                    "YAML 1.2 reads `{}` as text; write `{}`",
+                    s.text, meant_true
+                ));
+            }
+        }
+        self.push(diagnostic);
+        false
+    }
+
+    fn types(&mut self, node: &Node) -> Vec<TypeDef> {
+        let entries = self.mapping(node, "`types`");
+        first_occurrences(entries)
+            .map(|e| self.type_def(e))
+            .collect()
+    }
+
+    fn type_def(&mut self, entry: &Entry) -> TypeDef {
+        let name = Name {
+            text: entry.key.text.clone(),
+            span: entry.key.span,
+        };
+        let kind = match &entry.value.kind {
+            NodeKind::Mapping(entries) => {
+                let union = entries.iter().find(|e| e.key.text == "anyOf");
+                let array = entries
+                    .iter()
+                    .find(|e| e.key.text == "type" && e.value.as_scalar().is_some());
+                if let Some(any_of) = union {
+                    self.union(entries, any_of, &name)
+                } else if let Some(ty) = array {
+                    self.array_def(entries, ty, &name)
+                } else {
+                    let properties = first_occurrences(entries)
+                        .map(|e| self.field(e, FieldContext::Property))
+                        .collect();
+                    TypeDefKind::Object(properties)
+                }
+            }
+            _ => {
+                self.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        entry.value.span,
+                        format!(
+                            "type `{}` must be a mapping of properties, found {}",
+                            name.text,
+                            entry.value.describe()
+                        ),
+                    )
+                    .with_help("list the properties, each with a `type:`; or write `anyOf:` for a union, or `type: array` with `items:`"),
+                );
+                TypeDefKind::Invalid
+            }
+        };
+        TypeDef { name, kind }
+    }
+
+    fn union(&mut self, entries: &[Entry], any_of: &Entry, name: &Name) -> TypeDefKind {
+        let place = format!("union `{}`", name.text);
+        self.check_keys(entries, &["anyOf", "discriminator", "description"], &place);
+        let variants = match &any_of.value.kind {
+            NodeKind::Sequence(items) => items
+                .iter()
+                .filter_map(|item| self.type_expr(item, "a union variant"))
+                .collect(),
+            _ => {
+                self.push(
+                    Diagnostic::new(
+                        Code::WrongShape,
+                        any_of.value.span,
+                        format!(
+                            "`anyOf` must be a list of type names, found {}",
+                            any_of.value.describe()
+                        ),
+                    )
+                    .with_help("write `anyOf: [VariantA, VariantB]`"),
+                );
+                Vec::new()
+            }
+        };
+        let mut discriminator = None;
+        let mut description = None;
+        for entry in first_occurrences(entries) {
+            match entry.key.text.as_str() {
+                "discriminator" => discriminator = self.text(&entry.value, "`discriminator`"),
+                "description" => description = self.text(&entry.value, "`description`"),
+                _ => {}
+            }
+        }
+        TypeDefKind::Union(Union {
+            any_of: any_of.key.span,
+            variants,
+            discriminator,
+            description,
+        })
+    }
+
+    fn array_def(&mut self, entries: &[Entry], ty: &Entry, name: &Name) -> TypeDefKind {
+        let expr = ty
+            .value
+            .as_scalar()
+            .and_then(|_| self.type_expr(&ty.value, "`type`"));
+        match expr.as_ref().map(|e| &e.kind) {
+            Some(TypeExprKind::Array | TypeExprKind::List(_)) => {}
+            Some(_) => {
+                let written = abbreviate(&expr.as_ref().map(TypeExpr::display).unwrap_or_default());
+                let properties: Vec<&str> = entries
+                    .iter()
+                    .filter(|e| e.key.text != "type")
+                    .map(|e| e.key.text.as_str())
+                    .collect();
+                let mut diagnostic = Diagnostic::new(
+                    Code::InvalidTypeDefinition,
+                    ty.value.span,
+                    format!(
+                        "type `{}` has `type: {written}`, but a named type is an object, an array or a union",
+                        name.text
+                    ),
+                )
+                .with_help(format!(
+                    "use `{written}` directly where `{}` is used; or write `type: array` with `items:` for an array type",
+                    name.text
+                ));
+                if !properties.is_empty() {
+                    diagnostic = diagnostic.with_note(
+                        "a `type:` whose value is text makes the whole definition an array type; a property named `type` needs a mapping (`type: { type: string }`)",
+                    );
+                }
+                self.push(diagnostic);
+                return TypeDefKind::Invalid;
+            }
+            None => return TypeDefKind::Invalid,
+        }
+        let place = format!("array type `{}`", name.text);
+        self.check_keys(entries, &["type", "items", "description"], &place);
+        let mut field = self.field_from_entries(name.clone(), entries, &place, true);
+        field.ty = expr;
+        TypeDefKind::Array(field)
+    }
+
+    fn fields(&mut self, node: &Node, section: &str, context: FieldContext) -> Vec<Field> {
+        let entries = self.mapping(node, &format!("`{section}`"));
+        first_occurrences(entries)
+            .map(|e| self.field(e, context))
+            .collect()
+    }
+
+    fn field(&mut self, entry: &Entry, context: FieldContext) -> Field {
+        let name = Name {
+            text: entry.key.text.clone(),
+            span: entry.key.span,
+        };
+        let what = context.describe(&name.text);
+        match entry.value.as_mapping() {
+            Some(entries) => {
+                self.check_keys(entries, context.allowed_keys(), &what);
+                self.field_from_entries(name, entries, &what, false)
+            }
+            None => {
+                let mut diagnostic = Diagnostic::new(
+                    Code::WrongShape,
+                    entry.value.span,
+                    format!(
+                        "{what} must be a mapping with a `type:`, found {}",
+                        entry.value.describe()
+                    ),
+                );
+                let scalar = entry.value.as_scalar().filter(|s| !s.is_null());
+                diagnostic = match (context, entry.key.text.as_str(), scalar) {
+                    (FieldContext::Property, "type" | "items" | "description", _) => diagnostic
+                        .with_help("every key of an object type is a property; to describe or type the object itself, this is the wrong place")
+                        .with_note("a named type is an object (properties), an array (`type: array` + `items:`) or a union (`anyOf:`)"),
+                    (_, _, Some(s)) => diagnostic.with_help(format!(
+                        "write `{}: {{ type: {} }}`",
+                        name.text,
+                        quote_if_needed(&s.text)
+                    )),
+                    _ => diagnostic.with_help(format!("write `{}: {{ type: string }}`", name.text)),
+                };
+                self.push(diagnostic);
+                empty_field(name)
+            }
+        }
+    }
+
+    /// Reads a field's keys (already checked against its context).
+    fn field_from_entries(
+        &mut self,
+        name: Name,
+        entries: &[Entry],
+        what: &str,
+        type_read: bool,
+    ) -> Field {
+        let mut field = empty_field(name);
+        let mut type_entry = None;
+        for entry in first_occurrences(entries) {
+            let value = &entry.value;
+            match entry.key.text.as_str() {
+                "type" if !type_read => {
+                    type_entry = Some(entry);
+                    field.ty = self.type_expr(value, "`type`");
+                }
+                "items" => {
+                    field.items = Some(Box::new(match value.as_mapping() {
+                        Some(items) => {
+                            let items_name = Name {
+                                text: "items".to_string(),
+                                span: entry.key.span,
+                            };
+                            self.check_keys(items, FieldContext::Items.allowed_keys(), "`items`");
+                            self.field_from_entries(items_name, items, "`items`", false)
+                        }
+                        None => self.field(entry, FieldContext::Items),
+                    }))
+                }
+                "description" => field.description = self.text(value, "`description`"),
+                "optional" => field.optional = self.boolean(value, "`optional`"),
+                "readonly" => field.readonly = self.boolean(value, "`readonly`"),
+                "default" => field.default = Some(value.clone()),
+                "const" => match value.as_scalar() {
+                    Some(scalar) => {
+                        field.const_value = Some(Literal {
+                            scalar: scalar.clone(),
+                            span: value.span,
+                        })
+                    }
+                    None => self.push(Diagnostic::new(
+                        Code::InvalidConst,
+                        value.span,
+                        format!("`const` must be a single value, found {}", value.describe()),
+                    )),
+                },
+                "enum" => match value.as_sequence() {
+                    Some(items) => {
+                        let values = items
+                            .iter()
+                            .filter_map(|item| match item.as_scalar() {
+                                Some(scalar) => Some(Literal {
+                                    scalar: scalar.clone(),
+                                    span: item.span,
+                                }),
+                                None => {
+                                    self.push(Diagnostic::new(
+                                        Code::InvalidEnum,
+                                        item.span,
+                                        format!(
+                                            "`enum` values must be strings, found {}",
+                                            item.describe()
+                                        ),
+                                    ));
+                                    None
+                                }
+                            })
+                            .collect();
+                        field.enum_values = Some(EnumValues {
+                            span: value.span,
+                            values,
+                        });
+                    }
+                    None => self.push(
+                        Diagnostic::new(
+                            Code::InvalidEnum,
+                            value.span,
+                            format!(
+                                "`enum` must be a list of strings, found {}",
+                                value.describe()
+                            ),
+                        )
+                        .with_help("write `enum: [first, second]`"),
+                    ),
+                },
+                _ => {}
+            }
+        }
+        if field.ty.is_none() && !type_read {
+            let reported = type_entry.is_some();
+            if !reported {
+                let span = entries.first().map_or(field.name.span, |e| e.key.span);
+                self.push(
+                    Diagnostic::new(Code::MissingField, field.name.span, format!("{what} has no `type`"))
+                        .with_label(span, "add `type:` to this mapping")
+                        .with_help("write `type: string` (or `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or `T[]`)"),
+                );
+            }
+        }
+        if let (Some(items), Some(ty)) = (&field.items, &field.ty) {
+            if ty.kind != TypeExprKind::Array {
+                self.push(
+                    Diagnostic::new(
+                        Code::UnknownKey,
+                        items.name.span,
+                        format!(
+                            "`items` only goes with `type: array`, but the type here is `{}`",
+                            ty.display()
+                        ),
+                    )
+                    .with_help("write `type: array` to make this a list, or remove `items`"),
+                );
+            }
+        }
+        field
+    }
+
+    /// Parses a type expression: a built-in or a type name, each optionally
+    /// followed by `[]` (repeatable).
+    fn type_expr(&mut self, node: &Node, what: &str) -> Option<TypeExpr> {
+        let scalar = match &node.kind {
+            NodeKind::Scalar(s) if !s.is_null() => s,
+            NodeKind::Scalar(_) => {
+                self.push(
+                    Diagnostic::new(Code::InvalidValue, node.span, format!("{what} is empty"))
+                        .with_help("write a type: `string`, `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or `T[]`"),
+                );
+                return None;
+            }
+            _ => {
+                let mut diagnostic = Diagnostic::new(
+                    Code::WrongShape,
+                    node.span,
+                    format!("{what} must be a type name, found {}", node.describe()),
+                );
+                if let NodeKind::Sequence(items) = &node.kind {
+                    if let [only] = items.as_slice() {
+                        if let Some(s) = only.as_scalar() {
+                            diagnostic = diagnostic
+                                .with_help(format!(
+                                    "for a list of `{0}`, write `\"{0}[]\"`",
+                                    s.text
+                                ))
+                                .with_note("`[...]` in YAML is a list; quote the array shorthand");
+                        }
+                    }
+                }
+                self.push(diagnostic);
+                return None;
+            }
+        };
+        let text = scalar.text.trim();
+        // Where the text starts inside the node: past an opening quote.
+        let quoted = matches!(
+            scalar.style,
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted
+        );
+        let start = node.span.start as usize
+            + usize::from(quoted)
+            + (scalar.text.len() - scalar.text.trim_start().len());
+        let exact = node.span.len() == scalar.text.len() + 2 * usize::from(quoted);
+        let span_of = |len: usize| {
+            if exact {
+                Span::new(start, start + len)
+            } else {
+                node.span
+            }
+        };
+
+        let base = text.trim_end_matches("[]");
+        let depth = (text.len() - base.len()) / 2;
+        if depth > MAX_LIST_DEPTH {
+            self.push(
+                Diagnostic::new(
+                    Code::InvalidValue,
+                    node.span,
+                    format!("`{base}` is nested in {depth} arrays; at most {MAX_LIST_DEPTH} are supported"),
+                )
+                .with_help("name the inner array types under `types:`"),
+            );
+            return None;
+        }
+        let identifier = base
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !identifier {
+            let mut diagnostic = Diagnostic::new(
+                Code::InvalidValue,
+                node.span,
+                format!("`{}` is not a type", abbreviate(text)),
+            )
+            .with_help("write `string`, `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or one of these followed by `[]`");
+            if text.contains('|') {
+                diagnostic = diagnostic.with_note("for one of several shapes, declare a union type with `anyOf:` and `discriminator:`");
+            }
+            self.push(diagnostic);
+            return None;
+        }
+        let mut expr = TypeExpr {
+            span: span_of(base.len()),
+            kind: match base {
+                "array" => TypeExprKind::Array,
+                "object" => TypeExprKind::Object,
+                _ => match Builtin::from_name(base) {
+                    Some(builtin) => TypeExprKind::Builtin(builtin),
+                    None => TypeExprKind::Named(base.to_string()),
+                },
+            },
+        };
+        for level in 1..=depth {
+            expr = TypeExpr {
+                span: span_of(base.len() + 2 * level),
+                kind: TypeExprKind::List(Box::new(expr)),
+            };
+        }
+        Some(expr)
+    }
+
+    fn triggers(&mut self, node: &Node) -> Vec<Trigger> {
+        let entries = self.mapping(node, "`triggers`");
+        let mut triggers = Vec::new();
+        for entry in first_occurrences(entries) {
+            let name = Name {
+                text: entry.key.text.clone(),
+                span: entry.key.span,
+            };
+            let place = format!("trigger `{}`", name.text);
+            let mut trigger = Trigger {
+                name,
+                description: None,
+                input: Vec::new(),
+            };
+            let body = self.mapping(&entry.value, &place);
+            self.check_keys(body, &["description", "input"], &place);
+            for field in first_occurrences(body) {
+                match field.key.text.as_str() {
+                    "description" => trigger.description = self.text(&field.value, "`description`"),
+                    "input" => {
+                        trigger.input =
+                            self.fields(&field.value, "input", FieldContext::TriggerInput)
+                    }
+                    _ => {}
+                }
+            }
+            triggers.push(trigger);
+        }
+        triggers
+    }
+
+    fn tools(&mut self, node: &Node) -> Vec<Tool> {
+        let entries = self.mapping(node, "`tools`");
+        let mut tools = Vec::new();
+        for entry in first_occurrences(entries) {
+            let name = Name {
+                text: entry.key.text.clone(),
+                span: entry.key.span,
+            };
+            let place = format!("tool `{}`", name.text);
+            let body = self.mapping(&entry.value, &place);
+            self.check_keys(
+                body,
+                &["description", "display", "title", "parameters"],
+                &place,
+            );
+            let mut tool = Tool {
+                name,
+                description: None,
+                parameters: Vec::new(),
+            };
+            for field in first_occurrences(body) {
+                match field.key.text.as_str() {
+                    "description" => tool.description = self.text(&field.value, "`description`"),
+                    "parameters" => tool.parameters = self.parameters(&field.value, &tool.name),
+                    _ => {}
+                }
+            }
+            tools.push(tool);
+        }
+        tools
+    }
+
+    fn parameters(&mut self, node: &Node, tool: &Name) -> Vec<Field> {
+        let help = format!(
+            "name each parameter: `parameters: {{ items: {{ type: {} }} }}`; the call is `{{ items: ... }}`",
+            node.as_scalar().map_or("CartItemList", |s| s.text.as_str())
+        );
+        match &node.kind {
+            NodeKind::Mapping(entries) => {
+                let schema_like = entries.iter().find(|e| {
+                    e.key.text == "properties"
+                        || (e.key.text == "type" && e.value.as_scalar().is_some())
+                });
+                if let Some(entry) = schema_like {
+                    self.push(
+                        Diagnostic::new(
+                            Code::InvalidToolParameters,
+                            entry.key.span,
+                            format!(
+                                "the parameters of tool `{}` are written as a JSON Schema; list the parameters by name instead",
+                                tool.text
+                            ),
+                        )
+                        .with_help("write `parameters: { query: { type: string }, limit: { type: integer, optional: true } }`")
+                        .with_note("tool parameters always form an object; agentc writes the JSON Schema"),
+                    );
+                    return Vec::new();
+                }
+                first_occurrences(entries)
+                    .map(|e| self.field(e, FieldContext::Parameter))
+                    .collect()
+            }
+            NodeKind::Scalar(s) if s.is_null() => Vec::new(),
+            _ => {
+                self.push(
+                    Diagnostic::new(
+                        Code::InvalidToolParameters,
+                        node.span,
+                        format!(
+                            "the parameters of tool `{}` must be a mapping of named parameters, found {}",
+                            tool.text,
+                            node.describe()
+                        ),
+                    )
+                    .with_help(help)
+                    .with_note("tool calls are always objects: each parameter name maps to a value"),
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    fn handlers(&mut self, node: &Node) -> Vec<Handler> {
+        let entries = self.mapping(node, "`handlers`");
+        first_occurrences(entries)
+            .map(|entry| Handler {
+                trigger: Name {
+                    text: entry.key.text.clone(),
+                    span: entry.key.span,
+                },
+                blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
+            })
+            .collect()
+    }
+
+    fn blocks(&mut self, node: &Node, place: &str) -> Vec<Block> {
+        let entries = self.mapping(node, place);
+        let mut blocks = Vec::new();
+        for entry in first_occurrences(entries) {
+            let name = Name {
+                text: entry.key.text.clone(),
+                span: entry.key.span,
+            };
+            let what = format!("block `{}`", name.text);
+            let body = self.mapping(&entry.value, &what);
+            let mut block = Block {
+                name,
+                kind: None,
+                response_type: None,
+            };
+            for field in first_occurrences(body) {
+                match field.key.text.as_str() {
+                    "block" => block.kind = self.text(&field.value, "`block`"),
+                    "responseType" => {
+                        block.response_type = self.type_expr(&field.value, "`responseType`")
+                    }
+                    _ => {}
+                }
+            }
+            if block.kind.is_none() && !body.iter().any(|f| f.key.text == "block") {
+                self.push(
+                    Diagnostic::new(Code::MissingField, block.name.span, format!("{what} has no `block` kind"))
+                        .with_help("add `block: next-message` (or `add-message`, `tool-call`, `start-thread`, ...)"),
+                );
+            }
+            blocks.push(block);
+        }
+        blocks
+    }
+}
+
+fn empty_field(name: Name) -> Field {
+    Field {
+        name,
+        ty: None,
+        items: None,
+        description: None,
+        optional: false,
+        enum_values: None,
+        const_value: None,
+        default: None,
+        readonly: false,
+    }
+}
+
+fn quote_if_needed(text: &str) -> String {
+    if text.ends_with("[]") {
+        format!("\"{text}\"")
+    } else {
+        text.to_string()
+    }
+}
+
+/// "`a`, `b` and `c`"
+fn list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => format!("`{only}`"),
+        [init @ .., last] => format!(
+            "{} and `{last}`",
+            init.iter()
+                .map(|i| format!("`{i}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

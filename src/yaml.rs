@@ -1,0 +1,734 @@
+//! A spanned YAML tree built from `saphyr-parser` events. Every key and
+//! value keeps its byte span; mappings keep their order and their duplicate
+//! keys (reported here, once, with both places); scalars stay text with
+//! their style, so the field that reads a scalar decides its type under
+//! YAML 1.2 rules (`yes`, `on` and `16:9` are strings). The limits against
+//! hostile input (alias expansion, nesting depth) are enforced here.
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::source::{Source, Span};
+use saphyr_parser::{Event, Parser, ScanError};
+use std::collections::HashMap;
+
+/// Deepest nesting of mappings and sequences accepted. Real protocols nest
+/// less than ten levels; the bound keeps every later stage (and dropping the
+/// tree) far from the stack's limit.
+pub const MAX_DEPTH: usize = 128;
+
+/// Most nodes that aliases may add to the tree, in total. Aliases are the
+/// one way a small YAML file becomes a huge tree ("billion laughs").
+pub const MAX_ALIAS_NODES: usize = 100_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scalar {
+    pub text: String,
+    pub style: ScalarStyle,
+}
+
+/// What a scalar means under the YAML 1.2 core schema. Only plain scalars
+/// are typed; quoted and block scalars are always strings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+}
+
+impl Scalar {
+    pub fn value(&self) -> Value<'_> {
+        if self.style != ScalarStyle::Plain {
+            return Value::Str(&self.text);
+        }
+        let t = self.text.as_str();
+        match t {
+            "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+            "true" | "True" | "TRUE" => return Value::Bool(true),
+            "false" | "False" | "FALSE" => return Value::Bool(false),
+            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+                return Value::Float(f64::INFINITY);
+            }
+            "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+            ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+            _ => {}
+        }
+        if let Some(int) = parse_int(t) {
+            return Value::Int(int);
+        }
+        if is_float(t) {
+            if let Ok(float) = t.parse::<f64>() {
+                return Value::Float(float);
+            }
+        }
+        Value::Str(t)
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.value() == Value::Null
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    if let Some(octal) = t.strip_prefix("0o") {
+        return i64::from_str_radix(octal, 8).ok();
+    }
+    if let Some(hex) = t.strip_prefix("0x") {
+        return i64::from_str_radix(hex, 16).ok();
+    }
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Integers too large for i64 are still integers; they read as floats.
+        return t.parse().ok();
+    }
+    None
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+fn is_float(t: &str) -> bool {
+    let t = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match fraction {
+        None => !whole.is_empty() && digits(whole),
+        Some(f) => digits(whole) && digits(f) && !(whole.is_empty() && f.is_empty()),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub kind: NodeKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    Scalar(Scalar),
+    Mapping(Vec<Entry>),
+    Sequence(Vec<Node>),
+}
+
+/// A mapping key. Keys are always scalars (a non-scalar key is reported and
+/// its entry dropped).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub text: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: Key,
+    pub value: Node,
+}
+
+impl Node {
+    pub fn as_scalar(&self) -> Option<&Scalar> {
+        match &self.kind {
+            NodeKind::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_mapping(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            NodeKind::Mapping(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub fn as_sequence(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::Sequence(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.as_scalar().is_some_and(Scalar::is_null)
+    }
+
+    /// "a mapping", "a list", "the string `x`": what the node is, for messages.
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            NodeKind::Mapping(_) => "a mapping".into(),
+            NodeKind::Sequence(_) => "a list".into(),
+            NodeKind::Scalar(s) => match s.value() {
+                Value::Null => "nothing".into(),
+                Value::Bool(_) => format!("the boolean `{}`", s.text),
+                Value::Int(_) | Value::Float(_) => format!("the number `{}`", s.text),
+                Value::Str(text) => format!("the string `{}`", abbreviate(text)),
+            },
+        }
+    }
+
+    fn count(&self) -> usize {
+        match &self.kind {
+            NodeKind::Scalar(_) => 1,
+            NodeKind::Mapping(entries) => {
+                1 + entries.iter().map(|e| 1 + e.value.count()).sum::<usize>()
+            }
+            NodeKind::Sequence(items) => 1 + items.iter().map(Node::count).sum::<usize>(),
+        }
+    }
+}
+
+/// The first line of `text`, cut to a length that fits in a message.
+pub fn abbreviate(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let mut short: String = line.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+/// Parses the source into its root node. Returns `None` when the text is
+/// not a readable single YAML document (the reasons are in `diags`).
+pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
+    let mut builder = Builder::new(source, diags);
+    let mut parser = Parser::new_from_str(source.text());
+    loop {
+        match parser.next_event() {
+            None => break,
+            Some(Ok((event, span))) => {
+                let span = builder.offsets.span(span);
+                if builder.on_event(event, span) == Flow::Stop {
+                    break;
+                }
+            }
+            Some(Err(error)) => {
+                builder.syntax_error(&error);
+                return None;
+            }
+        }
+    }
+    builder.finish()
+}
+
+#[derive(PartialEq)]
+enum Flow {
+    Continue,
+    Stop,
+}
+
+enum Frame {
+    Mapping {
+        start: Span,
+        anchor: usize,
+        entries: Vec<Entry>,
+        /// The key waiting for its value; `Err` for a key that was dropped.
+        key: Option<Result<Key, ()>>,
+        seen: HashMap<String, Span>,
+    },
+    Sequence {
+        start: Span,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+}
+
+struct Builder<'s, 'd> {
+    source: &'s Source,
+    diags: &'d mut Diagnostics,
+    offsets: Offsets<'s>,
+    stack: Vec<Frame>,
+    /// While > 0, events are inside a collection past MAX_DEPTH and skipped.
+    skipping: usize,
+    skipped_from: Span,
+    anchors: HashMap<usize, (Node, usize)>,
+    alias_budget: usize,
+    alias_reported: bool,
+    documents: usize,
+    root: Option<Node>,
+}
+
+impl<'s, 'd> Builder<'s, 'd> {
+    fn new(source: &'s Source, diags: &'d mut Diagnostics) -> Self {
+        Builder {
+            source,
+            diags,
+            offsets: Offsets::new(source.text()),
+            stack: Vec::new(),
+            skipping: 0,
+            skipped_from: Span::default(),
+            anchors: HashMap::new(),
+            alias_budget: MAX_ALIAS_NODES,
+            alias_reported: false,
+            documents: 0,
+            root: None,
+        }
+    }
+
+    fn on_event(&mut self, event: Event<'_>, span: Span) -> Flow {
+        if self.skipping > 0 {
+            match event {
+                Event::MappingStart(..) | Event::SequenceStart(..) => self.skipping += 1,
+                Event::MappingEnd | Event::SequenceEnd => {
+                    self.skipping -= 1;
+                    if self.skipping == 0 {
+                        let null = null_node(self.skipped_from.to(span));
+                        self.complete(null, 0);
+                    }
+                }
+                _ => {}
+            }
+            return Flow::Continue;
+        }
+        match event {
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::MultipleDocuments,
+                            span,
+                            "a protocol file holds one YAML document; a second one starts here",
+                        )
+                        .with_help("remove the `---` line and what follows, or move it into a file of its own"),
+                    );
+                    return Flow::Stop;
+                }
+            }
+            Event::Scalar(text, style, anchor, _tag) => {
+                let node = Node {
+                    span: self.trim(span),
+                    kind: NodeKind::Scalar(Scalar {
+                        text: text.into_owned(),
+                        style: match style {
+                            saphyr_parser::ScalarStyle::Plain => ScalarStyle::Plain,
+                            saphyr_parser::ScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+                            saphyr_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+                            saphyr_parser::ScalarStyle::Literal => ScalarStyle::Literal,
+                            saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
+                        },
+                    }),
+                };
+                self.complete(node, anchor);
+            }
+            Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _)
+                if self.stack.len() >= MAX_DEPTH =>
+            {
+                let _ = anchor;
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::NestingLimit,
+                        span,
+                        format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
+                    )
+                    .with_help("a protocol needs only a few levels; this is likely generated or broken input"),
+                );
+                self.skipping = 1;
+                self.skipped_from = span;
+            }
+            Event::MappingStart(anchor, _) => self.stack.push(Frame::Mapping {
+                start: span,
+                anchor,
+                entries: Vec::new(),
+                key: None,
+                seen: HashMap::new(),
+            }),
+            Event::SequenceStart(anchor, _) => self.stack.push(Frame::Sequence {
+                start: span,
+                anchor,
+                items: Vec::new(),
+            }),
+            Event::MappingEnd | Event::SequenceEnd => {
+                let Some(frame) = self.stack.pop() else {
+                    return Flow::Continue;
+                };
+                let (node, anchor) = match frame {
+                    Frame::Mapping {
+                        start,
+                        anchor,
+                        entries,
+                        ..
+                    } => {
+                        let end = entries.last().map(|e| e.value.span);
+                        (
+                            collection(start, end, span, NodeKind::Mapping(entries)),
+                            anchor,
+                        )
+                    }
+                    Frame::Sequence {
+                        start,
+                        anchor,
+                        items,
+                    } => {
+                        let end = items.last().map(|n| n.span);
+                        (
+                            collection(start, end, span, NodeKind::Sequence(items)),
+                            anchor,
+                        )
+                    }
+                };
+                self.complete(node, anchor);
+            }
+            Event::Alias(id) => {
+                let node = match self.anchors.get(&id) {
+                    Some((node, count)) if *count <= self.alias_budget => {
+                        self.alias_budget -= count;
+                        node.clone()
+                    }
+                    Some(_) => {
+                        if !self.alias_reported {
+                            self.alias_reported = true;
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::AliasLimit,
+                                    span,
+                                    format!(
+                                        "YAML aliases expand to more than {MAX_ALIAS_NODES} nodes; the rest are not expanded"
+                                    ),
+                                )
+                                .with_help("write the repeated content out, or reuse it through a named type"),
+                            );
+                        }
+                        null_node(span)
+                    }
+                    // The parser rejects an alias to an unknown anchor before we see it.
+                    None => null_node(span),
+                };
+                self.complete(node, 0);
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+        }
+        Flow::Continue
+    }
+
+    /// Attach a finished node to the collection being built, or make it the root.
+    fn complete(&mut self, node: Node, anchor: usize) {
+        if anchor != 0 {
+            let count = node.count();
+            self.anchors.insert(anchor, (node.clone(), count));
+        }
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Frame::Sequence { items, .. }) => items.push(node),
+            Some(Frame::Mapping {
+                entries, key, seen, ..
+            }) => {
+                match key.take() {
+                    Some(Ok(key)) => entries.push(Entry { key, value: node }),
+                    Some(Err(())) => {}
+                    None => {
+                        *key = Some(match node.kind {
+                            NodeKind::Scalar(scalar) => {
+                                let key = Key {
+                                    text: scalar.text,
+                                    span: node.span,
+                                };
+                                if let Some(&first) = seen.get(&key.text) {
+                                    self.diags.push(
+                                    Diagnostic::new(
+                                        Code::DuplicateKey,
+                                        key.span,
+                                        format!("duplicate key `{}`", key.text),
+                                    )
+                                    .with_label(first, "first defined here")
+                                    .with_help("remove one of them, or rename it; only the first is used"),
+                                );
+                                } else {
+                                    seen.insert(key.text.clone(), key.span);
+                                }
+                                Ok(key)
+                            }
+                            _ => {
+                                self.diags.push(
+                                Diagnostic::new(
+                                    Code::NonScalarKey,
+                                    node.span,
+                                    format!("a mapping key must be a plain name, not {}", node.describe()),
+                                )
+                                .with_help("write the key as text; if it is a type like `string[]`, quote it"),
+                            );
+                                Err(())
+                            }
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A scalar's span without the white space the parser may leave after
+    /// it (inside flow collections it can reach up to the next token).
+    fn trim(&self, span: Span) -> Span {
+        let text = self.source.slice(span);
+        let trimmed = text.trim_end().len();
+        Span::new(span.start as usize, span.start as usize + trimmed)
+    }
+
+    fn syntax_error(&mut self, error: &ScanError) {
+        let offset = self.offsets.byte(error.marker().index());
+        let text = self.source.text();
+        let mut diagnostic = Diagnostic::new(
+            Code::YamlSyntax,
+            Span::new(offset, next_char_end(text, offset)),
+            error.info().to_string(),
+        );
+        if let Some(type_name) = shorthand_before(text, offset) {
+            diagnostic = diagnostic
+                .with_help(format!(
+                    "in a flow mapping `[]` starts a list; quote the type: `\"{type_name}[]\"`"
+                ))
+                .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
+        }
+        self.diags.push(diagnostic);
+    }
+
+    fn finish(self) -> Option<Node> {
+        // A stream with no document at all (empty, or only comments).
+        let root = self.root.unwrap_or_else(|| null_node(Span::empty(0)));
+        if root.as_mapping().is_some() {
+            return Some(root);
+        }
+        let message = if root.is_null() {
+            "the protocol is empty".to_string()
+        } else {
+            format!(
+                "the protocol must be a mapping of sections, found {}",
+                root.describe()
+            )
+        };
+        self.diags.push(
+            Diagnostic::new(Code::RootNotMapping, root.span, message).with_help(
+                "start with sections such as `types:`, `tools:`, `agent:` and `handlers:`",
+            ),
+        );
+        None
+    }
+}
+
+fn null_node(span: Span) -> Node {
+    Node {
+        span,
+        kind: NodeKind::Scalar(Scalar {
+            text: String::new(),
+            style: ScalarStyle::Plain,
+        }),
+    }
+}
+
+/// A collection's span: from its start to its closing bracket (flow style)
+/// or to the end of its last child (block style, whose end event sits at
+/// the start of whatever follows).
+fn collection(start: Span, last_child: Option<Span>, end: Span, kind: NodeKind) -> Node {
+    let flow = !start.is_empty();
+    let span = match (flow, last_child) {
+        (true, _) => start.to(end),
+        (false, Some(child)) => start.to(child),
+        (false, None) => start,
+    };
+    Node { span, kind }
+}
+
+fn next_char_end(text: &str, offset: usize) -> usize {
+    text.get(offset..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(offset, |c| offset + c.len_utf8())
+}
+
+/// When a syntax error sits on `[]` right after a type name, as in
+/// `{type: string[]}`, the name.
+fn shorthand_before(text: &str, offset: usize) -> Option<&str> {
+    let line_start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = &text[line_start..line_end];
+    let at = offset - line_start;
+    // The parser stops at `[` or just after `[]`.
+    let bracket = if line[at..].starts_with("[]") {
+        at
+    } else if line[..at].ends_with("[]") {
+        at - 2
+    } else {
+        return None;
+    };
+    let before = &line[..bracket];
+    let name_start = before
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &before[name_start..];
+    (!name.is_empty() && line[..at].contains('{')).then_some(name)
+}
+
+/// Converts saphyr's character indices to byte offsets. Text that is all
+/// ASCII maps one to one; otherwise a checkpoint every 64 characters keeps
+/// each lookup short and the table small.
+struct Offsets<'s> {
+    text: &'s str,
+    checkpoints: Option<Vec<u32>>,
+}
+
+const CHECKPOINT_EVERY: usize = 64;
+
+impl<'s> Offsets<'s> {
+    fn new(text: &'s str) -> Self {
+        let checkpoints = (!text.is_ascii()).then(|| {
+            text.char_indices()
+                .step_by(CHECKPOINT_EVERY)
+                .map(|(byte, _)| byte as u32)
+                .collect()
+        });
+        Offsets { text, checkpoints }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        let Some(checkpoints) = &self.checkpoints else {
+            return char_index.min(self.text.len());
+        };
+        let Some(&base) = checkpoints.get(char_index / CHECKPOINT_EVERY) else {
+            return self.text.len();
+        };
+        let rest = char_index % CHECKPOINT_EVERY;
+        let tail = &self.text[base as usize..];
+        base as usize + tail.char_indices().nth(rest).map_or(tail.len(), |(i, _)| i)
+    }
+
+    fn span(&self, span: saphyr_parser::Span) -> Span {
+        Span::new(self.byte(span.start.index()), self.byte(span.end.index()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(text: &str) -> (Option<Node>, Vec<Diagnostic>) {
+        let source = Source::new("t.yaml", text);
+        let mut diags = Diagnostics::default();
+        let root = parse(&source, &mut diags);
+        (root, diags.into_vec())
+    }
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        parse_str(text).1.iter().map(|d| d.code.name()).collect()
+    }
+
+    #[test]
+    fn keys_and_values_keep_their_byte_spans() {
+        let text = "a: \"x y\"\nb:\n  c: é\n";
+        let (root, diags) = parse_str(text);
+        assert!(diags.is_empty());
+        let root = root.unwrap();
+        let entries = root.as_mapping().unwrap();
+        assert_eq!(&text[entries[0].value.span.range()], "\"x y\"");
+        let inner = entries[1].value.as_mapping().unwrap();
+        assert_eq!(&text[inner[0].key.span.range()], "c");
+        assert_eq!(&text[inner[0].value.span.range()], "é");
+    }
+
+    #[test]
+    fn scalars_follow_yaml_1_2() {
+        let scalar = |t: &str| Scalar {
+            text: t.into(),
+            style: ScalarStyle::Plain,
+        };
+        assert_eq!(scalar("yes").value(), Value::Str("yes"));
+        assert_eq!(scalar("on").value(), Value::Str("on"));
+        assert_eq!(scalar("16:9").value(), Value::Str("16:9"));
+        assert_eq!(scalar("true").value(), Value::Bool(true));
+        assert_eq!(scalar("~").value(), Value::Null);
+        assert_eq!(scalar("-12").value(), Value::Int(-12));
+        assert_eq!(scalar("0x1F").value(), Value::Int(31));
+        assert_eq!(scalar("1.5e3").value(), Value::Float(1500.0));
+        assert_eq!(scalar(".5").value(), Value::Float(0.5));
+        assert_eq!(scalar("1_000").value(), Value::Str("1_000"));
+        assert_eq!(scalar("1.2.3").value(), Value::Str("1.2.3"));
+        let quoted = Scalar {
+            text: "true".into(),
+            style: ScalarStyle::DoubleQuoted,
+        };
+        assert_eq!(quoted.value(), Value::Str("true"));
+    }
+
+    #[test]
+    fn duplicate_keys_are_kept_and_reported_with_both_places() {
+        let (root, diags) = parse_str("a: 1\nb: 2\na: 3\n");
+        assert_eq!(root.unwrap().as_mapping().unwrap().len(), 3);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::DuplicateKey);
+        assert_eq!(diags[0].span, Span::new(10, 11));
+        assert_eq!(diags[0].labels[0].span, Span::new(0, 1));
+    }
+
+    #[test]
+    fn shorthand_in_a_flow_mapping_gets_a_quoting_hint() {
+        let (_, diags) = parse_str("p: {type: string[]}\n");
+        assert_eq!(diags[0].code, Code::YamlSyntax);
+        assert!(diags[0].help.as_deref().unwrap().contains("\"string[]\""));
+        // Found by the property tests: a multi-byte character before the name.
+        let (_, diags) = parse_str("{éstring[]");
+        assert_eq!(
+            diags[0].help.as_deref(),
+            Some("in a flow mapping `[]` starts a list; quote the type: `\"string[]\"`")
+        );
+    }
+
+    #[test]
+    fn hostile_shapes_are_reported_not_fatal() {
+        assert_eq!(codes("a: 1\n---\nb: 2\n"), ["multiple-documents"]);
+        assert_eq!(codes("- a\n- b\n"), ["root-not-mapping"]);
+        assert_eq!(codes(""), ["root-not-mapping"]);
+        assert_eq!(codes("# only a comment\n"), ["root-not-mapping"]);
+        assert_eq!(codes("? [x]\n: 1\n"), ["non-scalar-key"]);
+        let deep: String = (0..500)
+            .map(|i| format!("{}k:\n", "  ".repeat(i)))
+            .collect();
+        assert_eq!(codes(&deep), ["nesting-limit"]);
+        let flow = format!("a: {}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(codes(&flow), ["yaml-syntax"]);
+    }
+
+    #[test]
+    fn alias_bombs_are_bounded() {
+        let mut text = String::from("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let refs = vec![format!("*l{}", i - 1); 10].join(", ");
+            text.push_str(&format!("l{i}: &l{i} [{refs}]\n"));
+        }
+        let (root, diags) = parse_str(&text);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, Code::AliasLimit);
+        assert!(root.unwrap().count() < 2 * MAX_ALIAS_NODES);
+    }
+
+    #[test]
+    fn non_ascii_text_maps_to_byte_offsets() {
+        let text = format!("{}: 1\nk: \"ü\"\n", "é".repeat(100));
+        let (root, diags) = parse_str(&text);
+        assert!(diags.is_empty());
+        let root = root.unwrap();
+        let entry = &root.as_mapping().unwrap()[1];
+        assert_eq!(&text[entry.key.span.range()], "k");
+        assert_eq!(&text[entry.value.span.range()], "\"ü\"");
+    }
+}
