@@ -1,0 +1,75 @@
+//! Shared by the integration tests: paths, fixture discovery, compiling.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/` beside the project, or `None` (with the reason printed) when
+/// this checkout has no shared folder beside it.
+pub fn shared(sub: &str) -> Option<PathBuf> {
+    let path = root().join("..").join("shared").join(sub);
+    if path.exists() {
+        Some(path)
+    } else {
+        println!(
+            "skipped: {} is not present beside this checkout",
+            path.display()
+        );
+        None
+    }
+}
+
+/// Files with `extension` directly in `dir`, sorted.
+pub fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every `protocol.yaml` under `protocols/`, sorted: the valid examples.
+pub fn valid_protocols() -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root().join("protocols")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("list protocols/") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.file_name().is_some_and(|n| n == "protocol.yaml") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The path as the tests name it in output: relative to the project, with `/`.
+pub fn display(path: &Path) -> String {
+    let relative = path.strip_prefix(root()).unwrap_or(path);
+    relative.to_string_lossy().replace('\\', "/")
+}
+
+pub fn compile(path: &Path) -> agentc::Compilation {
+    let bytes =
+        std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    agentc::compile(&display(path), &bytes)
+}
+
+pub fn compile_text(text: &str) -> agentc::Compilation {
+    agentc::compile("test.yaml", text.as_bytes())
+}
+
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(root().join("snapshots"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings
+}

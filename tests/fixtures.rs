@@ -1,0 +1,141 @@
+//! Every fixture under `protocols/invalid/` declares what it must produce,
+//! on the line above the place: `# error[unknown-type]`. The checker must
+//! report exactly those (severity, code, line) triples, no more, no fewer;
+//! the human and JSON renderings of each fixture are snapshots. Every valid
+//! protocol under `protocols/` checks with no diagnostics at all.
+
+mod common;
+
+use agentc::Severity;
+use agentc::render::{human, json};
+
+/// (severity, code, line) declared by `# severity[code]` comments; each
+/// applies to the first following line that is not such a comment.
+fn expectations(text: &str) -> Vec<(String, String, usize)> {
+    let mut expected = Vec::new();
+    let mut pending = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        let annotation = ["error", "warning"].iter().find_map(|severity| {
+            let rest = trimmed
+                .strip_prefix("# ")?
+                .strip_prefix(severity)?
+                .strip_prefix('[')?;
+            let code = rest.split_once(']')?.0;
+            Some((severity.to_string(), code.to_string()))
+        });
+        match annotation {
+            Some(annotation) => pending.push(annotation),
+            None => expected.extend(pending.drain(..).map(|(s, c)| (s, c, index + 1))),
+        }
+    }
+    assert!(
+        pending.is_empty(),
+        "an expectation at the end of the file applies to no line"
+    );
+    expected.sort();
+    expected
+}
+
+#[test]
+fn invalid_fixtures_report_exactly_what_they_declare() {
+    let dir = common::root().join("protocols/invalid");
+    let fixtures = common::files(&dir, "yaml");
+    assert!(!fixtures.is_empty(), "no fixtures in {}", dir.display());
+    let mut failures = Vec::new();
+    for path in &fixtures {
+        let bytes = std::fs::read(path).expect("read fixture");
+        let expected = expectations(&String::from_utf8_lossy(&bytes));
+        assert!(
+            !expected.is_empty(),
+            "{} declares no expectation",
+            path.display()
+        );
+        let compiled = common::compile(path);
+        let mut actual: Vec<(String, String, usize)> = compiled
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let line = compiled.source.position(d.span.start as usize).line;
+                (
+                    d.severity.as_str().to_string(),
+                    d.code.name().to_string(),
+                    line,
+                )
+            })
+            .collect();
+        actual.sort();
+        if actual != expected {
+            failures.push(format!(
+                "{}\n  expected {expected:?}\n  reported {actual:?}",
+                common::display(path)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "fixtures disagree:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_code_has_an_invalid_fixture() {
+    let dir = common::root().join("protocols/invalid");
+    let texts: Vec<String> = common::files(&dir, "yaml")
+        .iter()
+        .map(|p| String::from_utf8_lossy(&std::fs::read(p).expect("read fixture")).into_owned())
+        .collect();
+    // Tested by generating a file over the limit in the CLI tests instead.
+    let generated = ["file-too-large"];
+    let missing: Vec<&str> = agentc::Code::ALL
+        .iter()
+        .map(|c| c.name())
+        .filter(|name| !generated.contains(name))
+        .filter(|name| !texts.iter().any(|t| t.contains(&format!("[{name}]"))))
+        .collect();
+    assert!(missing.is_empty(), "codes without a fixture: {missing:?}");
+}
+
+#[test]
+fn fixture_output_snapshots() {
+    let dir = common::root().join("protocols/invalid");
+    let settings = common::snapshot_settings();
+    settings.bind(|| {
+        for path in common::files(&dir, "yaml") {
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .expect("fixture name");
+            let compiled = common::compile(&path);
+            insta::assert_snapshot!(
+                format!("{stem}.human"),
+                human::render(&compiled, human::Style::Plain)
+            );
+            insta::assert_snapshot!(
+                format!("{stem}.json"),
+                json::render(std::slice::from_ref(&compiled))
+            );
+        }
+    });
+}
+
+#[test]
+fn valid_protocols_have_no_diagnostics() {
+    let protocols = common::valid_protocols();
+    assert!(
+        protocols.len() >= 2,
+        "expected the example protocols under protocols/"
+    );
+    for path in protocols {
+        let compiled = common::compile(&path);
+        assert!(compiled.model.is_some());
+        assert_eq!(
+            compiled.count(Severity::Error) + compiled.count(Severity::Warning),
+            0,
+            "{}:\n{}",
+            path.display(),
+            human::render(&compiled, human::Style::Plain)
+        );
+    }
+}
