@@ -20,6 +20,7 @@ pub use model::Model;
 pub use source::{Source, Span};
 
 use diagnostic::Diagnostics;
+use std::collections::HashSet;
 
 /// The result of compiling one file: its source, the model when the file
 /// could be read as a protocol, and every diagnostic in source order.
@@ -68,6 +69,10 @@ pub fn compile_source(source: Source) -> Compilation {
     // Source order reads top to bottom; the sort is stable, so diagnostics
     // at one place keep the order the pipeline found them in.
     diagnostics.sort_by_key(|d| d.span.start);
+    // A YAML alias repeats its anchor's content, spans included, so a
+    // problem inside it would be found once per use; report it once.
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
     Compilation {
         source,
         model,

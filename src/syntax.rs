@@ -185,6 +185,8 @@ pub enum FieldContext {
     Property,
     Parameter,
     Items,
+    /// A top-level array type: `type`, `items` and `description`.
+    ArrayType,
     Input,
     TriggerInput,
     Variable,
@@ -198,6 +200,7 @@ impl FieldContext {
                 &["type", "description", "optional", "enum", "const", "items"]
             }
             FieldContext::Items => &["type", "description", "enum", "const", "items"],
+            FieldContext::ArrayType => &["type", "items", "description"],
             FieldContext::Input | FieldContext::TriggerInput => &[
                 "type",
                 "description",
@@ -217,6 +220,7 @@ impl FieldContext {
             FieldContext::Property => format!("property `{name}`"),
             FieldContext::Parameter => format!("parameter `{name}`"),
             FieldContext::Items => "`items`".to_string(),
+            FieldContext::ArrayType => format!("array type `{name}`"),
             FieldContext::Input => format!("input `{name}`"),
             FieldContext::TriggerInput => format!("trigger input `{name}`"),
             FieldContext::Variable => format!("variable `{name}`"),
@@ -488,7 +492,7 @@ impl Lower<'_> {
                     )
                     .with_help("write `anyOf: [VariantA, VariantB]`"),
                 );
-                Vec::new()
+                return TypeDefKind::Invalid;
             }
         };
         let mut discriminator = None;
@@ -517,11 +521,9 @@ impl Lower<'_> {
             Some(TypeExprKind::Array | TypeExprKind::List(_)) => {}
             Some(_) => {
                 let written = abbreviate(&expr.as_ref().map(TypeExpr::display).unwrap_or_default());
-                let properties: Vec<&str> = entries
+                let has_properties = entries
                     .iter()
-                    .filter(|e| e.key.text != "type")
-                    .map(|e| e.key.text.as_str())
-                    .collect();
+                    .any(|e| e.key.text != "type" && e.key.text != "description");
                 let mut diagnostic = Diagnostic::new(
                     Code::InvalidTypeDefinition,
                     ty.value.span,
@@ -531,10 +533,10 @@ impl Lower<'_> {
                     ),
                 )
                 .with_help(format!(
-                    "use `{written}` directly where `{}` is used; or write `type: array` with `items:` for an array type",
+                    "for an object, list its properties directly under `{}:`; for an array, write `type: array` with `items:`",
                     name.text
                 ));
-                if !properties.is_empty() {
+                if has_properties {
                     diagnostic = diagnostic.with_note(
                         "a `type:` whose value is text makes the whole definition an array type; a property named `type` needs a mapping (`type: { type: string }`)",
                     );
@@ -545,9 +547,10 @@ impl Lower<'_> {
             None => return TypeDefKind::Invalid,
         }
         let place = format!("array type `{}`", name.text);
-        self.check_keys(entries, &["type", "items", "description"], &place);
+        self.check_keys(entries, FieldContext::ArrayType.allowed_keys(), &place);
         let mut field = self.field_from_entries(name.clone(), entries, &place, true);
         field.ty = expr;
+        self.check_items_belong(&field);
         TypeDefKind::Array(field)
     }
 
@@ -568,6 +571,10 @@ impl Lower<'_> {
             Some(entries) => {
                 self.check_keys(entries, context.allowed_keys(), &what);
                 self.field_from_entries(name, entries, &what, false)
+            }
+            None if UNSUPPORTED_CONSTRAINTS.contains(&name.text.as_str()) => {
+                self.check_keys(std::slice::from_ref(entry), &[], &what);
+                empty_field(name)
             }
             None => {
                 let mut diagnostic = Diagnostic::new(
@@ -696,22 +703,28 @@ impl Lower<'_> {
                 );
             }
         }
-        if let (Some(items), Some(ty)) = (&field.items, &field.ty) {
-            if ty.kind != TypeExprKind::Array {
-                self.push(
-                    Diagnostic::new(
-                        Code::UnknownKey,
-                        items.name.span,
-                        format!(
-                            "`items` only goes with `type: array`, but the type here is `{}`",
-                            ty.display()
-                        ),
-                    )
-                    .with_help("write `type: array` to make this a list, or remove `items`"),
-                );
-            }
-        }
+        self.check_items_belong(&field);
         field
+    }
+
+    /// `items` belongs only to `type: array`.
+    fn check_items_belong(&mut self, field: &Field) {
+        let (Some(items), Some(ty)) = (&field.items, &field.ty) else {
+            return;
+        };
+        if ty.kind != TypeExprKind::Array {
+            self.push(
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    items.name.span,
+                    format!(
+                        "`items` only goes with `type: array`, but the type here is `{}`",
+                        ty.display()
+                    ),
+                )
+                .with_help("write `type: array` to make this a list, or remove `items`"),
+            );
+        }
     }
 
     /// Parses a type expression: a built-in or a type name, each optionally
@@ -881,15 +894,17 @@ impl Lower<'_> {
     }
 
     fn parameters(&mut self, node: &Node, tool: &Name) -> Vec<Field> {
-        let help = format!(
-            "name each parameter: `parameters: {{ items: {{ type: {} }} }}`; the call is `{{ items: ... }}`",
-            node.as_scalar().map_or("CartItemList", |s| s.text.as_str())
-        );
         match &node.kind {
             NodeKind::Mapping(entries) => {
-                let schema_like = entries.iter().find(|e| {
-                    e.key.text == "properties"
-                        || (e.key.text == "type" && e.value.as_scalar().is_some())
+                // `type: object` or `properties: { name: {...} }` at this level: a
+                // parameter named `type` or `properties` would itself hold a `type:`.
+                let schema_like = entries.iter().find(|e| match e.key.text.as_str() {
+                    "type" => e.value.as_scalar().is_some(),
+                    "properties" => e
+                        .value
+                        .as_mapping()
+                        .is_some_and(|m| !m.iter().any(|inner| inner.key.text == "type")),
+                    _ => false,
                 });
                 if let Some(entry) = schema_like {
                     self.push(
@@ -922,7 +937,13 @@ impl Lower<'_> {
                             node.describe()
                         ),
                     )
-                    .with_help(help)
+                    .with_help(match node.as_scalar() {
+                        Some(s) => format!(
+                            "name the parameter: `parameters: {{ items: {{ type: {} }} }}`; the call is then `{{ items: ... }}`",
+                            quote_if_needed(&s.text)
+                        ),
+                        None => "write each parameter as `name: { type: ... }` under `parameters:`".to_string(),
+                    })
                     .with_note("tool calls are always objects: each parameter name maps to a value"),
                 );
                 Vec::new()
@@ -960,7 +981,15 @@ impl Lower<'_> {
             };
             for field in first_occurrences(body) {
                 match field.key.text.as_str() {
-                    "block" => block.kind = self.text(&field.value, "`block`"),
+                    "block" => {
+                        block.kind = self.text(&field.value, "`block`");
+                        if field.value.is_null() {
+                            self.push(
+                                Diagnostic::new(Code::InvalidValue, field.key.span, format!("{what} has an empty `block` kind"))
+                                    .with_help("write `block: next-message` (or `add-message`, `tool-call`, `start-thread`, ...)"),
+                            );
+                        }
+                    }
                     "responseType" => {
                         block.response_type = self.type_expr(&field.value, "`responseType`")
                     }

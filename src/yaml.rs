@@ -260,6 +260,7 @@ struct Builder<'s, 'd> {
     anchors: HashMap<usize, (Node, usize)>,
     alias_budget: usize,
     alias_reported: bool,
+    nesting_reported: bool,
     documents: usize,
     root: Option<Node>,
 }
@@ -276,6 +277,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             anchors: HashMap::new(),
             alias_budget: MAX_ALIAS_NODES,
             alias_reported: false,
+            nesting_reported: false,
             documents: 0,
             root: None,
         }
@@ -331,14 +333,17 @@ impl<'s, 'd> Builder<'s, 'd> {
                 if self.stack.len() >= MAX_DEPTH =>
             {
                 let _ = anchor;
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::NestingLimit,
-                        span,
-                        format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
-                    )
-                    .with_help("a protocol needs only a few levels; this is likely generated or broken input"),
-                );
+                if !self.nesting_reported {
+                    self.nesting_reported = true;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::NestingLimit,
+                            span,
+                            format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
+                        )
+                        .with_help("a protocol needs only a few levels; this is likely generated or broken input"),
+                    );
+                }
                 self.skipping = 1;
                 self.skipped_from = span;
             }
@@ -438,6 +443,20 @@ impl<'s, 'd> Builder<'s, 'd> {
                     Some(Err(())) => {}
                     None => {
                         *key = Some(match node.kind {
+                            NodeKind::Scalar(scalar)
+                                if scalar.text == "<<" && scalar.style == ScalarStyle::Plain =>
+                            {
+                                self.diags.push(
+                                    Diagnostic::new(
+                                        Code::MergeKey,
+                                        node.span,
+                                        "YAML merge keys (`<<`) are not supported",
+                                    )
+                                    .with_help("write the keys out, or share the structure through a named type")
+                                    .with_note("merge keys were part of YAML 1.1 only; YAML 1.2 reads `<<` as an ordinary key"),
+                                );
+                                Err(())
+                            }
                             NodeKind::Scalar(scalar) => {
                                 let key = Key {
                                     text: scalar.text,

@@ -330,3 +330,23 @@ fn unknown_selectors_are_errors_with_a_suggestion() {
     assert_eq!(error.help.as_deref(), Some("did you mean `Address`?"));
     assert!(emit_tool(&model, "search").is_err());
 }
+
+#[test]
+fn parameters_named_like_schema_keywords_are_parameters() {
+    let model = model(
+        "tools:
+  update-listing:
+    description: Update a listing
+    parameters:
+      properties: { type: unknown, description: Listing attributes }
+      type: { type: string, enum: [rent, sale] }
+",
+    );
+    let schema = emit_tool(&model, "update-listing").expect("declared");
+    assert_eq!(schema["required"], json!(["properties", "type"]));
+    check_instances(
+        &schema,
+        &[json!({"properties": {"rooms": 3}, "type": "rent"})],
+        &[json!({"properties": {}, "type": "lease"})],
+    );
+}

@@ -23,7 +23,7 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
                     check_field(model, property, FieldContext::Property, diags);
                 }
             }
-            TypeDefKind::Array(field) => check_field(model, field, FieldContext::Items, diags),
+            TypeDefKind::Array(field) => check_field(model, field, FieldContext::ArrayType, diags),
             TypeDefKind::Union(union) => unions::check_union(model, def, union, diags),
             TypeDefKind::Invalid => {}
         }
@@ -163,7 +163,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
             Value::Str(_) => {}
             other => {
                 let kind = match other {
-                    Value::Null => "empty",
+                    Value::Null => "null",
                     Value::Bool(_) => "a boolean",
                     _ => "a number",
                 };
@@ -171,7 +171,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                     Diagnostic::new(
                         Code::InvalidEnum,
                         literal.span,
-                        format!("`enum` values must be strings, but `{text}` is {kind}"),
+                        format!("`enum` value `{text}` is not a string: YAML reads it as {kind}"),
                     )
                     .with_help(format!("quote it: `\"{text}\"`"))
                     .with_note(
@@ -240,7 +240,7 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
                 Code::InvalidConst,
                 literal.span,
                 format!(
-                    "`const` value `{}` is not a `{}`",
+                    "`const` value `{}` is not of type `{}`",
                     crate::yaml::abbreviate(text),
                     ty.display()
                 ),
@@ -253,6 +253,7 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
 
 /// `responseType` names an object type; anything else is wrapped.
 fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
+    let written = expr.display();
     let what = match &expr.kind {
         TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
             None => {
@@ -260,30 +261,39 @@ fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) 
                 return;
             }
             Some(TypeDefKind::Object(_) | TypeDefKind::Invalid) => return,
-            Some(TypeDefKind::Union(_)) => "a union",
-            Some(TypeDefKind::Array(_)) => "an array type",
+            Some(TypeDefKind::Union(_)) => format!("the union `{written}`"),
+            Some(TypeDefKind::Array(_)) => format!("the array type `{written}`"),
         },
-        TypeExprKind::List(_) | TypeExprKind::Array => "an array",
-        TypeExprKind::Builtin(Builtin::File) => "a `file`",
-        TypeExprKind::Builtin(Builtin::Unknown) => "`unknown`",
-        TypeExprKind::Builtin(_) => "a primitive",
-        TypeExprKind::Object => "`object`",
+        TypeExprKind::List(element) => {
+            check_type_expr(model, element, diags);
+            format!("the array `{written}`")
+        }
+        TypeExprKind::Array => "a bare `array`".to_string(),
+        TypeExprKind::Builtin(Builtin::File) | TypeExprKind::Builtin(Builtin::Unknown) => {
+            format!("the built-in `{written}`")
+        }
+        TypeExprKind::Builtin(_) => format!("the primitive `{written}`"),
+        TypeExprKind::Object => "`object`, which is not a type".to_string(),
     };
-    if let TypeExprKind::List(element) = &expr.kind {
-        check_type_expr(model, element, diags);
-    }
-    let written = expr.display();
-    let (wrapper, property) = wrapper_for(expr);
+    let help = match &expr.kind {
+        TypeExprKind::Object | TypeExprKind::Array => {
+            "declare an object type under `types:` with the properties the reply should have, and name it here".to_string()
+        }
+        _ => {
+            let (wrapper, property) = wrapper_for(expr);
+            let ty = if written.ends_with("[]") { format!("\"{written}\"") } else { written.clone() };
+            format!(
+                "wrap it in an object type and use that:\n\ntypes:\n  {wrapper}:\n    {property}:\n      type: {ty}\n\nresponseType: {wrapper}"
+            )
+        }
+    };
     diags.push(
         Diagnostic::new(
             Code::InvalidResponseType,
             expr.span,
-            format!("`responseType` must be an object type, but `{written}` is {what}"),
+            format!("`responseType` must be an object type, not {what}"),
         )
-        .with_help(format!(
-            "wrap it in an object type and use that:\n\ntypes:\n  {wrapper}:\n    {property}:\n      type: {ty}\n\nresponseType: {wrapper}",
-            ty = if written.ends_with("[]") { format!("\"{written}\"") } else { written.clone() },
-        ))
+        .with_help(help)
         .with_note("LLM providers require the root of a structured output to be an object"),
     );
 }

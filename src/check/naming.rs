@@ -70,8 +70,11 @@ pub fn check_property_name(name: &Name, diags: &mut Diagnostics) {
     });
 }
 
+/// Only identifier-like values (starting with a letter) follow a naming
+/// convention; `720`, `4k` or `16:9` are data, not names.
 pub fn check_enum_value(value: &str, span: Span, diags: &mut Diagnostics) {
-    if is_snake_case(value) || is_camel_case(value) || is_upper_code(value) {
+    let identifier_like = value.starts_with(|c: char| c.is_alphabetic());
+    if !identifier_like || is_snake_case(value) || is_camel_case(value) || is_upper_code(value) {
         return;
     }
     let suggestion = heck::ToSnakeCase::to_snake_case(value);

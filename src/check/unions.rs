@@ -2,7 +2,7 @@
 //! variant an object type declaring the discriminator as a required
 //! `string` with a `const`, and the consts unique across the union.
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
 use crate::syntax::{Builtin, Field, TypeDef, TypeDefKind, TypeExprKind, Union};
 use crate::yaml::Value;
@@ -59,7 +59,17 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             continue;
         };
         let Some(id) = model.lookup(variant_name) else {
-            diags.push(super::unknown_type(model, variant_name, variant.span));
+            let diagnostic = Diagnostic::new(
+                Code::UnknownType,
+                variant.span,
+                format!("type `{variant_name}` is not defined"),
+            );
+            diags.push(match did_you_mean(variant_name, model.type_names()) {
+                Some(help) => diagnostic.with_help(help),
+                None => diagnostic.with_help(format!(
+                    "declare `{variant_name}` under `types:` as an object type with the discriminator property"
+                )),
+            });
             continue;
         };
         let target = model.def(id);
@@ -153,6 +163,10 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             None
         };
         if let Some(problem) = problem {
+            let value = property.const_value.as_ref().map_or_else(
+                || heck::ToSnakeCase::to_snake_case(variant_name.as_str()),
+                |c| c.scalar.text.clone(),
+            );
             diags.push(
                 Diagnostic::new(
                     Code::InvalidDiscriminatorProperty,
@@ -161,9 +175,8 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
                 )
                 .with_label(variant.span, format!("`{variant_name}` is a variant of union `{name}` here"))
                 .with_help(format!(
-                    "the discriminator must be a required string with a value of its own: `{}: {{ type: string, const: {} }}`",
+                    "the discriminator must be a required string with a value of its own: `{}: {{ type: string, const: {value} }}`",
                     discriminator.text,
-                    heck::ToSnakeCase::to_snake_case(variant_name.as_str())
                 )),
             );
             continue;

@@ -58,6 +58,7 @@ codes! {
     RootNotMapping = "root-not-mapping", Error, "the protocol is not a YAML mapping";
     DuplicateKey = "duplicate-key", Error, "a mapping has the same key twice";
     NonScalarKey = "non-scalar-key", Error, "a mapping key is a list or mapping";
+    MergeKey = "merge-key", Error, "a YAML merge key (`<<`), which YAML 1.2 does not have";
     AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
     NestingLimit = "nesting-limit", Error, "the YAML is nested too deeply";
 

@@ -102,24 +102,26 @@ impl Diagnostics {
     }
 }
 
-/// "did you mean `x`?" for the candidate nearest to `name`, if one is near
-/// enough to be a likely typo.
+/// "did you mean `x`?" for the candidate nearest to `name`, when it is
+/// within a third of the name's length in edits (as rustc does), ignoring
+/// case. Ties go to the earliest candidate, which is declaration order.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let lower = name.to_lowercase();
-    candidates
-        .into_iter()
-        .filter(|c| *c != name)
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
-        .filter(|&(score, _)| score >= 0.8)
-        // Highest score wins; on ties the earliest candidate (declaration order).
-        .fold(None::<(f64, &str)>, |best, (score, c)| match best {
-            Some((b, _)) if b >= score => best,
-            _ => Some((score, c)),
-        })
-        .map(|(_, c)| format!("did you mean `{c}`?"))
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        if candidate == name {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
+        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| format!("did you mean `{c}`?"))
 }
 
 #[cfg(test)]
@@ -134,6 +136,11 @@ mod tests {
             Some("did you mean `Address`?")
         );
         assert_eq!(did_you_mean("Zebra", names), None);
+        assert_eq!(did_you_mean("ProductVariant", ["ProductHit"]), None);
+        assert_eq!(
+            did_you_mean("String", ["Address", "string"]).as_deref(),
+            Some("did you mean `string`?")
+        );
         assert_eq!(
             did_you_mean("optinal", ["type", "optional", "description"]).as_deref(),
             Some("did you mean `optional`?")
