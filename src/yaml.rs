@@ -329,10 +329,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 };
                 self.complete(node, anchor);
             }
-            Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _)
-                if self.stack.len() >= MAX_DEPTH =>
-            {
-                let _ = anchor;
+            Event::MappingStart(..) | Event::SequenceStart(..) if self.stack.len() >= MAX_DEPTH => {
                 if !self.nesting_reported {
                     self.nesting_reported = true;
                     self.diags.push(

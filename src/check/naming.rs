@@ -5,7 +5,7 @@
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::source::Span;
 use crate::syntax::Name;
-use heck::{ToLowerCamelCase, ToUpperCamelCase};
+use heck::{ToLowerCamelCase, ToSnakeCase, ToUpperCamelCase};
 
 fn is_pascal_case(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
@@ -32,62 +32,76 @@ fn is_upper_code(name: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
-pub fn check_type_name(name: &Name, diags: &mut Diagnostics) {
-    if is_pascal_case(&name.text) {
+/// One naming convention: what it accepts, how to convert a name to it,
+/// and how a diagnostic describes it.
+struct Convention {
+    code: Code,
+    /// "type name", "property name", "enum value".
+    what: &'static str,
+    style: &'static str,
+    accepts: fn(&str) -> bool,
+    convert: fn(&str) -> String,
+    rule: &'static str,
+}
+
+const TYPE_NAME: Convention = Convention {
+    code: Code::InvalidTypeName,
+    what: "type name",
+    style: "PascalCase",
+    accepts: is_pascal_case,
+    convert: |name| name.to_upper_camel_case(),
+    rule: "start with an uppercase letter and use only letters and digits, as in `OrderStatus`",
+};
+
+const PROPERTY_NAME: Convention = Convention {
+    code: Code::PropertyNameCase,
+    what: "property name",
+    style: "camelCase",
+    accepts: is_camel_case,
+    convert: |name| name.to_lower_camel_case(),
+    rule: "start with a lowercase letter and use only letters and digits, as in `orderId`",
+};
+
+const ENUM_VALUE: Convention = Convention {
+    code: Code::EnumValueCase,
+    what: "enum value",
+    style: "snake_case or camelCase",
+    accepts: |v| is_snake_case(v) || is_camel_case(v) || is_upper_code(v),
+    convert: |value| value.to_snake_case(),
+    rule: "use lowercase letters, digits and underscores, as in `in_stock`",
+};
+
+fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostics) {
+    if (convention.accepts)(name) {
         return;
     }
-    let suggestion = name.text.to_upper_camel_case();
+    let suggestion = (convention.convert)(name);
     let diagnostic = Diagnostic::new(
-        Code::InvalidTypeName,
-        name.span,
-        format!("type name `{}` is not PascalCase", name.text),
+        convention.code,
+        span,
+        format!("{} `{name}` is not {}", convention.what, convention.style),
     );
-    diags.push(if is_pascal_case(&suggestion) {
+    diags.push(if (convention.accepts)(&suggestion) {
         diagnostic.with_help(format!("rename it to `{suggestion}`"))
     } else {
-        diagnostic.with_help(
-            "start with an uppercase letter and use only letters and digits, as in `OrderStatus`",
-        )
+        diagnostic.with_help(convention.rule)
     });
 }
 
+pub fn check_type_name(name: &Name, diags: &mut Diagnostics) {
+    check(&TYPE_NAME, &name.text, name.span, diags);
+}
+
 pub fn check_property_name(name: &Name, diags: &mut Diagnostics) {
-    if is_camel_case(&name.text) {
-        return;
-    }
-    let suggestion = name.text.to_lower_camel_case();
-    let diagnostic = Diagnostic::new(
-        Code::PropertyNameCase,
-        name.span,
-        format!("property name `{}` is not camelCase", name.text),
-    );
-    diags.push(if is_camel_case(&suggestion) {
-        diagnostic.with_help(format!("rename it to `{suggestion}`"))
-    } else {
-        diagnostic.with_help(
-            "start with a lowercase letter and use only letters and digits, as in `orderId`",
-        )
-    });
+    check(&PROPERTY_NAME, &name.text, name.span, diags);
 }
 
 /// Only identifier-like values (starting with a letter) follow a naming
 /// convention; `720`, `4k` or `16:9` are data, not names.
 pub fn check_enum_value(value: &str, span: Span, diags: &mut Diagnostics) {
-    let identifier_like = value.starts_with(|c: char| c.is_alphabetic());
-    if !identifier_like || is_snake_case(value) || is_camel_case(value) || is_upper_code(value) {
-        return;
+    if value.starts_with(|c: char| c.is_alphabetic()) {
+        check(&ENUM_VALUE, value, span, diags);
     }
-    let suggestion = heck::ToSnakeCase::to_snake_case(value);
-    let diagnostic = Diagnostic::new(
-        Code::EnumValueCase,
-        span,
-        format!("enum value `{value}` is not snake_case or camelCase"),
-    );
-    diags.push(if is_snake_case(&suggestion) {
-        diagnostic.with_help(format!("write `{suggestion}`"))
-    } else {
-        diagnostic.with_help("use lowercase letters, digits and underscores, as in `in_stock`")
-    });
 }
 
 #[cfg(test)]
