@@ -16,6 +16,9 @@ pub enum Style {
 
 /// Every diagnostic of one file, each followed by a blank line.
 pub fn render(file: &Compilation, style: Style) -> String {
+    if file.diagnostics.is_empty() {
+        return String::new();
+    }
     let theme = match style {
         Style::Color => GraphicalTheme::unicode(),
         Style::Plain => GraphicalTheme::unicode_nocolor(),
