@@ -5,7 +5,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::source::Span;
-use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
+use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 use std::collections::HashSet;
 
 /// The parts of a protocol the type compiler reads. The other sections are
@@ -27,6 +27,16 @@ pub struct Protocol {
 pub struct Name {
     pub text: String,
     pub span: Span,
+}
+
+impl Name {
+    /// The name a mapping key gives.
+    pub fn of(key: &Key) -> Name {
+        Name {
+            text: key.text.clone(),
+            span: key.span,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -357,7 +367,7 @@ impl Lower<'_> {
         self.push(diagnostic);
     }
 
-    /// Reports keys outside `allowed`; true when every key is allowed.
+    /// Reports every key outside `allowed`.
     fn check_keys(&mut self, entries: &[Entry], allowed: &[&str], place: &str) {
         for entry in entries {
             let key = entry.key.text.as_str();
@@ -365,19 +375,23 @@ impl Lower<'_> {
                 continue;
             }
             if UNSUPPORTED_CONSTRAINTS.contains(&key) {
-                self.push(
-                    Diagnostic::new(
-                        Code::UnsupportedConstraint,
-                        entry.key.span,
-                        format!("`{key}` is not supported in protocol types"),
-                    )
-                    .with_help("state the constraint in the `description`, which guides the model (for example \"1-10 items\")")
-                    .with_note("LLM providers do not enforce these JSON Schema keywords in tool calls or structured output"),
-                );
+                self.unsupported_constraint(entry);
             } else {
                 self.unknown_key(entry, key, allowed, place);
             }
         }
+    }
+
+    fn unsupported_constraint(&mut self, entry: &Entry) {
+        self.push(
+            Diagnostic::new(
+                Code::UnsupportedConstraint,
+                entry.key.span,
+                format!("`{}` is not supported in protocol types", entry.key.text),
+            )
+            .with_help("state the constraint in the `description`, which guides the model (for example \"1-10 items\")")
+            .with_note("LLM providers do not enforce these JSON Schema keywords in tool calls or structured output"),
+        );
     }
 
     fn text(&mut self, node: &Node, what: &str) -> Option<Name> {
@@ -432,10 +446,7 @@ impl Lower<'_> {
     }
 
     fn type_def(&mut self, entry: &Entry) -> TypeDef {
-        let name = Name {
-            text: entry.key.text.clone(),
-            span: entry.key.span,
-        };
+        let name = Name::of(&entry.key);
         let kind = match &entry.value.kind {
             NodeKind::Mapping(entries) => {
                 let union = entries.iter().find(|e| e.key.text == "anyOf");
@@ -548,10 +559,8 @@ impl Lower<'_> {
         }
         let place = format!("array type `{}`", name.text);
         self.check_keys(entries, FieldContext::ArrayType.allowed_keys(), &place);
-        let mut field = self.field_from_entries(name.clone(), entries, &place, true);
-        field.ty = expr;
-        self.check_items_belong(&field);
-        TypeDefKind::Array(field)
+        // Reads `type` again, which gives the same expression and no diagnostic.
+        TypeDefKind::Array(self.field_from_entries(name.clone(), entries, &place))
     }
 
     fn fields(&mut self, node: &Node, section: &str, context: FieldContext) -> Vec<Field> {
@@ -562,18 +571,15 @@ impl Lower<'_> {
     }
 
     fn field(&mut self, entry: &Entry, context: FieldContext) -> Field {
-        let name = Name {
-            text: entry.key.text.clone(),
-            span: entry.key.span,
-        };
+        let name = Name::of(&entry.key);
         let what = context.describe(&name.text);
         match entry.value.as_mapping() {
             Some(entries) => {
                 self.check_keys(entries, context.allowed_keys(), &what);
-                self.field_from_entries(name, entries, &what, false)
+                self.field_from_entries(name, entries, &what)
             }
             None if UNSUPPORTED_CONSTRAINTS.contains(&name.text.as_str()) => {
-                self.check_keys(std::slice::from_ref(entry), &[], &what);
+                self.unsupported_constraint(entry);
                 empty_field(name)
             }
             None => {
@@ -593,7 +599,7 @@ impl Lower<'_> {
                     (_, _, Some(s)) => diagnostic.with_help(format!(
                         "write `{}: {{ type: {} }}`",
                         name.text,
-                        quote_if_needed(&s.text)
+                        quote_type(&s.text)
                     )),
                     _ => diagnostic.with_help(format!("write `{}: {{ type: string }}`", name.text)),
                 };
@@ -604,35 +610,13 @@ impl Lower<'_> {
     }
 
     /// Reads a field's keys (already checked against its context).
-    fn field_from_entries(
-        &mut self,
-        name: Name,
-        entries: &[Entry],
-        what: &str,
-        type_read: bool,
-    ) -> Field {
+    fn field_from_entries(&mut self, name: Name, entries: &[Entry], what: &str) -> Field {
         let mut field = empty_field(name);
-        let mut type_entry = None;
         for entry in first_occurrences(entries) {
             let value = &entry.value;
             match entry.key.text.as_str() {
-                "type" if !type_read => {
-                    type_entry = Some(entry);
-                    field.ty = self.type_expr(value, "`type`");
-                }
-                "items" => {
-                    field.items = Some(Box::new(match value.as_mapping() {
-                        Some(items) => {
-                            let items_name = Name {
-                                text: "items".to_string(),
-                                span: entry.key.span,
-                            };
-                            self.check_keys(items, FieldContext::Items.allowed_keys(), "`items`");
-                            self.field_from_entries(items_name, items, "`items`", false)
-                        }
-                        None => self.field(entry, FieldContext::Items),
-                    }))
-                }
+                "type" => field.ty = self.type_expr(value, "`type`"),
+                "items" => field.items = Some(Box::new(self.field(entry, FieldContext::Items))),
                 "description" => field.description = self.text(value, "`description`"),
                 "optional" => field.optional = self.boolean(value, "`optional`"),
                 "readonly" => field.readonly = self.boolean(value, "`readonly`"),
@@ -692,16 +676,14 @@ impl Lower<'_> {
                 _ => {}
             }
         }
-        if field.ty.is_none() && !type_read {
-            let reported = type_entry.is_some();
-            if !reported {
-                let span = entries.first().map_or(field.name.span, |e| e.key.span);
-                self.push(
-                    Diagnostic::new(Code::MissingField, field.name.span, format!("{what} has no `type`"))
-                        .with_label(span, "add `type:` to this mapping")
-                        .with_help("write `type: string` (or `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or `T[]`)"),
-                );
-            }
+        // A `type` that is present but unreadable was reported where it is.
+        if !entries.iter().any(|e| e.key.text == "type") {
+            let span = entries.first().map_or(field.name.span, |e| e.key.span);
+            self.push(
+                Diagnostic::new(Code::MissingField, field.name.span, format!("{what} has no `type`"))
+                    .with_label(span, "add `type:` to this mapping")
+                    .with_help("write `type: string` (or `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or `T[]`)"),
+            );
         }
         self.check_items_belong(&field);
         field
@@ -834,10 +816,7 @@ impl Lower<'_> {
         let entries = self.mapping(node, "`triggers`");
         let mut triggers = Vec::new();
         for entry in first_occurrences(entries) {
-            let name = Name {
-                text: entry.key.text.clone(),
-                span: entry.key.span,
-            };
+            let name = Name::of(&entry.key);
             let place = format!("trigger `{}`", name.text);
             let mut trigger = Trigger {
                 name,
@@ -865,10 +844,7 @@ impl Lower<'_> {
         let entries = self.mapping(node, "`tools`");
         let mut tools = Vec::new();
         for entry in first_occurrences(entries) {
-            let name = Name {
-                text: entry.key.text.clone(),
-                span: entry.key.span,
-            };
+            let name = Name::of(&entry.key);
             let place = format!("tool `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
             self.check_keys(
@@ -940,7 +916,7 @@ impl Lower<'_> {
                     .with_help(match node.as_scalar() {
                         Some(s) => format!(
                             "name the parameter: `parameters: {{ items: {{ type: {} }} }}`; the call is then `{{ items: ... }}`",
-                            quote_if_needed(&s.text)
+                            quote_type(&s.text)
                         ),
                         None => "write each parameter as `name: { type: ... }` under `parameters:`".to_string(),
                     })
@@ -955,10 +931,7 @@ impl Lower<'_> {
         let entries = self.mapping(node, "`handlers`");
         first_occurrences(entries)
             .map(|entry| Handler {
-                trigger: Name {
-                    text: entry.key.text.clone(),
-                    span: entry.key.span,
-                },
+                trigger: Name::of(&entry.key),
                 blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
             })
             .collect()
@@ -968,10 +941,7 @@ impl Lower<'_> {
         let entries = self.mapping(node, place);
         let mut blocks = Vec::new();
         for entry in first_occurrences(entries) {
-            let name = Name {
-                text: entry.key.text.clone(),
-                span: entry.key.span,
-            };
+            let name = Name::of(&entry.key);
             let what = format!("block `{}`", name.text);
             let body = self.mapping(&entry.value, &what);
             let mut block = Block {
@@ -1022,7 +992,8 @@ fn empty_field(name: Name) -> Field {
     }
 }
 
-fn quote_if_needed(text: &str) -> String {
+/// A type as YAML needs it written: the `[]` shorthand quoted.
+pub fn quote_type(text: &str) -> String {
     if text.ends_with("[]") {
         format!("\"{text}\"")
     } else {

@@ -9,6 +9,10 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::VecDeque;
 
+/// Most references of a cycle named and labelled in its diagnostic; a longer
+/// path is summarized, since nobody reads (or can render) thousands.
+const MAX_SHOWN: usize = 8;
+
 pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
     let graph = &model.graph;
     // Kosaraju's algorithm runs on petgraph's iterative DFS; Tarjan's recurses
@@ -27,41 +31,65 @@ pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
     for component in components {
         let start = component[0];
         let path = cycle_through(model, &component, start);
-        let names: Vec<&str> = std::iter::once(start)
-            .chain(path.iter().map(|&e| graph.raw_edges()[e.index()].target()))
-            .map(|n| model.def(graph[n]).name.text.as_str())
+        let name = |n: NodeIndex| model.def(graph[n]).name.text.as_str();
+        let targets: Vec<NodeIndex> = path
+            .iter()
+            .map(|&e| graph.raw_edges()[e.index()].target())
             .collect();
-        let start_def = model.def(graph[start]);
+        let message = if path.len() == 1 {
+            format!("type `{}` refers to itself", name(start))
+        } else {
+            let shown = std::iter::once(start)
+                .chain(targets.iter().copied().take(MAX_SHOWN))
+                .map(|n| format!("`{}`", name(n)))
+                .collect::<Vec<_>>()
+                .join(" → ");
+            let more = path.len().saturating_sub(MAX_SHOWN);
+            let more = if more > 0 {
+                format!(" → … ({more} more)")
+            } else {
+                String::new()
+            };
+            format!("types refer to each other in a cycle: {shown}{more}")
+        };
         let mut diagnostic = Diagnostic::new(
             Code::CircularType,
-            start_def.name.span,
-            if names.len() == 2 {
-                format!("type `{}` refers to itself", names[0])
-            } else {
-                format!(
-                    "types refer to each other in a cycle: {}",
-                    names
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(" → ")
-                )
-            },
+            model.def(graph[start]).name.span,
+            message,
         );
-        for &edge in &path {
+        for &edge in path.iter().take(MAX_SHOWN) {
             let e = &graph.raw_edges()[edge.index()];
-            let from = &model.def(graph[e.source()]).name.text;
-            let to = &model.def(graph[e.target()]).name.text;
-            diagnostic = diagnostic.with_label(e.weight, format!("`{from}` refers to `{to}` here"));
+            diagnostic = diagnostic.with_label(
+                e.weight,
+                format!(
+                    "`{}` refers to `{}` here",
+                    name(e.source()),
+                    name(e.target())
+                ),
+            );
         }
-        if component.len() > names.len() - 1 {
-            let others: Vec<String> = component
+        // Types of the component that the reported path does not pass through.
+        let mut on_path = vec![false; graph.node_count()];
+        for &n in &targets {
+            on_path[n.index()] = true;
+        }
+        let others: Vec<NodeIndex> = component
+            .iter()
+            .copied()
+            .filter(|n| !on_path[n.index()])
+            .collect();
+        if !others.is_empty() {
+            let listed: Vec<String> = others
                 .iter()
-                .map(|&n| model.def(graph[n]).name.text.as_str())
-                .filter(|n| !names.contains(n))
-                .map(|n| format!("`{n}`"))
+                .take(MAX_SHOWN)
+                .map(|&n| format!("`{}`", name(n)))
                 .collect();
-            diagnostic = diagnostic.with_note(format!("also in this cycle: {}", others.join(", ")));
+            let more = match others.len().saturating_sub(MAX_SHOWN) {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            };
+            diagnostic =
+                diagnostic.with_note(format!("also in this cycle: {}{more}", listed.join(", ")));
         }
         diags.push(diagnostic.with_help(
             "protocol types cannot be recursive; break the cycle by typing one of these references as `unknown`, or by flattening the nested type",
@@ -111,4 +139,30 @@ fn cycle_through(model: &Model, component: &[NodeIndex], start: NodeIndex) -> Ve
     }
     path.reverse();
     path
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Code, Source, compile_source};
+
+    #[test]
+    fn a_long_cycle_is_summarized_not_listed_whole() {
+        let n = 20;
+        let text: String = std::iter::once("types:\n".to_string())
+            .chain((0..n).map(|i| format!("  T{i}:\n    next: {{ type: T{} }}\n", (i + 1) % n)))
+            .collect();
+        let compiled = compile_source(Source::new("ring.yaml", text));
+        let cycles: Vec<_> = compiled
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::CircularType)
+            .collect();
+        assert_eq!(cycles.len(), 1);
+        assert!(
+            cycles[0].message.ends_with("`T8` → … (12 more)"),
+            "{}",
+            cycles[0].message
+        );
+        assert_eq!(cycles[0].labels.len(), super::MAX_SHOWN);
+    }
 }

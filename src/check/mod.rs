@@ -8,9 +8,12 @@ mod unions;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
 use crate::source::Span;
-use crate::syntax::{Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind};
+use crate::syntax::{
+    Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind, quote_type,
+};
 use crate::yaml::Value;
 use heck::ToUpperCamelCase;
+use std::collections::HashMap;
 
 pub fn check(model: &Model, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
@@ -91,7 +94,7 @@ fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
         TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
         TypeExprKind::Named(name) => {
             if model.lookup(name).is_none() {
-                diags.push(unknown_type(model, name, expr.span));
+                diags.push(unknown_type(model, name, expr.span, Expected::AnyType));
             }
         }
         TypeExprKind::List(element) => match element.kind {
@@ -108,16 +111,28 @@ fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
     }
 }
 
-fn unknown_type(model: &Model, name: &str, span: Span) -> Diagnostic {
+/// Where a type name is expected: anywhere, or only an object type (a
+/// union variant), which decides what to suggest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expected {
+    AnyType,
+    ObjectType,
+}
+
+fn unknown_type(model: &Model, name: &str, span: Span, expected: Expected) -> Diagnostic {
     let builtins = Builtin::ALL.iter().map(|b| b.name());
+    let builtins = builtins.filter(|_| expected == Expected::AnyType);
     let diagnostic = Diagnostic::new(
         Code::UnknownType,
         span,
         format!("type `{name}` is not defined"),
     );
-    match did_you_mean(name, model.type_names().chain(builtins)) {
-        Some(help) => diagnostic.with_help(help),
-        None => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
+    match (did_you_mean(name, model.type_names().chain(builtins)), expected) {
+        (Some(help), _) => diagnostic.with_help(help),
+        (None, Expected::AnyType) => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
+        (None, Expected::ObjectType) => diagnostic.with_help(format!(
+            "declare `{name}` under `types:` as an object type with the discriminator property"
+        )),
     }
 }
 
@@ -156,7 +171,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                 .with_help("list the allowed values, or remove the `enum`"),
         );
     }
-    let mut seen: Vec<(&str, Span)> = Vec::new();
+    let mut seen: HashMap<&str, Span> = HashMap::with_capacity(values.values.len());
     for literal in &values.values {
         let text = literal.scalar.text.as_str();
         match literal.scalar.value() {
@@ -181,7 +196,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                 continue;
             }
         }
-        if let Some((_, first)) = seen.iter().find(|(v, _)| *v == text) {
+        if let Some(first) = seen.get(text) {
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateEnumValue,
@@ -193,7 +208,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
             );
             continue;
         }
-        seen.push((text, literal.span));
+        seen.insert(text, literal.span);
         naming::check_enum_value(text, literal.span, diags);
     }
 }
@@ -257,7 +272,7 @@ fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) 
     let what = match &expr.kind {
         TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
             None => {
-                diags.push(unknown_type(model, name, expr.span));
+                diags.push(unknown_type(model, name, expr.span, Expected::AnyType));
                 return;
             }
             Some(TypeDefKind::Object(_) | TypeDefKind::Invalid) => return,
@@ -281,7 +296,7 @@ fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) 
         }
         _ => {
             let (wrapper, property) = wrapper_for(expr);
-            let ty = if written.ends_with("[]") { format!("\"{written}\"") } else { written.clone() };
+            let ty = quote_type(&written);
             format!(
                 "wrap it in an object type and use that:\n\ntypes:\n  {wrapper}:\n    {property}:\n      type: {ty}\n\nresponseType: {wrapper}"
             )

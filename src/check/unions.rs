@@ -2,10 +2,13 @@
 //! variant an object type declaring the discriminator as a required
 //! `string` with a `const`, and the consts unique across the union.
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use super::{Expected, unknown_type};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
+use crate::source::Span;
 use crate::syntax::{Builtin, Field, TypeDef, TypeDefKind, TypeExprKind, Union};
 use crate::yaml::Value;
+use std::collections::{HashMap, HashSet};
 
 pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diagnostics) {
     let name = &def.name.text;
@@ -32,8 +35,9 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
 
     // The variants that are object types, each with its properties.
     let mut objects: Vec<(&crate::syntax::TypeExpr, &TypeDef, &[Field])> = Vec::new();
-    for (i, variant) in union.variants.iter().enumerate() {
-        if union.variants[..i].iter().any(|v| v.kind == variant.kind) {
+    let mut listed = HashSet::with_capacity(union.variants.len());
+    for variant in &union.variants {
+        if !listed.insert(variant.display()) {
             diags.push(
                 Diagnostic::new(
                     Code::InvalidUnionVariant,
@@ -59,17 +63,12 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             continue;
         };
         let Some(id) = model.lookup(variant_name) else {
-            let diagnostic = Diagnostic::new(
-                Code::UnknownType,
+            diags.push(unknown_type(
+                model,
+                variant_name,
                 variant.span,
-                format!("type `{variant_name}` is not defined"),
-            );
-            diags.push(match did_you_mean(variant_name, model.type_names()) {
-                Some(help) => diagnostic.with_help(help),
-                None => diagnostic.with_help(format!(
-                    "declare `{variant_name}` under `types:` as an object type with the discriminator property"
-                )),
-            });
+                Expected::ObjectType,
+            ));
             continue;
         };
         let target = model.def(id);
@@ -116,7 +115,8 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
         return;
     };
 
-    let mut consts: Vec<(&str, crate::source::Span, &str)> = Vec::new();
+    // Each discriminator value, with where and in which variant it first appears.
+    let mut consts: HashMap<&str, (Span, &str)> = HashMap::new();
     for (variant, target, properties) in objects {
         let variant_name = &target.name.text;
         let Some(property) = properties
@@ -186,7 +186,7 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             continue;
         };
         let value = literal.scalar.text.as_str();
-        if let Some(&(_, first_span, first_variant)) = consts.iter().find(|(v, _, _)| *v == value) {
+        if let Some(&(first_span, first_variant)) = consts.get(value) {
             diags.push(
                 Diagnostic::new(
                     Code::DuplicateDiscriminator,
@@ -198,26 +198,28 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
                 .with_help("give each variant a distinct discriminator value"),
             );
         } else {
-            consts.push((value, literal.span, variant_name));
+            consts.insert(value, (literal.span, variant_name));
         }
     }
 }
 
 /// A property name that every variant declares with a `const`: the likely
-/// discriminator when none is named.
+/// discriminator when none is named. The candidates only shrink, so the
+/// work is linear in the properties read.
 fn common_const_property<'a>(
     objects: &[(&crate::syntax::TypeExpr, &TypeDef, &'a [Field])],
 ) -> Option<&'a str> {
+    let const_names = |properties: &'a [Field]| {
+        properties
+            .iter()
+            .filter(|p| p.const_value.is_some())
+            .map(|p| p.name.text.as_str())
+    };
     let (_, _, first) = objects.first()?;
-    first
-        .iter()
-        .filter(|p| p.const_value.is_some())
-        .map(|p| p.name.text.as_str())
-        .find(|candidate| {
-            objects.iter().all(|(_, _, properties)| {
-                properties
-                    .iter()
-                    .any(|p| p.name.text == *candidate && p.const_value.is_some())
-            })
-        })
+    let mut candidates: Vec<&str> = const_names(first).collect();
+    for (_, _, properties) in &objects[1..] {
+        let names: HashSet<&str> = const_names(properties).collect();
+        candidates.retain(|c| names.contains(c));
+    }
+    candidates.first().copied()
 }
