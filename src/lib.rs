@@ -6,6 +6,7 @@
 //! library never prints: the `agentc` binary and the renderers in
 //! [`render`] turn results into text.
 
+pub mod agent;
 pub mod check;
 pub mod diagnostic;
 pub mod emit;

@@ -3,6 +3,7 @@
 
 mod cycles;
 mod naming;
+mod protocol;
 mod unions;
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
@@ -53,16 +54,12 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
             check_field(model, parameter, FieldContext::Parameter, diags);
         }
     }
-    let blocks = protocol
-        .handlers
-        .iter()
-        .flat_map(|h| &h.blocks)
-        .chain(&protocol.steps);
-    for block in blocks {
+    for block in protocol.blocks() {
         if let Some(response_type) = &block.response_type {
             check_response_type(model, response_type, diags);
         }
     }
+    protocol::check(model, diags);
 }
 
 /// A field's type, `items`, `enum` and `const`.

@@ -5,7 +5,7 @@
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::source::Span;
 use crate::syntax::Name;
-use heck::{ToLowerCamelCase, ToSnakeCase, ToUpperCamelCase};
+use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
 fn is_pascal_case(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
@@ -71,6 +71,36 @@ const ENUM_VALUE: Convention = Convention {
     rule: "use lowercase letters, digits and underscores, as in `in_stock`",
 };
 
+/// `lowercase-with-dashes`: tools, triggers, skills, servers, workers,
+/// references, slugs.
+pub fn is_slug(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+const SLUG: Convention = Convention {
+    code: Code::SlugNameCase,
+    what: "name",
+    style: "lowercase-with-dashes",
+    accepts: is_slug,
+    convert: |name| name.to_kebab_case(),
+    rule: "use lowercase letters, digits and single dashes, as in `get-user-account`",
+};
+
+const VARIABLE: Convention = Convention {
+    code: Code::VariableNameCase,
+    what: "name",
+    style: "UPPERCASE_SNAKE_CASE",
+    accepts: crate::syntax::is_variable_name,
+    convert: |name| name.to_shouty_snake_case(),
+    rule: "use uppercase letters, digits and underscores, as in `USER_MESSAGE`",
+};
+
 fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostics) {
     if (convention.accepts)(name) {
         return;
@@ -94,6 +124,19 @@ pub fn check_type_name(name: &Name, diags: &mut Diagnostics) {
 
 pub fn check_property_name(name: &Name, diags: &mut Diagnostics) {
     check(&PROPERTY_NAME, &name.text, name.span, diags);
+}
+
+/// A tool, trigger, skill, server, worker or reference name; `what` says
+/// which ("tool", "trigger", ...).
+pub fn check_slug(what: &'static str, name: &Name, diags: &mut Diagnostics) {
+    let convention = Convention { what, ..SLUG };
+    check(&convention, &name.text, name.span, diags);
+}
+
+/// An input, resource, variable or trigger input name.
+pub fn check_variable_name(what: &'static str, name: &Name, diags: &mut Diagnostics) {
+    let convention = Convention { what, ..VARIABLE };
+    check(&convention, &name.text, name.span, diags);
 }
 
 /// Only identifier-like values (starting with a letter) follow a naming

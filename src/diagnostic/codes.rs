@@ -90,9 +90,44 @@ codes! {
     InvalidResponseType = "invalid-response-type", Error, "a `responseType` that is not an object type";
     InvalidToolParameters = "invalid-tool-parameters", Error, "tool `parameters` that are not a mapping of named parameters";
 
+    // The protocol: cross-references and rules.
+    ProtocolFormat = "protocol-format", Error, "sections of the interactive and worker formats mixed, or a format's required section missing";
+    UnknownTrigger = "unknown-trigger", Error, "a handler for a trigger that is not declared";
+    MissingHandler = "missing-handler", Error, "a trigger without a handler";
+    UnknownTool = "unknown-tool", Error, "a reference to a tool that is not declared";
+    UnknownSkill = "unknown-skill", Error, "a reference to a skill that is not declared";
+    UnknownMcpServer = "unknown-mcp-server", Error, "a reference to an MCP server (or on-demand source) that is not declared";
+    UnknownWorker = "unknown-worker", Error, "a reference to a worker that is not declared";
+    UnknownVariable = "unknown-variable", Error, "a reference to a variable, input or resource that is not available there";
+    UnknownResource = "unknown-resource", Error, "a `set-resource` of a resource that is not declared";
+    ReadonlyResource = "readonly-resource", Error, "a `set-resource` of a `readonly` resource";
+    InvalidOutput = "invalid-output", Error, "an `output` that does not name a declared variable";
+    DuplicateVariable = "duplicate-variable", Error, "one name declared as more than one of input, resource, variable or trigger input";
+    UnknownThread = "unknown-thread", Error, "a thread used before any `start-thread` creates it";
+    ResponseTypeMismatch = "response-type-mismatch", Error, "a structured `next-message` whose output variable has another type";
+    ProviderOptionMismatch = "provider-option-mismatch", Error, "provider options for a provider the model does not use";
+    InvalidMcpOption = "invalid-mcp-option", Error, "an MCP server option its source does not allow";
+    ReservedName = "reserved-name", Error, "a name with the reserved `octavus_` prefix";
+    VariableNameCase = "variable-name-case", Error, "an input, resource or variable name that is not UPPERCASE_SNAKE_CASE";
+    ReadBeforeWrite = "read-before-write", Warning, "a variable read before anything can have set it";
+    IneffectiveSetting = "ineffective-setting", Warning, "a setting that has no effect where it is written";
+    Deprecated = "deprecated", Warning, "a deprecated section, block or field";
+
+    // Agent folders: settings.json, prompts and references.
+    InvalidJson = "invalid-json", Error, "`settings.json` is not well-formed JSON";
+    MissingSettings = "missing-settings", Warning, "an agent folder without `settings.json`";
+    UnknownPrompt = "unknown-prompt", Error, "a prompt (or prompt include) whose file does not exist";
+    PromptSyntax = "prompt-syntax", Error, "a malformed `{{...}}` tag or unbalanced `{{#if}}` block in a prompt";
+    UnknownPromptVariable = "unknown-prompt-variable", Error, "a prompt variable that the prompt does not receive";
+    UnknownEnumLiteral = "unknown-enum-literal", Error, "a prompt condition literal outside the input's `enum`";
+    IncludeCycle = "include-cycle", Error, "prompts that include each other";
+    UnknownReference = "unknown-reference", Error, "a reference name with no file in `references/`";
+    UnusedReference = "unused-reference", Warning, "a file in `references/` that nothing lists";
+
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";
+    SlugNameCase = "slug-name-case", Warning, "a tool, trigger, skill, server, worker, prompt or reference name that is not lowercase-with-dashes";
 }
 
 impl Code {

@@ -8,18 +8,45 @@ use crate::source::Span;
 use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 use std::collections::HashSet;
 
-/// The parts of a protocol the type compiler reads. The other sections are
-/// accepted as they are; the protocol checks give them their own model.
+mod protocol;
+
+pub use protocol::*;
+
+/// A protocol file, every section in declaration order.
 #[derive(Clone, Debug, Default)]
 pub struct Protocol {
+    /// The top-level keys, in order (first occurrences).
+    pub sections: Vec<Name>,
     pub types: Vec<TypeDef>,
     pub input: Vec<Field>,
     pub resources: Vec<Field>,
     pub variables: Vec<Field>,
     pub triggers: Vec<Trigger>,
     pub tools: Vec<Tool>,
+    pub skills: Vec<Skill>,
+    pub mcp_servers: Vec<McpServer>,
+    pub on_demand_mcp_servers: Vec<OnDemandMcp>,
+    pub workers: Vec<WorkerDecl>,
+    pub agent: Option<Agent>,
     pub handlers: Vec<Handler>,
     pub steps: Vec<Block>,
+    /// A worker's `output`.
+    pub output: Option<Name>,
+}
+
+impl Protocol {
+    /// The key of a top-level section, when present.
+    pub fn section(&self, key: &str) -> Option<&Name> {
+        self.sections.iter().find(|name| name.text == key)
+    }
+
+    /// Every block of every handler, then the steps.
+    pub fn blocks(&self) -> impl Iterator<Item = &Block> {
+        self.handlers
+            .iter()
+            .flat_map(|h| &h.blocks)
+            .chain(&self.steps)
+    }
 }
 
 /// A name as written, where it was written.
@@ -162,33 +189,6 @@ impl TypeExpr {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct Trigger {
-    pub name: Name,
-    pub description: Option<Name>,
-    pub input: Vec<Field>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Tool {
-    pub name: Name,
-    pub description: Option<Name>,
-    pub parameters: Vec<Field>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Handler {
-    pub trigger: Name,
-    pub blocks: Vec<Block>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Block {
-    pub name: Name,
-    pub kind: Option<Name>,
-    pub response_type: Option<TypeExpr>,
-}
-
 /// Where a field stands decides which keys it accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldContext {
@@ -288,10 +288,19 @@ pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
     };
     for entry in first_occurrences(entries) {
         let value = &entry.value;
-        match entry.key.text.as_str() {
+        let key = entry.key.text.as_str();
+        if SECTIONS.contains(&key) {
+            protocol.sections.push(Name::of(&entry.key));
+        }
+        match key {
             "types" => protocol.types = lower.types(value),
             "input" => protocol.input = lower.fields(value, "input", FieldContext::Input),
             "resources" => {
+                lower.push(
+                    Diagnostic::new(Code::Deprecated, entry.key.span, "`resources` are deprecated")
+                        .with_help("persist state with a tool your application implements, called from a `tool-call` block or by the model")
+                        .with_note("resources still work for now, but may be removed in a future major version"),
+                );
                 protocol.resources = lower.fields(value, "resources", FieldContext::Resource)
             }
             "variables" => {
@@ -299,9 +308,17 @@ pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
             }
             "triggers" => protocol.triggers = lower.triggers(value),
             "tools" => protocol.tools = lower.tools(value),
+            "skills" => protocol.skills = lower.skills(value),
+            "onDemandSkills" => lower.on_demand_skills(value),
+            "mcpServers" => protocol.mcp_servers = lower.mcp_servers(value),
+            "onDemandMcpServers" => {
+                protocol.on_demand_mcp_servers = lower.on_demand_mcp_servers(value)
+            }
+            "workers" => protocol.workers = lower.workers(value),
+            "agent" => protocol.agent = Some(lower.agent(entry)),
             "handlers" => protocol.handlers = lower.handlers(value),
-            "steps" => protocol.steps = lower.blocks(value, "steps"),
-            other if SECTIONS.contains(&other) => {}
+            "steps" => protocol.steps = lower.blocks(value, "`steps`"),
+            "output" => protocol.output = lower.text(value, "`output`"),
             other => lower.unknown_key(entry, other, SECTIONS, "the protocol"),
         }
     }
@@ -812,63 +829,6 @@ impl Lower<'_> {
         Some(expr)
     }
 
-    fn triggers(&mut self, node: &Node) -> Vec<Trigger> {
-        let entries = self.mapping(node, "`triggers`");
-        let mut triggers = Vec::new();
-        for entry in first_occurrences(entries) {
-            let name = Name::of(&entry.key);
-            let place = format!("trigger `{}`", name.text);
-            let mut trigger = Trigger {
-                name,
-                description: None,
-                input: Vec::new(),
-            };
-            let body = self.mapping(&entry.value, &place);
-            self.check_keys(body, &["description", "input"], &place);
-            for field in first_occurrences(body) {
-                match field.key.text.as_str() {
-                    "description" => trigger.description = self.text(&field.value, "`description`"),
-                    "input" => {
-                        trigger.input =
-                            self.fields(&field.value, "input", FieldContext::TriggerInput)
-                    }
-                    _ => {}
-                }
-            }
-            triggers.push(trigger);
-        }
-        triggers
-    }
-
-    fn tools(&mut self, node: &Node) -> Vec<Tool> {
-        let entries = self.mapping(node, "`tools`");
-        let mut tools = Vec::new();
-        for entry in first_occurrences(entries) {
-            let name = Name::of(&entry.key);
-            let place = format!("tool `{}`", name.text);
-            let body = self.mapping(&entry.value, &place);
-            self.check_keys(
-                body,
-                &["description", "display", "title", "parameters"],
-                &place,
-            );
-            let mut tool = Tool {
-                name,
-                description: None,
-                parameters: Vec::new(),
-            };
-            for field in first_occurrences(body) {
-                match field.key.text.as_str() {
-                    "description" => tool.description = self.text(&field.value, "`description`"),
-                    "parameters" => tool.parameters = self.parameters(&field.value, &tool.name),
-                    _ => {}
-                }
-            }
-            tools.push(tool);
-        }
-        tools
-    }
-
     fn parameters(&mut self, node: &Node, tool: &Name) -> Vec<Field> {
         match &node.kind {
             NodeKind::Mapping(entries) => {
@@ -925,56 +885,6 @@ impl Lower<'_> {
                 Vec::new()
             }
         }
-    }
-
-    fn handlers(&mut self, node: &Node) -> Vec<Handler> {
-        let entries = self.mapping(node, "`handlers`");
-        first_occurrences(entries)
-            .map(|entry| Handler {
-                trigger: Name::of(&entry.key),
-                blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
-            })
-            .collect()
-    }
-
-    fn blocks(&mut self, node: &Node, place: &str) -> Vec<Block> {
-        let entries = self.mapping(node, place);
-        let mut blocks = Vec::new();
-        for entry in first_occurrences(entries) {
-            let name = Name::of(&entry.key);
-            let what = format!("block `{}`", name.text);
-            let body = self.mapping(&entry.value, &what);
-            let mut block = Block {
-                name,
-                kind: None,
-                response_type: None,
-            };
-            for field in first_occurrences(body) {
-                match field.key.text.as_str() {
-                    "block" => {
-                        block.kind = self.text(&field.value, "`block`");
-                        if field.value.is_null() {
-                            self.push(
-                                Diagnostic::new(Code::InvalidValue, field.key.span, format!("{what} has an empty `block` kind"))
-                                    .with_help("write `block: next-message` (or `add-message`, `tool-call`, `start-thread`, ...)"),
-                            );
-                        }
-                    }
-                    "responseType" => {
-                        block.response_type = self.type_expr(&field.value, "`responseType`")
-                    }
-                    _ => {}
-                }
-            }
-            if block.kind.is_none() && !body.iter().any(|f| f.key.text == "block") {
-                self.push(
-                    Diagnostic::new(Code::MissingField, block.name.span, format!("{what} has no `block` kind"))
-                        .with_help("add `block: next-message` (or `add-message`, `tool-call`, `start-thread`, ...)"),
-                );
-            }
-            blocks.push(block);
-        }
-        blocks
     }
 }
 

@@ -1,0 +1,1091 @@
+//! The rules of the protocol around the types: the format's sections, names
+//! and their conventions, and every cross-reference the docs state, from
+//! `agent.tools` to the variables a block reads and the threads it uses.
+
+use super::naming;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::model::{Model, VariableOrigin};
+use crate::source::Span;
+use crate::syntax::{
+    Block, BlockKind, Field, InputMapping, Name, Presentation, Setting, ThreadConfig, Trigger,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Names the platform reserves for its own tools (`octavus_web_search`).
+const RESERVED_PREFIX: &str = "octavus_";
+
+/// The interactive agent's default thread.
+const MAIN_THREAD: &str = "main";
+
+pub fn check(model: &Model, diags: &mut Diagnostics) {
+    check_format(model, diags);
+    check_names(model, diags);
+    check_declarations(model, diags);
+    check_handlers(model, diags);
+    if let Some(agent) = &model.protocol.agent {
+        let scope = Scope::session(model);
+        check_config(model, &agent.config, &scope, true, diags);
+    }
+    let is_worker = model.is_worker();
+    let writers = Writers::new(model);
+    for handler in &model.protocol.handlers {
+        let trigger = model.trigger(&handler.trigger.text);
+        let scope = Scope {
+            model,
+            trigger,
+            worker: false,
+        };
+        check_sequence(model, &handler.blocks, &scope, &writers, diags);
+    }
+    let scope = Scope {
+        model,
+        trigger: None,
+        worker: is_worker,
+    };
+    check_sequence(model, &model.protocol.steps, &scope, &writers, diags);
+    if let Some(output) = &model.protocol.output {
+        check_output(model, output, diags);
+    }
+}
+
+/// Interactive (`triggers`, `handlers`, `agent`) and worker (`steps`,
+/// `output`) sections do not mix. A file with neither (only `types:`, say)
+/// is not judged for its format.
+fn check_format(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let interactive: Vec<&Name> = ["triggers", "handlers", "agent"]
+        .iter()
+        .filter_map(|key| protocol.section(key))
+        .collect();
+    let worker: Vec<&Name> = ["steps", "output"]
+        .iter()
+        .filter_map(|key| protocol.section(key))
+        .collect();
+    if let (Some(first), false) = (worker.first(), interactive.is_empty()) {
+        let mut diagnostic = Diagnostic::new(
+            Code::ProtocolFormat,
+            first.span,
+            format!(
+                "`{}` belongs to the worker format, but this protocol also has interactive sections",
+                first.text
+            ),
+        );
+        for name in &interactive {
+            diagnostic =
+                diagnostic.with_label(name.span, format!("`{}` is interactive", name.text));
+        }
+        diags.push(diagnostic.with_help(
+            "an interactive agent has `triggers`, `handlers` and `agent`; a worker has `steps` and `output`; split them into two agents",
+        ));
+        return;
+    }
+    if let (Some(output), None) = (protocol.section("output"), protocol.section("steps")) {
+        diags.push(
+            Diagnostic::new(
+                Code::ProtocolFormat,
+                output.span,
+                "this worker has an `output` but no `steps`",
+            )
+            .with_help("add `steps:` with the blocks that compute the output"),
+        );
+    }
+    if protocol.agent.is_none()
+        && let Some(first) = interactive.first()
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::ProtocolFormat,
+                first.span,
+                "this interactive protocol has no `agent` section",
+            )
+            .with_help("add `agent:` with at least `model:` and `system:`; it configures the main thread the handlers talk to"),
+        );
+    }
+}
+
+/// Naming conventions, the reserved prefix, and names declared twice.
+fn check_names(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let variables = [
+        ("input name", &protocol.input),
+        ("resource name", &protocol.resources),
+        ("variable name", &protocol.variables),
+    ];
+    for (what, fields) in variables {
+        for field in fields {
+            naming::check_variable_name(what, &field.name, diags);
+        }
+    }
+    for trigger in &protocol.triggers {
+        for field in &trigger.input {
+            naming::check_variable_name("trigger input name", &field.name, diags);
+        }
+    }
+    let slugs = protocol
+        .triggers
+        .iter()
+        .map(|t| ("trigger name", &t.name))
+        .chain(protocol.tools.iter().map(|t| ("tool name", &t.name)))
+        .chain(protocol.skills.iter().map(|s| ("skill name", &s.name)))
+        .chain(
+            protocol
+                .mcp_servers
+                .iter()
+                .map(|m| ("MCP server name", &m.name)),
+        )
+        .chain(protocol.workers.iter().map(|w| ("worker name", &w.name)));
+    for (what, name) in slugs {
+        if name.text.starts_with(RESERVED_PREFIX) {
+            diags.push(
+                Diagnostic::new(
+                    Code::ReservedName,
+                    name.span,
+                    format!("{what} `{}` uses the reserved prefix `{RESERVED_PREFIX}`", name.text),
+                )
+                .with_help("choose a name without the prefix; Octavus names its built-in tools `octavus_*`"),
+            );
+        } else {
+            naming::check_slug(what, name, diags);
+        }
+    }
+    check_duplicate_variables(model, diags);
+}
+
+/// One name in two of `input`, `resources`, `variables`, or a trigger input
+/// shadowing one of them: a reference could not say which it means.
+fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let sections: [(&str, &Vec<Field>); 3] = [
+        ("input", &protocol.input),
+        ("resource", &protocol.resources),
+        ("variable", &protocol.variables),
+    ];
+    let mut first: HashMap<&str, (&str, Span)> = HashMap::new();
+    for (what, fields) in sections {
+        for field in fields {
+            let name = field.name.text.as_str();
+            match first.get(name) {
+                Some(&(earlier, span)) if earlier != what => diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateVariable,
+                        field.name.span,
+                        format!(
+                            "`{name}` is declared as both {} and {}",
+                            article(earlier),
+                            article(what)
+                        ),
+                    )
+                    .with_label(span, format!("declared as {} here", article(earlier)))
+                    .with_help("rename one of them; references name one namespace"),
+                ),
+                Some(_) => {}
+                None => {
+                    first.insert(name, (what, field.name.span));
+                }
+            }
+        }
+    }
+    for trigger in &protocol.triggers {
+        for field in &trigger.input {
+            if let Some(&(what, span)) = first.get(field.name.text.as_str()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateVariable,
+                        field.name.span,
+                        format!(
+                            "trigger input `{}` has the name of {} declared at protocol level",
+                            field.name.text,
+                            article(what)
+                        ),
+                    )
+                    .with_label(span, format!("declared as {} here", article(what)))
+                    .with_help(
+                        "rename the trigger input; in its handler the name would mean two things",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn article(what: &str) -> String {
+    if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {what}")
+    } else {
+        format!("a {what}")
+    }
+}
+
+/// Tools, skills, MCP servers and workers: presentation and MCP rules.
+fn check_declarations(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    for tool in &protocol.tools {
+        check_presentation(&tool.presentation, diags);
+    }
+    for skill in &protocol.skills {
+        check_presentation(&skill.presentation, diags);
+    }
+    for source in &protocol.on_demand_mcp_servers {
+        check_presentation(&source.presentation, diags);
+    }
+    for server in &protocol.mcp_servers {
+        check_presentation(&server.presentation, diags);
+        let Some(source) = &server.source else {
+            continue;
+        };
+        if source.text == "remote" {
+            continue;
+        }
+        for option in [&server.connection, &server.execution]
+            .into_iter()
+            .flatten()
+        {
+            let key = if Some(option) == server.connection.as_ref() {
+                "connection"
+            } else {
+                "execution"
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidMcpOption,
+                    option.span,
+                    format!(
+                        "`{key}` is only valid on `source: remote`, but MCP server `{}` is `{}`",
+                        server.name.text, source.text
+                    ),
+                )
+                .with_label(source.span, format!("`source: {}`", source.text))
+                .with_help(format!(
+                    "remove `{key}`; `{}` servers already run outside the platform",
+                    source.text
+                )),
+            );
+        }
+    }
+    for worker in &protocol.workers {
+        check_presentation(&worker.presentation, diags);
+        for (_, parent) in &worker.tools {
+            if model.tool(&parent.text).is_none() {
+                diags.push(unknown(
+                    Code::UnknownTool,
+                    "tool",
+                    parent,
+                    protocol.tools.iter().map(|t| t.name.text.as_str()),
+                    "tools:",
+                ));
+            }
+        }
+    }
+}
+
+/// `title` shows only with `display: title`.
+fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
+    if let (Some(title), Some(display)) = (&presentation.title, &presentation.display)
+        && display.text != "title"
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                title.span,
+                format!(
+                    "`title` is shown only with `display: title`, but `display` is `{}`",
+                    display.text
+                ),
+            )
+            .with_label(display.span, "set here")
+            .with_help("write `display: title`, or remove `title`"),
+        );
+    }
+}
+
+/// "`x` is not declared" with did-you-mean among `candidates`.
+fn unknown<'a>(
+    code: Code,
+    what: &str,
+    name: &Name,
+    candidates: impl Iterator<Item = &'a str>,
+    section: &str,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        code,
+        name.span,
+        format!("{what} `{}` is not declared", name.text),
+    );
+    match did_you_mean(&name.text, candidates) {
+        Some(help) => diagnostic.with_help(help),
+        None => diagnostic.with_help(format!("declare it under `{section}`")),
+    }
+}
+
+/// Every trigger has a handler, and every handler a trigger.
+fn check_handlers(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    if model.is_worker() {
+        return;
+    }
+    for handler in &protocol.handlers {
+        if model.trigger(&handler.trigger.text).is_none() {
+            diags.push(
+                unknown(
+                    Code::UnknownTrigger,
+                    "trigger",
+                    &handler.trigger,
+                    protocol.triggers.iter().map(|t| t.name.text.as_str()),
+                    "triggers:",
+                )
+                .with_note("a handler runs when the trigger of the same name fires"),
+            );
+        }
+    }
+    let handled: HashSet<&str> = protocol
+        .handlers
+        .iter()
+        .map(|h| h.trigger.text.as_str())
+        .collect();
+    for trigger in &protocol.triggers {
+        if !handled.contains(trigger.name.text.as_str()) {
+            let mut diagnostic = Diagnostic::new(
+                Code::MissingHandler,
+                trigger.name.span,
+                format!("trigger `{}` has no handler", trigger.name.text),
+            )
+            .with_help(format!(
+                "add `{}:` under `handlers:` with the blocks to run when it fires",
+                trigger.name.text
+            ));
+            if let Some(section) = protocol.section("handlers") {
+                diagnostic = diagnostic.with_label(section.span, "handlers are declared here");
+            }
+            diags.push(diagnostic);
+        }
+    }
+}
+
+/// What a reference can name where it stands.
+struct Scope<'m> {
+    model: &'m Model,
+    /// The trigger whose handler this is: its inputs are in scope.
+    trigger: Option<&'m Trigger>,
+    /// In a worker's steps (no main thread).
+    worker: bool,
+}
+
+impl<'m> Scope<'m> {
+    /// The session scope of `agent:`: inputs, resources and variables.
+    fn session(model: &'m Model) -> Scope<'m> {
+        Scope {
+            model,
+            trigger: None,
+            worker: false,
+        }
+    }
+
+    fn trigger_input(&self, name: &str) -> Option<&'m Field> {
+        self.trigger?.input.iter().find(|f| f.name.text == name)
+    }
+
+    /// Whether `name` can be read here.
+    fn resolves(&self, name: &str) -> bool {
+        self.model.variable(name).is_some() || self.trigger_input(name).is_some()
+    }
+
+    /// The unknown-variable diagnostic for `name`, explaining why it is not
+    /// in scope when it is declared elsewhere.
+    fn unknown_variable(&self, name: &Name, role: &str) -> Diagnostic {
+        let mut diagnostic = Diagnostic::new(
+            Code::UnknownVariable,
+            name.span,
+            format!(
+                "{role} `{}` is not a declared input, resource or variable",
+                name.text
+            ),
+        );
+        let elsewhere = self
+            .model
+            .protocol
+            .triggers
+            .iter()
+            .find(|t| t.input.iter().any(|f| f.name.text == name.text));
+        if let Some(owner) = elsewhere {
+            let here = match self.trigger {
+                Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
+                None => "here".to_string(),
+            };
+            return diagnostic
+                .with_help(format!(
+                    "`{}` is an input of trigger `{}`, available only in its handler, not {here}",
+                    name.text, owner.name.text
+                ))
+                .with_help(format!("declare it under `variables:` and set it with `output: {}` in the `{}` handler", name.text, owner.name.text));
+        }
+        let protocol = &self.model.protocol;
+        let candidates = protocol
+            .input
+            .iter()
+            .chain(&protocol.resources)
+            .chain(&protocol.variables)
+            .chain(self.trigger.map(|t| t.input.as_slice()).unwrap_or_default())
+            .map(|f| f.name.text.as_str());
+        diagnostic = match did_you_mean(&name.text, candidates) {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic.with_help(format!(
+                "declare `{}` under `variables:` (or `input:`)",
+                name.text
+            )),
+        };
+        diagnostic
+    }
+}
+
+/// A thread configuration: `agent:` (`is_agent`) or a `start-thread` block.
+fn check_config(
+    model: &Model,
+    config: &ThreadConfig,
+    scope: &Scope,
+    is_agent: bool,
+    diags: &mut Diagnostics,
+) {
+    let protocol = &model.protocol;
+    for name in &config.tools {
+        if model.tool(&name.text).is_none() {
+            diags.push(unknown(
+                Code::UnknownTool,
+                "tool",
+                name,
+                protocol.tools.iter().map(|t| t.name.text.as_str()),
+                "tools:",
+            ));
+        }
+    }
+    for name in &config.skills {
+        if model.skill(&name.text).is_none() {
+            diags.push(unknown(
+                Code::UnknownSkill,
+                "skill",
+                name,
+                protocol.skills.iter().map(|s| s.name.text.as_str()),
+                "skills:",
+            ));
+        }
+    }
+    for name in &config.mcp_servers {
+        if model.mcp_server(&name.text).is_none() {
+            diags.push(unknown(
+                Code::UnknownMcpServer,
+                "MCP server",
+                name,
+                protocol.mcp_servers.iter().map(|m| m.name.text.as_str()),
+                "mcpServers:",
+            ));
+        }
+    }
+    for name in &config.on_demand_mcp_servers {
+        let declared = protocol
+            .on_demand_mcp_servers
+            .iter()
+            .any(|s| s.source.text == name.text);
+        if !declared {
+            diags.push(unknown(
+                Code::UnknownMcpServer,
+                "on-demand MCP source",
+                name,
+                protocol
+                    .on_demand_mcp_servers
+                    .iter()
+                    .map(|s| s.source.text.as_str()),
+                "onDemandMcpServers:",
+            ));
+        }
+    }
+    for name in &config.workers {
+        if model.worker(&name.text).is_none() {
+            diags.push(unknown(
+                Code::UnknownWorker,
+                "worker",
+                name,
+                protocol.workers.iter().map(|w| w.name.text.as_str()),
+                "workers:",
+            ));
+        }
+    }
+    for mapping in &config.input {
+        check_source(mapping, scope, "`input` source", diags);
+    }
+    check_settings(model, config, diags);
+    if is_agent {
+        check_context_management(model, config, diags);
+    }
+}
+
+fn check_source(mapping: &InputMapping, scope: &Scope, role: &str, diags: &mut Diagnostics) {
+    if !scope.resolves(&mapping.source.text) {
+        diags.push(scope.unknown_variable(&mapping.source, role));
+    }
+}
+
+/// Dynamic values name inputs or variables; provider options and speed
+/// agree with a literal model.
+fn check_settings(model: &Model, config: &ThreadConfig, diags: &mut Diagnostics) {
+    let dynamic = [
+        ("model", &config.model),
+        ("backupModel", &config.backup_model),
+        ("imageModel", &config.image_model),
+        ("videoModel", &config.video_model),
+        ("speechModel", &config.speech_model),
+        ("speechVoice", &config.speech_voice),
+        ("transcriptionModel", &config.transcription_model),
+        ("temperature", &config.temperature),
+        ("thinking", &config.thinking),
+        ("speed", &config.speed),
+        ("maxSteps", &config.max_steps),
+    ];
+    for (key, setting) in dynamic {
+        if let Some(Setting::Variable(name)) = setting {
+            check_dynamic(model, key, name, diags);
+        }
+    }
+    let literal_model = match &config.model {
+        Some(Setting::Literal(name)) => Some(name),
+        _ => None,
+    };
+    if let (Some(anthropic), Some(model_name)) = (&config.anthropic, literal_model) {
+        let provider = model_name.text.split('/').next().unwrap_or_default();
+        if provider != "anthropic" {
+            diags.push(
+                Diagnostic::new(
+                    Code::ProviderOptionMismatch,
+                    anthropic.key,
+                    format!("`anthropic` options require an anthropic model, but the model provider is `{provider}`"),
+                )
+                .with_label(model_name.span, format!("the model is `{}`", model_name.text))
+                .with_help("use an `anthropic/*` model, or remove the `anthropic:` options"),
+            );
+        }
+    }
+    if let (Some(Setting::Literal(speed)), Some(model_name)) = (&config.speed, literal_model)
+        && speed.text == "fast"
+        && !supports_fast_mode(&model_name.text)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                speed.span,
+                format!("`speed: fast` has no effect on `{}`", model_name.text),
+            )
+            .with_label(model_name.span, "this model runs at standard speed")
+            .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model"),
+        );
+    }
+    if let (Some(voice), None) = (&config.speech_voice, &config.speech_model) {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                voice.span(),
+                "`speechVoice` has no effect without `speechModel`",
+            )
+            .with_help("add `speechModel:` (for example `openai/gpt-4o-mini-tts`), or remove `speechVoice`"),
+        );
+    }
+}
+
+/// Anthropic Opus 5, 4.8, 4.7 and 4.6, by any route.
+fn supports_fast_mode(model: &str) -> bool {
+    let Some((_, rest)) = model.split_once("claude-opus-") else {
+        return false;
+    };
+    ["5", "4-8", "4.8", "4-7", "4.7", "4-6", "4.6"]
+        .iter()
+        .any(|version| {
+            rest.strip_prefix(version)
+                .is_some_and(|tail| tail.is_empty() || tail.starts_with(['-', '@', ':']))
+        })
+}
+
+/// `temperature: TEMPERATURE` names a declared input or variable.
+fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut Diagnostics) {
+    match model.variable(&name.text) {
+        Some((VariableOrigin::Input | VariableOrigin::Variable, _)) => {}
+        Some((VariableOrigin::Resource, _)) => diags.push(
+            Diagnostic::new(
+                Code::UnknownVariable,
+                name.span,
+                format!(
+                    "`{key}` names resource `{}`; dynamic settings read inputs or variables",
+                    name.text
+                ),
+            )
+            .with_help(format!("declare `{}` under `input:`", name.text)),
+        ),
+        None => {
+            let protocol = &model.protocol;
+            let candidates = protocol
+                .input
+                .iter()
+                .chain(&protocol.variables)
+                .map(|f| f.name.text.as_str());
+            let diagnostic = Diagnostic::new(
+                Code::UnknownVariable,
+                name.span,
+                format!(
+                    "`{key}` names `{}`, which is not a declared input or variable",
+                    name.text
+                ),
+            );
+            diags.push(match did_you_mean(&name.text, candidates) {
+                Some(help) => diagnostic.with_help(help),
+                None => diagnostic
+                    .with_help(format!(
+                        "declare `{}` under `input:` so the session can set it",
+                        name.text
+                    ))
+                    .with_note("an UPPERCASE_SNAKE_CASE value is read as a variable reference"),
+            });
+        }
+    }
+}
+
+fn check_context_management(model: &Model, config: &ThreadConfig, diags: &mut Diagnostics) {
+    let Some(management) = &config.context_management else {
+        return;
+    };
+    let Some(worker) = &management.summarizer_worker else {
+        return;
+    };
+    if model.worker(&worker.text).is_none() {
+        diags.push(
+            unknown(
+                Code::UnknownWorker,
+                "worker",
+                worker,
+                model.protocol.workers.iter().map(|w| w.name.text.as_str()),
+                "workers:",
+            )
+            .with_note(
+                "the summarizer is declared under `workers:` and left out of `agent.workers`",
+            ),
+        );
+    }
+    if let Some(listed) = config.workers.iter().find(|w| w.text == worker.text) {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                listed.span,
+                format!("summarizer worker `{}` is also offered to the model", worker.text),
+            )
+            .with_label(worker.span, "the summarizer is invoked automatically")
+            .with_help("remove it from `agent.workers`; the model should never call the summarizer as a tool"),
+        );
+    }
+    if management.recent_percent.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                worker.span,
+                format!(
+                    "summarizer worker `{}` never runs without `recentPercent`",
+                    worker.text
+                ),
+            )
+            .with_label(management.key, "in this `contextManagement`")
+            .with_help(
+                "add `recentPercent: 0.3` (the fraction of the context window kept verbatim)",
+            ),
+        );
+    }
+}
+
+/// Which variables each block writes, to tell whether a read can have a
+/// value.
+struct Writers<'m> {
+    /// Variable name → the handlers (by trigger name) that write it.
+    by_variable: HashMap<&'m str, Vec<&'m str>>,
+}
+
+impl<'m> Writers<'m> {
+    fn new(model: &'m Model) -> Writers<'m> {
+        let mut by_variable: HashMap<&str, Vec<&str>> = HashMap::new();
+        for handler in &model.protocol.handlers {
+            for block in &handler.blocks {
+                if let Some(output) = &block.output {
+                    let writers = by_variable.entry(output.text.as_str()).or_default();
+                    if writers.last() != Some(&handler.trigger.text.as_str()) {
+                        writers.push(handler.trigger.text.as_str());
+                    }
+                }
+            }
+        }
+        Writers { by_variable }
+    }
+
+    /// Whether a handler other than `trigger`'s writes `name`.
+    fn written_elsewhere(&self, name: &str, trigger: &str) -> bool {
+        self.by_variable
+            .get(name)
+            .is_some_and(|handlers| handlers.iter().any(|h| *h != trigger))
+    }
+}
+
+/// The blocks of one handler, or a worker's steps, in order.
+fn check_sequence(
+    model: &Model,
+    blocks: &[Block],
+    scope: &Scope,
+    writers: &Writers,
+    diags: &mut Diagnostics,
+) {
+    let mut written: HashSet<&str> = HashSet::new();
+    let mut started: HashSet<&str> = HashSet::new();
+    // Threads started by any block anywhere: interactive threads persist
+    // across triggers, so a later handler may use one started earlier.
+    let started_anywhere: HashSet<&str> = model
+        .protocol
+        .blocks()
+        .filter(|b| b.kind == Some(BlockKind::StartThread))
+        .filter_map(|b| b.thread.as_ref().map(|t| t.text.as_str()))
+        .collect();
+    for (position, block) in blocks.iter().enumerate() {
+        let Some(kind) = block.kind else {
+            continue;
+        };
+        check_presentation(&block.presentation, diags);
+        let reads = block
+            .input
+            .iter()
+            .map(|m| (&m.source, "`input` source"))
+            .chain(block.reads.iter().map(|r| (&r.name, r.role)))
+            .chain(block.arguments.iter().filter_map(|a| match &a.value {
+                Setting::Variable(name) => Some((name, "tool input")),
+                Setting::Literal(_) => None,
+            }));
+        for (name, role) in reads {
+            let role = if role.starts_with('`') || role == "tool input" {
+                role.to_string()
+            } else {
+                format!("`{role}`")
+            };
+            if !scope.resolves(&name.text) {
+                diags.push(scope.unknown_variable(name, &role));
+            } else {
+                check_read_before_write(model, name, scope, writers, &written, diags);
+            }
+        }
+        if let Some(output) = &block.output {
+            check_output(model, output, diags);
+        }
+        match kind {
+            BlockKind::StartThread => {
+                if let Some(config) = &block.config {
+                    check_config(model, config, scope, false, diags);
+                }
+            }
+            BlockKind::ToolCall => check_tool_call(model, block, diags),
+            BlockKind::SetResource => check_set_resource(model, block, diags),
+            BlockKind::RunWorker => {
+                if let Some(worker) = &block.worker
+                    && model.worker(&worker.text).is_none()
+                {
+                    diags.push(unknown(
+                        Code::UnknownWorker,
+                        "worker",
+                        worker,
+                        model.protocol.workers.iter().map(|w| w.name.text.as_str()),
+                        "workers:",
+                    ));
+                }
+            }
+            BlockKind::NextMessage => check_response_output(model, block, diags),
+            _ => {}
+        }
+        for setting in &block.models {
+            if let Setting::Variable(name) = setting {
+                check_dynamic(model, "model", name, diags);
+            }
+        }
+        if kind != BlockKind::StartThread
+            && let Some(thread) = &block.thread
+        {
+            check_thread(
+                thread,
+                blocks,
+                position,
+                scope,
+                &started,
+                &started_anywhere,
+                diags,
+            );
+        }
+        if kind == BlockKind::StartThread
+            && let Some(thread) = &block.thread
+        {
+            started.insert(thread.text.as_str());
+        }
+        if let Some(output) = &block.output {
+            written.insert(output.text.as_str());
+        }
+    }
+}
+
+/// A thread is started before a block uses it.
+fn check_thread(
+    thread: &Name,
+    blocks: &[Block],
+    position: usize,
+    scope: &Scope,
+    started: &HashSet<&str>,
+    started_anywhere: &HashSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    let name = thread.text.as_str();
+    if started.contains(name) || (!scope.worker && name == MAIN_THREAD) {
+        return;
+    }
+    let later = blocks[position + 1..].iter().find(|b| {
+        b.kind == Some(BlockKind::StartThread) && b.thread.as_ref().is_some_and(|t| t.text == name)
+    });
+    // Interactive threads persist: one started in another handler counts,
+    // unless this handler itself starts it only later.
+    if !scope.worker && started_anywhere.contains(name) && later.is_none() {
+        return;
+    }
+    let mut diagnostic = Diagnostic::new(
+        Code::UnknownThread,
+        thread.span,
+        format!("thread `{name}` is used before any `start-thread` creates it"),
+    );
+    diagnostic = match later {
+        Some(block) => diagnostic
+            .with_label(block.name.span, "started only here, later")
+            .with_help("move the `start-thread` block before this one"),
+        None => diagnostic.with_help(format!(
+            "add a `start-thread` block with `thread: {name}` before this block{}",
+            if scope.worker {
+                "; workers have no main thread"
+            } else {
+                ", or leave `thread` out to use the main thread"
+            }
+        )),
+    };
+    diags.push(diagnostic);
+}
+
+/// A variable with no default that nothing can have written yet.
+fn check_read_before_write(
+    model: &Model,
+    name: &Name,
+    scope: &Scope,
+    writers: &Writers,
+    written: &HashSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    if scope.trigger_input(&name.text).is_some() || written.contains(name.text.as_str()) {
+        return;
+    }
+    let Some((VariableOrigin::Variable, field)) = model.variable(&name.text) else {
+        return;
+    };
+    if field.default.is_some() {
+        return;
+    }
+    let trigger = scope.trigger.map(|t| t.name.text.as_str());
+    if let Some(trigger) = trigger
+        && writers.written_elsewhere(&name.text, trigger)
+    {
+        return;
+    }
+    let anywhere = if scope.worker {
+        "no earlier step writes it"
+    } else {
+        "no earlier block in this handler, and no other handler, writes it"
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::ReadBeforeWrite,
+            name.span,
+            format!("variable `{}` is read before anything sets it", name.text),
+        )
+        .with_label(field.name.span, "declared here without a `default`")
+        .with_help(format!(
+            "{anywhere}; set it with `output: {}` in an earlier block, or give it a `default`",
+            name.text
+        )),
+    );
+}
+
+/// `output:` names a declared variable.
+fn check_output(model: &Model, output: &Name, diags: &mut Diagnostics) {
+    match model.variable(&output.text) {
+        Some((VariableOrigin::Variable, _)) => {}
+        Some((origin, field)) => diags.push(
+            Diagnostic::new(
+                Code::InvalidOutput,
+                output.span,
+                format!(
+                    "`output` must name a variable, but `{}` is {}",
+                    output.text,
+                    origin.describe()
+                ),
+            )
+            .with_label(field.name.span, "declared here")
+            .with_help(match origin {
+                VariableOrigin::Resource => {
+                    "write the value to a variable, then persist it with a tool call"
+                }
+                _ => "inputs are immutable; declare a variable under `variables:` for the result",
+            }),
+        ),
+        None => {
+            let candidates = model
+                .protocol
+                .variables
+                .iter()
+                .map(|f| f.name.text.as_str());
+            let diagnostic = Diagnostic::new(
+                Code::InvalidOutput,
+                output.span,
+                format!(
+                    "`output` names `{}`, which is not a declared variable",
+                    output.text
+                ),
+            );
+            diags.push(match did_you_mean(&output.text, candidates) {
+                Some(help) => diagnostic.with_help(help),
+                None => diagnostic.with_help(format!(
+                    "declare it: `variables: {{ {}: {{ type: string }} }}`",
+                    output.text
+                )),
+            });
+        }
+    }
+}
+
+/// The tool exists, and the inputs are its parameters.
+fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let Some(name) = &block.tool else {
+        return;
+    };
+    let Some(tool) = model.tool(&name.text) else {
+        diags.push(unknown(
+            Code::UnknownTool,
+            "tool",
+            name,
+            model.protocol.tools.iter().map(|t| t.name.text.as_str()),
+            "tools:",
+        ));
+        return;
+    };
+    let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
+    for argument in &block.arguments {
+        let parameter = &argument.parameter;
+        if !parameters().any(|p| p == parameter.text) {
+            let diagnostic = Diagnostic::new(
+                Code::UnknownKey,
+                parameter.span,
+                format!(
+                    "tool `{}` has no parameter `{}`",
+                    tool.name.text, parameter.text
+                ),
+            )
+            .with_label(tool.name.span, "the tool is declared here");
+            diags.push(match did_you_mean(&parameter.text, parameters()) {
+                Some(help) => diagnostic.with_help(help),
+                None if tool.parameters.is_empty() => {
+                    diagnostic.with_help("the tool takes no parameters")
+                }
+                None => diagnostic.with_help(format!(
+                    "its parameters are {}",
+                    parameters()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            });
+        }
+    }
+    for parameter in tool.parameters.iter().filter(|p| !p.optional) {
+        if !block
+            .arguments
+            .iter()
+            .any(|a| a.parameter.text == parameter.name.text)
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    name.span,
+                    format!(
+                        "`tool-call` of `{}` gives no value for required parameter `{}`",
+                        tool.name.text, parameter.name.text
+                    ),
+                )
+                .with_label(parameter.name.span, "required here")
+                .with_help(format!(
+                    "add `{}: ...` under the block's `input:`",
+                    parameter.name.text
+                )),
+            );
+        }
+    }
+}
+
+fn check_set_resource(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let Some(name) = &block.resource else {
+        return;
+    };
+    match model.variable(&name.text) {
+        Some((VariableOrigin::Resource, field)) if field.readonly => diags.push(
+            Diagnostic::new(
+                Code::ReadonlyResource,
+                name.span,
+                format!("resource `{}` is read-only", name.text),
+            )
+            .with_label(field.name.span, "declared `readonly: true` here")
+            .with_help("remove `readonly: true` from the resource, or do not write it"),
+        ),
+        Some((VariableOrigin::Resource, _)) => {}
+        _ => diags.push(unknown(
+            Code::UnknownResource,
+            "resource",
+            name,
+            model
+                .protocol
+                .resources
+                .iter()
+                .map(|f| f.name.text.as_str()),
+            "resources:",
+        )),
+    }
+}
+
+/// A structured `next-message` stores an object of its `responseType`.
+fn check_response_output(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let (Some(response), Some(output)) = (&block.response_type, &block.output) else {
+        return;
+    };
+    let Some((VariableOrigin::Variable, field)) = model.variable(&output.text) else {
+        return;
+    };
+    let Some(ty) = &field.ty else {
+        return;
+    };
+    let declared = ty.display();
+    if declared == "unknown" || declared == response.display() {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::ResponseTypeMismatch,
+            output.span,
+            format!(
+                "variable `{}` is declared `{declared}`, but this block stores a `{}`",
+                output.text,
+                response.display()
+            ),
+        )
+        .with_label(ty.span, format!("declared `{declared}` here"))
+        .with_label(response.span, "the response type")
+        .with_help(format!(
+            "declare `{}` with `type: {}`",
+            output.text,
+            response.display()
+        )),
+    );
+}
