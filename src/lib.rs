@@ -67,16 +67,22 @@ pub fn compile_source(source: Source) -> Compilation {
         model
     });
     let mut diagnostics = diags.into_vec();
-    // Source order reads top to bottom; the sort is stable, so diagnostics
-    // at one place keep the order the pipeline found them in.
-    diagnostics.sort_by_key(|d| d.span.start);
-    // A YAML alias repeats its anchor's content, spans included, so a
-    // problem inside it would be found once per use; report it once.
-    let mut seen = HashSet::new();
-    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
+    order(&mut diagnostics);
     Compilation {
         source,
         model,
         diagnostics,
     }
+}
+
+/// Puts diagnostics in source order and drops repeats.
+pub(crate) fn order(diagnostics: &mut Vec<Diagnostic>) {
+    // Source order reads top to bottom; the sort is stable, so diagnostics
+    // at one place keep the order the pipeline found them in.
+    diagnostics.sort_by_key(|d| d.span.start);
+    // A YAML alias repeats its anchor's content, spans included, so a
+    // problem inside it would be found once per use; report it once. A
+    // prompt used from two places is checked once per use.
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
 }

@@ -2,10 +2,9 @@
 //! chooses the exit code (0 no errors, 1 errors, 2 usage or I/O error).
 
 use agentc::render::human::{self, Style};
-use agentc::source::MAX_FILE_BYTES;
-use agentc::{Code, Severity, emit, render};
+use agentc::{Code, Severity, agent, emit, render};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -113,8 +112,8 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
     }
     let mut compiled = Vec::new();
     for file in files {
-        match read(&file) {
-            Ok(bytes) => compiled.push(agentc::compile(&file.display().to_string(), &bytes)),
+        match check_file(&file) {
+            Ok(reports) => compiled.extend(reports),
             Err(error) => {
                 eprintln!("error: cannot read {}: {error}", file.display());
                 io_failed = true;
@@ -156,7 +155,7 @@ fn emit(
     tool: Option<&str>,
     output: Option<&Path>,
 ) -> ExitCode {
-    let bytes = match read(file) {
+    let bytes = match agent::read(file) {
         Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("error: cannot read {}: {error}", file.display());
@@ -235,6 +234,32 @@ fn explain(code: Option<&str>) -> ExitCode {
     }
 }
 
+/// A protocol in an agent folder is checked with the folder's settings,
+/// prompts and references; any other protocol file alone.
+fn check_file(file: &Path) -> std::io::Result<Vec<agentc::Compilation>> {
+    let folder = file.parent().map_or_else(
+        || PathBuf::from("."),
+        |p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        },
+    );
+    let in_folder = file.file_name().is_some_and(|n| n == "protocol.yaml");
+    if in_folder && agent::is_agent_folder(&folder) {
+        let dir = file.parent().unwrap_or(Path::new(""));
+        return Ok(agent::check(agent::load(dir)?));
+    }
+    let bytes = agent::read(file)?;
+    let mut compilation = agentc::compile(&file.display().to_string(), &bytes);
+    if in_folder && agent::lacks_settings(&folder) {
+        compilation.diagnostics.insert(0, agent::missing_settings());
+    }
+    Ok(vec![compilation])
+}
+
 /// A file as given, or every `protocol.yaml` below a folder, sorted by path.
 fn protocol_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
@@ -262,16 +287,6 @@ fn protocol_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     found.sort();
     Ok(found)
-}
-
-/// Reads at most one byte more than the limit, so a huge or endless file
-/// is reported rather than read whole.
-fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 fn terminal_style(is_terminal: bool) -> Style {

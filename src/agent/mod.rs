@@ -1,4 +1,215 @@
 //! Agent folders: `protocol.yaml` with `settings.json`, `prompts/` and
-//! `references/` beside it.
+//! `references/` beside it. The protocol is compiled as a lone file would
+//! be; then the files around it are checked against it: the settings, every
+//! prompt it names (and the prompts those include), every reference.
+//!
+//! Each file gets its own [`Compilation`], so every diagnostic points into
+//! the file it is about. Loading from disk ([`load`]) is separate from
+//! checking ([`check`]), which works on text, as an editor has it.
 
+mod prompts;
+mod references;
+mod settings;
 pub mod template;
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{self, MAX_FILE_BYTES, Source};
+use crate::{Compilation, compile_source};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A file of the agent folder, decoded; `problem` says why its text could
+/// not be read (too large, not UTF-8), in which case the text is empty.
+pub struct File {
+    pub source: Source,
+    pub problem: Option<Diagnostic>,
+}
+
+impl File {
+    pub fn new(name: &str, bytes: &[u8]) -> File {
+        let (source, problem) = source::decode(name, bytes);
+        File { source, problem }
+    }
+}
+
+/// A named file under `prompts/` or `references/`: `name` is its path
+/// relative to that folder without `.md` (`shared/company-info`).
+pub struct Named {
+    pub name: String,
+    pub file: File,
+}
+
+/// The files of one agent folder.
+pub struct AgentFiles {
+    pub protocol: File,
+    pub settings: File,
+    /// Sorted by name.
+    pub prompts: Vec<Named>,
+    /// Sorted by name.
+    pub references: Vec<Named>,
+}
+
+/// Whether `dir` is an agent folder: `protocol.yaml` with `settings.json`
+/// beside it.
+pub fn is_agent_folder(dir: &Path) -> bool {
+    dir.join("protocol.yaml").is_file() && dir.join("settings.json").is_file()
+}
+
+/// Whether `dir` looks like an agent folder that lacks its `settings.json`:
+/// it has `protocol.yaml` and a `prompts/` or `references/` folder.
+pub fn lacks_settings(dir: &Path) -> bool {
+    dir.join("protocol.yaml").is_file()
+        && !dir.join("settings.json").exists()
+        && (dir.join("prompts").is_dir() || dir.join("references").is_dir())
+}
+
+/// The warning for a protocol beside `prompts/` or `references/` but no
+/// `settings.json`: the folder is checked as a lone protocol.
+pub fn missing_settings() -> Diagnostic {
+    Diagnostic::new(
+        crate::Code::MissingSettings,
+        crate::Span::empty(0),
+        "this agent folder has no `settings.json`",
+    )
+    .with_help("add `settings.json` with `slug`, `name` and `format`; until then the prompts and references are not checked")
+}
+
+/// Reads an agent folder. File names in diagnostics are `dir` joined with
+/// the file's path, as the user wrote `dir`.
+pub fn load(dir: &Path) -> std::io::Result<AgentFiles> {
+    let file = |path: PathBuf| -> std::io::Result<File> {
+        let bytes = read(&path)?;
+        Ok(File::new(&path.display().to_string(), &bytes))
+    };
+    Ok(AgentFiles {
+        protocol: file(dir.join("protocol.yaml"))?,
+        settings: file(dir.join("settings.json"))?,
+        prompts: markdown_files(&dir.join("prompts"), true)?,
+        references: markdown_files(&dir.join("references"), false)?,
+    })
+}
+
+/// The `.md` files under `folder` (recursively when `nested`), sorted by
+/// name; none when the folder does not exist.
+fn markdown_files(folder: &Path, nested: bool) -> std::io::Result<Vec<Named>> {
+    let mut found = Vec::new();
+    if !folder.is_dir() {
+        return Ok(found);
+    }
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current)? {
+            let entry = entry?;
+            let path = entry.path();
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                if nested {
+                    pending.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let Ok(relative) = path.strip_prefix(folder) else {
+                continue;
+            };
+            let name = relative
+                .with_extension("")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
+            let bytes = read(&path)?;
+            found.push(Named {
+                name,
+                file: File::new(&path.display().to_string(), &bytes),
+            });
+        }
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// Reads at most one byte more than the limit, so a huge or endless file
+/// is reported rather than read whole.
+pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// One report per file, in order: the protocol, `settings.json`, then the
+/// prompts and references that have diagnostics.
+pub fn check(files: AgentFiles) -> Vec<Compilation> {
+    let mut protocol = compile(files.protocol);
+    let mut settings = Report::new(files.settings);
+    let mut prompts: Vec<Report> = files.prompts.into_iter().map(Report::named).collect();
+    let mut references: Vec<Report> = files.references.into_iter().map(Report::named).collect();
+    if let Some(model) = &protocol.model {
+        settings::check(model, &protocol.source, &mut settings);
+        prompts::check(
+            model,
+            &protocol.source,
+            &mut protocol.diagnostics,
+            &mut prompts,
+        );
+        references::check(model, &mut protocol.diagnostics, &mut references);
+    }
+    let mut out = vec![protocol, settings.finish()];
+    out.extend(prompts.into_iter().map(Report::finish));
+    out.extend(references.into_iter().map(Report::finish));
+    for compilation in &mut out {
+        crate::order(&mut compilation.diagnostics);
+    }
+    out
+}
+
+fn compile(file: File) -> Compilation {
+    match file.problem {
+        Some(problem) => Compilation {
+            source: file.source,
+            model: None,
+            diagnostics: vec![problem],
+        },
+        None => compile_source(file.source),
+    }
+}
+
+/// A file being checked and what has been found in it.
+struct Report {
+    name: String,
+    source: Source,
+    /// The file could not be read as text; its content is not checked.
+    unreadable: bool,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Report {
+    fn new(file: File) -> Report {
+        Report::with_name(String::new(), file)
+    }
+
+    fn named(named: Named) -> Report {
+        Report::with_name(named.name, named.file)
+    }
+
+    fn with_name(name: String, file: File) -> Report {
+        Report {
+            name,
+            source: file.source,
+            unreadable: file.problem.is_some(),
+            diagnostics: file.problem.into_iter().collect(),
+        }
+    }
+
+    fn finish(self) -> Compilation {
+        Compilation {
+            source: self.source,
+            model: None,
+            diagnostics: self.diagnostics,
+        }
+    }
+}

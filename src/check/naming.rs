@@ -133,6 +133,23 @@ pub fn check_slug(what: &'static str, name: &Name, diags: &mut Diagnostics) {
     check(&convention, &name.text, name.span, diags);
 }
 
+/// A prompt name: lowercase-with-dashes segments joined by `/`.
+pub fn check_prompt_name(name: &Name, diags: &mut impl Extend<Diagnostic>) {
+    if name.text.split('/').all(is_slug) {
+        return;
+    }
+    let suggestion: Vec<String> = name.text.split('/').map(|s| s.to_kebab_case()).collect();
+    diags.extend([Diagnostic::new(
+        Code::SlugNameCase,
+        name.span,
+        format!("prompt name `{}` is not lowercase-with-dashes", name.text),
+    )
+    .with_help(format!(
+        "rename the file and write `{}`; subfolders are joined with `/`",
+        suggestion.join("/")
+    ))]);
+}
+
 /// An input, resource, variable or trigger input name.
 pub fn check_variable_name(what: &'static str, name: &Name, diags: &mut Diagnostics) {
     let convention = Convention { what, ..VARIABLE };

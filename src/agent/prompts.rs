@@ -1,0 +1,306 @@
+//! Prompts: every prompt the protocol names exists, every include resolves
+//! and no include cycle exists, and each `{{VAR}}` (or condition over
+//! `VAR`) is something the prompt receives where it is used.
+//!
+//! A prompt receives the labels of the `input` mapping of the place that
+//! uses it: `agent.input` for the agent's system prompt, a `start-thread`'s
+//! `input` for its system prompt, an `add-message`'s `input` for its
+//! prompt. Includes are inlined before interpolation, so an included
+//! prompt's variables are checked against what the including prompt
+//! receives, and reported in the included file.
+
+use super::Report;
+use super::template::{self, Condition, Tag};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::model::Model;
+use crate::source::{Source, Span};
+use crate::syntax::{BlockKind, Field, InputMapping, Name, Trigger};
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::HashMap;
+
+/// A place in the protocol that uses a prompt.
+struct Use<'m> {
+    name: &'m Name,
+    input: &'m [InputMapping],
+    /// The handler's trigger, whose inputs the mapping may name.
+    trigger: Option<&'m Trigger>,
+    /// "the `agent` system prompt", "block `Add message`".
+    place: String,
+}
+
+pub(super) fn check(
+    model: &Model,
+    protocol: &Source,
+    diagnostics: &mut Vec<Diagnostic>,
+    prompts: &mut [Report],
+) {
+    let tags: Vec<Vec<Tag>> = prompts
+        .iter_mut()
+        .map(|report| {
+            if report.unreadable {
+                return Vec::new();
+            }
+            let (tags, problems) = template::parse(report.source.text());
+            report.diagnostics.extend(problems);
+            tags
+        })
+        .collect();
+    let names: Vec<String> = prompts.iter().map(|p| p.name.clone()).collect();
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
+    let includes = resolve_includes(&tags, &index, &names, prompts);
+    check_cycles(&includes, prompts);
+    for prompt_use in uses(model) {
+        crate::check::check_prompt_name(prompt_use.name, diagnostics);
+        let Some(&root) = index.get(prompt_use.name.text.as_str()) else {
+            diagnostics.push(missing_prompt(prompt_use.name, &names));
+            continue;
+        };
+        let line = protocol.position(prompt_use.name.span.start as usize).line;
+        // The prompt and everything it includes, each once.
+        let mut seen = vec![false; prompts.len()];
+        let mut pending = vec![root];
+        while let Some(i) = pending.pop() {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            check_variables(model, &prompt_use, line, &tags[i], &mut prompts[i]);
+            pending.extend(includes[i].iter().map(|&(target, _)| target));
+        }
+    }
+}
+
+/// Every place that names a prompt, in protocol order.
+fn uses(model: &Model) -> Vec<Use<'_>> {
+    let protocol = &model.protocol;
+    let mut uses = Vec::new();
+    if let Some(agent) = &protocol.agent
+        && let Some(system) = &agent.config.system
+    {
+        uses.push(Use {
+            name: system,
+            input: &agent.config.input,
+            trigger: None,
+            place: "the `agent` system prompt".to_string(),
+        });
+    }
+    let sequences = protocol
+        .handlers
+        .iter()
+        .map(|h| (&h.blocks, model.trigger(&h.trigger.text)))
+        .chain([(&protocol.steps, None)]);
+    for (blocks, trigger) in sequences {
+        for block in blocks {
+            let name = match block.kind {
+                Some(BlockKind::AddMessage) => block.prompt.as_ref(),
+                Some(BlockKind::StartThread) => {
+                    block.config.as_ref().and_then(|c| c.system.as_ref())
+                }
+                _ => None,
+            };
+            if let Some(name) = name {
+                uses.push(Use {
+                    name,
+                    input: &block.input,
+                    trigger,
+                    place: format!("block `{}`", block.name.text),
+                });
+            }
+        }
+    }
+    uses
+}
+
+fn missing_prompt(name: &Name, names: &[String]) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::UnknownPrompt,
+        name.span,
+        format!(
+            "prompt `{}` has no file `prompts/{}.md`",
+            name.text, name.text
+        ),
+    );
+    match did_you_mean(&name.text, names.iter().map(String::as_str)) {
+        Some(help) => diagnostic.with_help(help),
+        None => diagnostic.with_help(format!(
+            "create `prompts/{}.md`; a prompt is named by its path under `prompts/` without `.md`",
+            name.text
+        )),
+    }
+}
+
+/// For each prompt, the prompts it includes, with the include's span.
+/// Includes that name no prompt are reported where they are written.
+fn resolve_includes(
+    tags: &[Vec<Tag>],
+    index: &HashMap<&str, usize>,
+    names: &[String],
+    prompts: &mut [Report],
+) -> Vec<Vec<(usize, Span)>> {
+    let mut includes = Vec::with_capacity(tags.len());
+    for (i, prompt_tags) in tags.iter().enumerate() {
+        let mut targets = Vec::new();
+        for tag in prompt_tags {
+            let Tag::Include { path, span } = tag else {
+                continue;
+            };
+            let name = path.strip_suffix(".md").unwrap_or(path);
+            match index.get(name) {
+                Some(&target) => targets.push((target, *span)),
+                None => {
+                    let diagnostic = Diagnostic::new(
+                        Code::UnknownPrompt,
+                        *span,
+                        format!("included prompt `{path}` has no file `prompts/{path}`"),
+                    );
+                    let candidates = names.iter().map(|n| format!("{n}.md")).collect::<Vec<_>>();
+                    prompts[i].diagnostics.push(
+                        match did_you_mean(path, candidates.iter().map(String::as_str)) {
+                            Some(help) => diagnostic.with_help(help),
+                            None => diagnostic.with_help("an include names a path under `prompts/`, as in `{{@shared/company-info.md}}`"),
+                        },
+                    );
+                }
+            }
+        }
+        includes.push(targets);
+    }
+    includes
+}
+
+/// Each group of prompts that include each other is reported once, at an
+/// include of its first prompt.
+fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [Report]) {
+    let mut graph: DiGraph<usize, Span> = DiGraph::with_capacity(includes.len(), includes.len());
+    for i in 0..includes.len() {
+        graph.add_node(i);
+    }
+    for (from, targets) in includes.iter().enumerate() {
+        for &(to, span) in targets {
+            graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), span);
+        }
+    }
+    let mut groups = kosaraju_scc(&graph);
+    for group in &mut groups {
+        group.sort();
+    }
+    groups.sort();
+    for group in groups {
+        let Some(&first) = group.first() else {
+            continue;
+        };
+        let first = first.index();
+        let in_group = |i: usize| group.iter().any(|n| n.index() == i);
+        let Some(&(next, span)) = includes[first].iter().find(|(to, _)| in_group(*to)) else {
+            continue;
+        };
+        let path: Vec<String> = group
+            .iter()
+            .map(|n| format!("`{}`", prompts[n.index()].name))
+            .collect();
+        let message = if group.len() == 1 {
+            format!("prompt `{}` includes itself", prompts[first].name)
+        } else {
+            format!("prompts {} include each other", path.join(", "))
+        };
+        let _ = next;
+        prompts[first].diagnostics.push(
+            Diagnostic::new(Code::IncludeCycle, span, message)
+                .with_help("remove one of the includes; a prompt cannot contain itself"),
+        );
+    }
+}
+
+/// The variables and conditions of one prompt file against one use.
+fn check_variables(
+    model: &Model,
+    prompt_use: &Use,
+    line: usize,
+    tags: &[Tag],
+    report: &mut Report,
+) {
+    for tag in tags {
+        let (name, span, condition) = match tag {
+            Tag::Variable { name, span } => (name, *span, None),
+            Tag::If { condition, .. } | Tag::ElseIf { condition, .. } => (
+                &condition.variable,
+                condition.variable_span,
+                Some(condition),
+            ),
+            _ => continue,
+        };
+        let Some(mapping) = prompt_use.input.iter().find(|m| m.label.text == *name) else {
+            let shown = match condition {
+                Some(_) => format!("condition variable `{name}`"),
+                None => format!("`{{{{{name}}}}}`"),
+            };
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownPromptVariable,
+                    span,
+                    format!("{shown} is not passed to this prompt by {}", prompt_use.place),
+                )
+                .with_help(format!("add `{name}` to the `input:` of {} (line {line} of the protocol)", prompt_use.place))
+                .with_note("a prompt sees only the variables its `input` mapping lists; others stay as literal `{{...}}` text"),
+            );
+            continue;
+        };
+        if let Some(condition) = condition {
+            check_literal(model, prompt_use, mapping, condition, report);
+        }
+    }
+}
+
+/// `{{#if PLAN == "x"}}`: `x` is in the input's `enum`, when it has one.
+fn check_literal(
+    model: &Model,
+    prompt_use: &Use,
+    mapping: &InputMapping,
+    condition: &Condition,
+    report: &mut Report,
+) {
+    let Some(comparison) = &condition.comparison else {
+        return;
+    };
+    let source = mapping.source.text.as_str();
+    let field: Option<&Field> = prompt_use
+        .trigger
+        .and_then(|t| t.input.iter().find(|f| f.name.text == source))
+        .or_else(|| model.variable(source).map(|(_, field)| field));
+    let Some(values) = field.and_then(|f| f.enum_values.as_ref()) else {
+        return;
+    };
+    let allowed: Vec<&str> = values
+        .values
+        .iter()
+        .map(|v| v.scalar.text.as_str())
+        .collect();
+    if allowed.contains(&comparison.literal.as_str()) {
+        return;
+    }
+    let diagnostic = Diagnostic::new(
+        Code::UnknownEnumLiteral,
+        comparison.literal_span,
+        format!(
+            "`\"{}\"` is not a value of `{source}`, which is one of {}",
+            comparison.literal,
+            allowed
+                .iter()
+                .map(|v| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    report.diagnostics.push(
+        match did_you_mean(&comparison.literal, allowed.iter().copied()) {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic.with_help(format!(
+                "compare with one of the `enum` values of `{source}`, or add this value to it"
+            )),
+        },
+    );
+}

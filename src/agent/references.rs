@@ -1,0 +1,137 @@
+//! References: every name `agent.references` or a `start-thread` lists has
+//! a file in `references/`; every file there has YAML frontmatter with a
+//! `description`, a lowercase-with-dashes name, and someone who lists it.
+
+use super::Report;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::model::Model;
+use crate::source::{Source, Span};
+use crate::syntax::Name;
+use crate::yaml::{self, NodeKind};
+
+pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references: &mut [Report]) {
+    let protocol = &model.protocol;
+    let listed: Vec<&Name> = protocol
+        .agent
+        .iter()
+        .map(|a| &a.config)
+        .chain(protocol.blocks().filter_map(|b| b.config.as_deref()))
+        .flat_map(|config| &config.references)
+        .collect();
+    for name in &listed {
+        if !references.iter().any(|r| r.name == name.text) {
+            let diagnostic = Diagnostic::new(
+                Code::UnknownReference,
+                name.span,
+                format!(
+                    "reference `{}` has no file `references/{}.md`",
+                    name.text, name.text
+                ),
+            );
+            diagnostics.push(
+                match did_you_mean(&name.text, references.iter().map(|r| r.name.as_str())) {
+                    Some(help) => diagnostic.with_help(help),
+                    None => diagnostic.with_help(format!(
+                        "create `references/{}.md` with a `description:` in its frontmatter",
+                        name.text
+                    )),
+                },
+            );
+        }
+    }
+    for report in references.iter_mut() {
+        if report.unreadable {
+            continue;
+        }
+        let start = Span::empty(0);
+        if !crate::check::is_slug(&report.name) {
+            let suggestion = heck::ToKebabCase::to_kebab_case(report.name.as_str());
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::SlugNameCase,
+                    start,
+                    format!(
+                        "reference name `{}` is not lowercase-with-dashes",
+                        report.name
+                    ),
+                )
+                .with_help(format!("rename the file to `{suggestion}.md`")),
+            );
+        }
+        check_frontmatter(report);
+        if !listed.iter().any(|n| n.text == report.name) {
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnusedReference,
+                    start,
+                    format!("reference `{}` is not listed by the agent or any thread", report.name),
+                )
+                .with_help(format!("add `{}` to `agent.references` (or a `start-thread`'s `references`), or delete the file", report.name)),
+            );
+        }
+    }
+}
+
+/// The frontmatter: `---`, YAML with a `description`, `---`.
+fn check_frontmatter(report: &mut Report) {
+    let text = report.source.text();
+    let Some(end) = frontmatter_end(text) else {
+        report.diagnostics.push(
+            Diagnostic::new(Code::MissingField, Span::empty(0), "reference has no frontmatter with a `description`")
+                .with_help("start the file with `---`, a line `description: What this reference contains`, and `---`")
+                .with_note("the agent sees each reference's description and decides from it whether to read the reference"),
+        );
+        return;
+    };
+    // The YAML keeps the opening `---` (a document start) and stops before
+    // the closing one, so its offsets are the file's.
+    let yaml_source = Source::new(report.source.name(), &text[..end]);
+    let mut diags = Diagnostics::default();
+    let root = yaml::parse(&yaml_source, &mut diags);
+    report.diagnostics.extend(
+        diags
+            .into_vec()
+            .into_iter()
+            .filter(|d| d.code != Code::RootNotMapping),
+    );
+    let description = root.as_ref().and_then(|root| match &root.kind {
+        NodeKind::Mapping(entries) => entries.iter().find(|e| e.key.text == "description"),
+        _ => None,
+    });
+    match description.map(|e| &e.value) {
+        Some(value) if value.as_scalar().is_some_and(|s| !s.text.trim().is_empty()) => {}
+        Some(value) => report.diagnostics.push(
+            Diagnostic::new(
+                Code::InvalidValue,
+                value.span,
+                "the reference's `description` must be non-empty text",
+            )
+            .with_help("say what the reference contains, so the agent knows when to read it"),
+        ),
+        None => report.diagnostics.push(
+            Diagnostic::new(
+                Code::MissingField,
+                Span::new(0, 3.min(text.len())),
+                "the reference's frontmatter has no `description`",
+            )
+            .with_help("add `description: What this reference contains` between the `---` lines"),
+        ),
+    }
+}
+
+/// Where the closing `---` line starts, when the text opens with a
+/// frontmatter block.
+fn frontmatter_end(text: &str) -> Option<usize> {
+    let first = text.split_inclusive('\n').next()?;
+    if first.trim_end() != "---" {
+        return None;
+    }
+    let mut offset = first.len();
+    for line in text[first.len()..].split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
+}

@@ -1,0 +1,214 @@
+//! `settings.json`: the agent's slug, name, description and format, and
+//! whether the format agrees with the protocol's shape.
+//!
+//! The file is parsed twice: `serde_json` decides whether it is JSON (and
+//! where it stops being JSON); the YAML layer, which reads JSON as the
+//! subset of YAML it is, gives every key and value its span.
+
+use super::Report;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::model::Model;
+use crate::source::{Source, Span};
+use crate::yaml::{self, Node};
+
+const KEYS: &[&str] = &["slug", "name", "description", "format"];
+const REQUIRED: &[&str] = &["slug", "name", "format"];
+const FORMATS: &[&str] = &["interactive", "worker"];
+
+pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
+    if report.unreadable {
+        return;
+    }
+    let text = report.source.text();
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(error) => {
+            let at = offset(text, error.line(), error.column());
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::InvalidJson,
+                    Span::new(at, at),
+                    format!("`settings.json` is not valid JSON: {}", json_message(&error)),
+                )
+                .with_help("write `{ \"slug\": \"my-agent\", \"name\": \"My Agent\", \"format\": \"interactive\" }`"),
+            );
+            return;
+        }
+    };
+    let mut scratch = Diagnostics::default();
+    let root = yaml::parse(&report.source, &mut scratch);
+    let whole = Span::new(0, text.trim_end().len());
+    let Some(object) = value.as_object() else {
+        report.diagnostics.push(Diagnostic::new(
+            Code::WrongShape,
+            root.as_ref().map_or(whole, |r| r.span),
+            "`settings.json` must be a JSON object",
+        ));
+        return;
+    };
+    let entries = root.as_ref().and_then(Node::as_mapping).unwrap_or_default();
+    let key_span = |key: &str| {
+        entries
+            .iter()
+            .find(|e| e.key.text == key)
+            .map_or(Span::empty(0), |e| e.key.span)
+    };
+    let value_span = |key: &str| {
+        entries
+            .iter()
+            .find(|e| e.key.text == key)
+            .map_or(Span::empty(0), |e| e.value.span)
+    };
+    let start = root.as_ref().map_or(Span::empty(0), |r| {
+        Span::new(r.span.start as usize, r.span.start as usize + 1)
+    });
+    for key in object.keys() {
+        if !KEYS.contains(&key.as_str()) {
+            let help = did_you_mean(key, KEYS.iter().copied()).unwrap_or_else(|| {
+                "the keys are `slug`, `name`, `description` and `format`".to_string()
+            });
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::UnknownKey,
+                    key_span(key),
+                    format!("unknown key `{key}` in `settings.json`"),
+                )
+                .with_help(help),
+            );
+        }
+    }
+    for key in REQUIRED {
+        if !object.contains_key(*key) {
+            report.diagnostics.push(
+                Diagnostic::new(Code::MissingField, start, format!("`settings.json` has no `{key}`"))
+                    .with_help(match *key {
+                        "slug" => "add `\"slug\": \"my-agent\"` (lowercase letters, digits and dashes)",
+                        "name" => "add `\"name\": \"My Agent\"`, the name people see",
+                        _ => "add `\"format\": \"interactive\"` (chat) or `\"format\": \"worker\"` (background task)",
+                    }),
+            );
+        }
+    }
+    for (key, value) in object {
+        let span = value_span(key);
+        match (key.as_str(), value) {
+            ("slug" | "name" | "description", serde_json::Value::String(text)) => {
+                if key == "slug" && !crate::check::is_slug(text) {
+                    let suggestion = heck::ToKebabCase::to_kebab_case(text.as_str());
+                    report.diagnostics.push(
+                        Diagnostic::new(
+                            Code::SlugNameCase,
+                            span,
+                            format!("slug `{text}` is not lowercase-with-dashes"),
+                        )
+                        .with_help(format!(
+                            "write `\"{suggestion}\"`; the slug is the agent's URL-safe identifier"
+                        )),
+                    );
+                }
+                if key == "name" && text.trim().is_empty() {
+                    report.diagnostics.push(
+                        Diagnostic::new(Code::InvalidValue, span, "`name` is empty")
+                            .with_help("write the name people see, as in `\"Support Chat\"`"),
+                    );
+                }
+            }
+            ("format", serde_json::Value::String(format)) => {
+                if !FORMATS.contains(&format.as_str()) {
+                    let help = did_you_mean(format, FORMATS.iter().copied())
+                        .unwrap_or_else(|| "write `\"interactive\"` or `\"worker\"`".to_string());
+                    report.diagnostics.push(
+                        Diagnostic::new(
+                            Code::InvalidValue,
+                            span,
+                            format!("`{format}` is not a valid `format`"),
+                        )
+                        .with_help(help),
+                    );
+                } else {
+                    check_format(model, protocol, format, span, report);
+                }
+            }
+            ("slug" | "name" | "description" | "format", other) => {
+                report.diagnostics.push(Diagnostic::new(
+                    Code::WrongShape,
+                    span,
+                    format!("`{key}` must be a string, found {}", describe(other)),
+                ))
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The format agrees with the sections of the protocol.
+fn check_format(model: &Model, source: &Source, format: &str, span: Span, report: &mut Report) {
+    let protocol = &model.protocol;
+    let (wanted, found) = match format {
+        "worker" => (
+            "steps",
+            ["triggers", "handlers", "agent"]
+                .iter()
+                .find_map(|k| protocol.section(k)),
+        ),
+        _ => (
+            "handlers",
+            ["steps", "output"].iter().find_map(|k| protocol.section(k)),
+        ),
+    };
+    if let Some(section) = found {
+        let line = source.position(section.span.start as usize).line;
+        report.diagnostics.push(
+            Diagnostic::new(
+                Code::ProtocolFormat,
+                span,
+                format!("`format` is `{format}`, but `protocol.yaml` has `{}`", section.text),
+            )
+            .with_note(format!("`{}` is at line {line} of `protocol.yaml`", section.text))
+            .with_help(match format {
+                "worker" => "a worker has `steps` and `output`; write `\"format\": \"interactive\"` for an agent with triggers and handlers",
+                _ => "an interactive agent has `triggers`, `handlers` and `agent`; write `\"format\": \"worker\"` for one with `steps`",
+            }),
+        );
+    } else if protocol.section(wanted).is_none() && protocol.section("agent").is_none() {
+        report.diagnostics.push(Diagnostic::new(
+            Code::ProtocolFormat,
+            span,
+            format!("`format` is `{format}`, but `protocol.yaml` has no `{wanted}`"),
+        ));
+    }
+}
+
+/// The byte offset of serde_json's 1-based line and column (in bytes).
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut at = (start + column.saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// serde_json's message without its " at line L column C" suffix.
+fn json_message(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    }
+}
+
+fn describe(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
