@@ -411,12 +411,10 @@ impl<'m> Scope<'m> {
                 Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
                 None => "here".to_string(),
             };
-            return diagnostic
-                .with_help(format!(
-                    "`{}` is an input of trigger `{}`, available only in its handler, not {here}",
-                    name.text, owner.name.text
-                ))
-                .with_help(format!("declare it under `variables:` and set it with `output: {}` in the `{}` handler", name.text, owner.name.text));
+            return diagnostic.with_help(format!(
+                "`{}` is an input of trigger `{}`, available only in its handler, not {here}",
+                name.text, owner.name.text
+            ));
         }
         let protocol = &self.model.protocol;
         let candidates = protocol
