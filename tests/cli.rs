@@ -28,18 +28,17 @@ const VALID: &str = "protocols/shop-assistant/protocol.yaml";
 fn check_a_valid_protocol_exits_0() {
     let output = agentc(&["check", VALID]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    assert_eq!(stdout(&output), "checked 1 file: no problems\n");
+    // The protocol is in an agent folder: its settings and five prompts
+    // are checked with it.
+    assert_eq!(stdout(&output), "checked 7 files: no problems\n");
 }
 
 #[test]
 fn check_finds_protocol_files_in_folders() {
-    let output = agentc(&["check", "protocols"]);
+    // `protocols/` also holds invalid agents; these two hold valid ones.
+    let output = agentc(&["check", "protocols/shop-assistant", "protocols/worker"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
-    let found = common::valid_protocols().len();
-    assert_eq!(
-        stdout(&output),
-        format!("checked {found} files: no problems\n")
-    );
+    assert_eq!(stdout(&output), "checked 11 files: no problems\n");
 }
 
 #[test]
@@ -63,7 +62,8 @@ fn check_json_follows_the_contract() {
     assert_eq!(output.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON on stdout");
     assert_eq!(report["version"], 1);
-    assert_eq!(report["summary"]["files"], 2);
+    // The lone fixture, and the valid agent's protocol, settings and prompts.
+    assert_eq!(report["summary"]["files"], 8);
     let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
     assert!(!diagnostics.is_empty());
     assert_eq!(

@@ -17,7 +17,7 @@ use crate::source::{Source, Span};
 use crate::syntax::{BlockKind, Field, InputMapping, Name, Trigger};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A place in the protocol that uses a prompt.
 struct Use<'m> {
@@ -54,21 +54,35 @@ pub(super) fn check(
         .collect();
     let includes = resolve_includes(&tags, &index, &names, prompts);
     check_cycles(&includes, prompts);
-    for prompt_use in uses(model) {
+    let uses = uses(model);
+    let mut checked = HashSet::new();
+    for prompt_use in &uses {
         crate::check::check_prompt_name(prompt_use.name, diagnostics);
         let Some(&root) = index.get(prompt_use.name.text.as_str()) else {
             diagnostics.push(missing_prompt(prompt_use.name, &names));
             continue;
         };
+        // Uses that pass the same names from the same places see the same
+        // prompt: check it once, reported against the first of them.
+        let mut signature: Vec<(&str, &str)> = prompt_use
+            .input
+            .iter()
+            .map(|m| (m.label.text.as_str(), m.source.text.as_str()))
+            .collect();
+        signature.sort_unstable();
+        let trigger = prompt_use.trigger.map(|t| t.name.text.as_str());
+        if !checked.insert((root, trigger, signature)) {
+            continue;
+        }
         let line = protocol.position(prompt_use.name.span.start as usize).line;
         // The prompt and everything it includes, each once.
-        let mut seen = vec![false; prompts.len()];
+        let mut seen = HashSet::new();
         let mut pending = vec![root];
         while let Some(i) = pending.pop() {
-            if std::mem::replace(&mut seen[i], true) {
+            if !seen.insert(i) {
                 continue;
             }
-            check_variables(model, &prompt_use, line, &tags[i], &mut prompts[i]);
+            check_variables(model, prompt_use, line, &tags[i], &mut prompts[i]);
             pending.extend(includes[i].iter().map(|&(target, _)| target));
         }
     }

@@ -8,6 +8,7 @@ use crate::model::Model;
 use crate::source::{Source, Span};
 use crate::syntax::Name;
 use crate::yaml::{self, NodeKind};
+use std::collections::HashSet;
 
 pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references: &mut [Report]) {
     let protocol = &model.protocol;
@@ -18,8 +19,10 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
         .chain(protocol.blocks().filter_map(|b| b.config.as_deref()))
         .flat_map(|config| &config.references)
         .collect();
+    let files: HashSet<&str> = references.iter().map(|r| r.name.as_str()).collect();
+    let listed_names: HashSet<&str> = listed.iter().map(|n| n.text.as_str()).collect();
     for name in &listed {
-        if !references.iter().any(|r| r.name == name.text) {
+        if !files.contains(name.text.as_str()) {
             let diagnostic = Diagnostic::new(
                 Code::UnknownReference,
                 name.span,
@@ -59,7 +62,7 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
             );
         }
         check_frontmatter(report);
-        if !listed.iter().any(|n| n.text == report.name) {
+        if !listed_names.contains(report.name.as_str()) {
             report.diagnostics.push(
                 Diagnostic::new(
                     Code::UnusedReference,

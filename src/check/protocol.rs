@@ -22,27 +22,32 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
     check_names(model, diags);
     check_declarations(model, diags);
     check_handlers(model, diags);
+    let facts = Facts::new(model);
     if let Some(agent) = &model.protocol.agent {
-        let scope = Scope::session(model);
-        check_config(model, &agent.config, &scope, true, diags);
-    }
-    let is_worker = model.is_worker();
-    let writers = Writers::new(model);
-    for handler in &model.protocol.handlers {
-        let trigger = model.trigger(&handler.trigger.text);
         let scope = Scope {
             model,
-            trigger,
+            facts: &facts,
+            trigger: None,
             worker: false,
         };
-        check_sequence(model, &handler.blocks, &scope, &writers, diags);
+        check_config(model, &agent.config, &scope, true, diags);
+    }
+    for handler in &model.protocol.handlers {
+        let scope = Scope {
+            model,
+            facts: &facts,
+            trigger: model.trigger(&handler.trigger.text),
+            worker: false,
+        };
+        check_sequence(model, &handler.blocks, &scope, diags);
     }
     let scope = Scope {
         model,
+        facts: &facts,
         trigger: None,
-        worker: is_worker,
+        worker: model.is_worker(),
     };
-    check_sequence(model, &model.protocol.steps, &scope, &writers, diags);
+    check_sequence(model, &model.protocol.steps, &scope, diags);
     if let Some(output) = &model.protocol.output {
         check_output(model, output, diags);
     }
@@ -364,6 +369,7 @@ fn check_handlers(model: &Model, diags: &mut Diagnostics) {
 /// What a reference can name where it stands.
 struct Scope<'m> {
     model: &'m Model,
+    facts: &'m Facts<'m>,
     /// The trigger whose handler this is: its inputs are in scope.
     trigger: Option<&'m Trigger>,
     /// In a worker's steps (no main thread).
@@ -371,15 +377,6 @@ struct Scope<'m> {
 }
 
 impl<'m> Scope<'m> {
-    /// The session scope of `agent:`: inputs, resources and variables.
-    fn session(model: &'m Model) -> Scope<'m> {
-        Scope {
-            model,
-            trigger: None,
-            worker: false,
-        }
-    }
-
     fn trigger_input(&self, name: &str) -> Option<&'m Field> {
         self.trigger?.input.iter().find(|f| f.name.text == name)
     }
@@ -400,12 +397,7 @@ impl<'m> Scope<'m> {
                 name.text
             ),
         );
-        let elsewhere = self
-            .model
-            .protocol
-            .triggers
-            .iter()
-            .find(|t| t.input.iter().any(|f| f.name.text == name.text));
+        let elsewhere = self.facts.input_owners.get(name.text.as_str());
         if let Some(owner) = elsewhere {
             let here = match self.trigger {
                 Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
@@ -692,56 +684,74 @@ fn check_context_management(model: &Model, config: &ThreadConfig, diags: &mut Di
     }
 }
 
-/// Which variables each block writes, to tell whether a read can have a
-/// value.
-struct Writers<'m> {
-    /// Variable name → the handlers (by trigger name) that write it.
-    by_variable: HashMap<&'m str, Vec<&'m str>>,
+/// What the whole protocol says about variables and threads, gathered once.
+struct Facts<'m> {
+    /// Variable name → the handlers (by trigger name) whose blocks write it.
+    writers: HashMap<&'m str, Vec<&'m str>>,
+    /// Threads started by any block: interactive threads persist across
+    /// triggers, so a later handler may use one started in another.
+    started_anywhere: HashSet<&'m str>,
+    /// Trigger input name → the first trigger that declares it.
+    input_owners: HashMap<&'m str, &'m Trigger>,
 }
 
-impl<'m> Writers<'m> {
-    fn new(model: &'m Model) -> Writers<'m> {
-        let mut by_variable: HashMap<&str, Vec<&str>> = HashMap::new();
-        for handler in &model.protocol.handlers {
+impl<'m> Facts<'m> {
+    fn new(model: &'m Model) -> Facts<'m> {
+        let protocol = &model.protocol;
+        let mut writers: HashMap<&str, Vec<&str>> = HashMap::new();
+        for handler in &protocol.handlers {
             for block in &handler.blocks {
                 if let Some(output) = &block.output {
-                    let writers = by_variable.entry(output.text.as_str()).or_default();
-                    if writers.last() != Some(&handler.trigger.text.as_str()) {
-                        writers.push(handler.trigger.text.as_str());
+                    let handlers = writers.entry(output.text.as_str()).or_default();
+                    if handlers.last() != Some(&handler.trigger.text.as_str()) {
+                        handlers.push(handler.trigger.text.as_str());
                     }
                 }
             }
         }
-        Writers { by_variable }
+        let started_anywhere = protocol
+            .blocks()
+            .filter(|b| b.kind == Some(BlockKind::StartThread))
+            .filter_map(|b| b.thread.as_ref().map(|t| t.text.as_str()))
+            .collect();
+        let mut input_owners = HashMap::new();
+        for trigger in &protocol.triggers {
+            for field in &trigger.input {
+                input_owners
+                    .entry(field.name.text.as_str())
+                    .or_insert(trigger);
+            }
+        }
+        Facts {
+            writers,
+            started_anywhere,
+            input_owners,
+        }
     }
 
     /// Whether a handler other than `trigger`'s writes `name`.
     fn written_elsewhere(&self, name: &str, trigger: &str) -> bool {
-        self.by_variable
+        self.writers
             .get(name)
             .is_some_and(|handlers| handlers.iter().any(|h| *h != trigger))
     }
 }
 
 /// The blocks of one handler, or a worker's steps, in order.
-fn check_sequence(
-    model: &Model,
-    blocks: &[Block],
-    scope: &Scope,
-    writers: &Writers,
-    diags: &mut Diagnostics,
-) {
+fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Diagnostics) {
     let mut written: HashSet<&str> = HashSet::new();
     let mut started: HashSet<&str> = HashSet::new();
-    // Threads started by any block anywhere: interactive threads persist
-    // across triggers, so a later handler may use one started earlier.
-    let started_anywhere: HashSet<&str> = model
-        .protocol
-        .blocks()
+    // Each thread's first `start-thread` in this sequence.
+    let mut starts: HashMap<&str, &Block> = HashMap::new();
+    for block in blocks
+        .iter()
         .filter(|b| b.kind == Some(BlockKind::StartThread))
-        .filter_map(|b| b.thread.as_ref().map(|t| t.text.as_str()))
-        .collect();
-    for (position, block) in blocks.iter().enumerate() {
+    {
+        if let Some(thread) = &block.thread {
+            starts.entry(thread.text.as_str()).or_insert(block);
+        }
+    }
+    for block in blocks {
         let Some(kind) = block.kind else {
             continue;
         };
@@ -764,7 +774,7 @@ fn check_sequence(
             if !scope.resolves(&name.text) {
                 diags.push(scope.unknown_variable(name, &role));
             } else {
-                check_read_before_write(model, name, scope, writers, &written, diags);
+                check_read_before_write(model, name, scope, &written, diags);
             }
         }
         if let Some(output) = &block.output {
@@ -804,11 +814,9 @@ fn check_sequence(
         {
             check_thread(
                 thread,
-                blocks,
-                position,
                 scope,
                 &started,
-                &started_anywhere,
+                starts.get(thread.text.as_str()),
                 diags,
             );
         }
@@ -824,25 +832,23 @@ fn check_sequence(
 }
 
 /// A thread is started before a block uses it.
+/// `start` is the thread's first `start-thread` in this sequence; when the
+/// thread is not started yet, that one comes later.
 fn check_thread(
     thread: &Name,
-    blocks: &[Block],
-    position: usize,
     scope: &Scope,
     started: &HashSet<&str>,
-    started_anywhere: &HashSet<&str>,
+    start: Option<&&Block>,
     diags: &mut Diagnostics,
 ) {
     let name = thread.text.as_str();
     if started.contains(name) || (!scope.worker && name == MAIN_THREAD) {
         return;
     }
-    let later = blocks[position + 1..].iter().find(|b| {
-        b.kind == Some(BlockKind::StartThread) && b.thread.as_ref().is_some_and(|t| t.text == name)
-    });
+    let later = start;
     // Interactive threads persist: one started in another handler counts,
     // unless this handler itself starts it only later.
-    if !scope.worker && started_anywhere.contains(name) && later.is_none() {
+    if !scope.worker && scope.facts.started_anywhere.contains(name) && later.is_none() {
         return;
     }
     let mut diagnostic = Diagnostic::new(
@@ -871,7 +877,6 @@ fn check_read_before_write(
     model: &Model,
     name: &Name,
     scope: &Scope,
-    writers: &Writers,
     written: &HashSet<&str>,
     diags: &mut Diagnostics,
 ) {
@@ -886,7 +891,7 @@ fn check_read_before_write(
     }
     let trigger = scope.trigger.map(|t| t.name.text.as_str());
     if let Some(trigger) = trigger
-        && writers.written_elsewhere(&name.text, trigger)
+        && scope.facts.written_elsewhere(&name.text, trigger)
     {
         return;
     }
@@ -972,9 +977,15 @@ fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
         return;
     };
     let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
+    let declared: HashSet<&str> = parameters().collect();
+    let given: HashSet<&str> = block
+        .arguments
+        .iter()
+        .map(|a| a.parameter.text.as_str())
+        .collect();
     for argument in &block.arguments {
         let parameter = &argument.parameter;
-        if !parameters().any(|p| p == parameter.text) {
+        if !declared.contains(parameter.text.as_str()) {
             let diagnostic = Diagnostic::new(
                 Code::UnknownKey,
                 parameter.span,
@@ -1000,11 +1011,7 @@ fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
         }
     }
     for parameter in tool.parameters.iter().filter(|p| !p.optional) {
-        if !block
-            .arguments
-            .iter()
-            .any(|a| a.parameter.text == parameter.name.text)
-        {
+        if !given.contains(parameter.name.text.as_str()) {
             diags.push(
                 Diagnostic::new(
                     Code::MissingField,

@@ -102,19 +102,31 @@ impl Diagnostics {
     }
 }
 
+/// How many candidates one suggestion compares at most.
+const MAX_COMPARED: usize = 256;
+
 /// "did you mean `x`?" for the candidate nearest to `name`, when it is
 /// within a third of the name's length in edits (as rustc does), ignoring
 /// case. Ties go to the earliest candidate, which is declaration order.
+/// At most [`MAX_COMPARED`] candidates of a plausible length are compared,
+/// so a file with many unknown names among many declared ones stays linear.
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let lower = name.to_lowercase();
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = (length / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
+    let mut compared = 0;
     for candidate in candidates {
-        if candidate == name {
+        // Edits change the length by at most one each.
+        if candidate == name || candidate.chars().count().abs_diff(length) > limit {
             continue;
+        }
+        compared += 1;
+        if compared > MAX_COMPARED {
+            break;
         }
         let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
