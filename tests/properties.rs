@@ -69,8 +69,75 @@ fn yamlish() -> impl Strategy<Value = String> {
     prop::collection::vec(atoms, 0..60).prop_map(|parts| parts.concat())
 }
 
+/// Text made of what prompt templates and JSON read specially.
+fn templateish() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "{{",
+        "}}",
+        "#if ",
+        "else",
+        "else if ",
+        "/if",
+        "@",
+        "shared/",
+        ".md",
+        "USER_MESSAGE",
+        "PLAN",
+        "==",
+        "!=",
+        "\"",
+        "!",
+        ".",
+        " ",
+        "\n",
+        "é",
+        "{",
+        "}",
+        ":",
+        ",",
+        "[",
+        "]",
+        "\"slug\"",
+        "\"format\"",
+        "\"worker\"",
+        "---\n",
+        "description: ",
+    ]);
+    prop::collection::vec(atoms, 0..60).prop_map(|parts| parts.concat())
+}
+
+/// The example agent folder, with its settings, one prompt and one reference
+/// replaced by generated text.
+fn edited_agent(settings: &str, prompt: &str, reference: &str) -> agentc::agent::AgentFiles {
+    use agentc::agent::{File, Named};
+    let dir = common::root().join("protocols/shop-assistant");
+    let mut files = agentc::agent::load(&dir).expect("load the example agent");
+    files.settings = File::new("settings.json", settings.as_bytes());
+    files.prompts.push(Named {
+        name: "generated".to_string(),
+        file: File::new("prompts/generated.md", prompt.as_bytes()),
+    });
+    if let Some(first) = files.prompts.first_mut() {
+        first.file = File::new("prompts/edited.md", prompt.as_bytes());
+    }
+    files.references.push(Named {
+        name: "generated".to_string(),
+        file: File::new("references/generated.md", reference.as_bytes()),
+    });
+    files
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn agent_folders_with_generated_files_never_panic(
+        settings in templateish(), prompt in templateish(), reference in templateish()
+    ) {
+        for compiled in agentc::agent::check(edited_agent(&settings, &prompt, &reference)) {
+            assert_well_formed(&compiled);
+        }
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
