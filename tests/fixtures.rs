@@ -82,10 +82,19 @@ fn invalid_fixtures_report_exactly_what_they_declare() {
 #[test]
 fn every_code_has_an_invalid_fixture() {
     let dir = common::root().join("protocols/invalid");
-    let texts: Vec<String> = common::files(&dir, "yaml")
+    let mut texts: Vec<String> = common::files(&dir, "yaml")
         .iter()
         .map(|p| String::from_utf8_lossy(&std::fs::read(p).expect("read fixture")).into_owned())
         .collect();
+    // The agent-folder fixtures name theirs in `expected.txt`, one
+    // `<file>:<line> <severity>[<code>]` a line.
+    let agents = common::root().join("protocols/invalid-agents");
+    for entry in std::fs::read_dir(&agents).expect("list protocols/invalid-agents") {
+        let expected = entry.expect("directory entry").path().join("expected.txt");
+        if expected.is_file() {
+            texts.push(std::fs::read_to_string(&expected).expect("read expected.txt"));
+        }
+    }
     // Tested by generating a file over the limit in the CLI tests instead.
     let generated = ["file-too-large"];
     let missing: Vec<&str> = agentc::Code::ALL

@@ -141,8 +141,8 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// One report per file, in order: the protocol, `settings.json`, then the
-/// prompts and references that have diagnostics.
+/// One report per file, in order: the protocol, `settings.json`, then every
+/// prompt and every reference, by name.
 pub fn check(files: AgentFiles) -> Vec<Compilation> {
     let mut protocol = compile(files.protocol);
     let mut settings = Report::new(files.settings);

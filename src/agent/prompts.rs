@@ -57,7 +57,6 @@ pub(super) fn check(
     let uses = uses(model);
     let mut checked = HashSet::new();
     for prompt_use in &uses {
-        crate::check::check_prompt_name(prompt_use.name, diagnostics);
         let Some(&root) = index.get(prompt_use.name.text.as_str()) else {
             diagnostics.push(missing_prompt(prompt_use.name, &names));
             continue;
@@ -138,6 +137,14 @@ fn missing_prompt(name: &Name, names: &[String]) -> Diagnostic {
             name.text, name.text
         ),
     );
+    let written = name.text.as_str();
+    let bare = written.strip_prefix("prompts/").unwrap_or(written);
+    let meant = bare.strip_suffix(".md").unwrap_or(bare);
+    if meant != written {
+        return diagnostic.with_help(format!(
+            "write `{meant}`: a prompt is named by its path under `prompts/`, without `.md`"
+        ));
+    }
     match did_you_mean(&name.text, names.iter().map(String::as_str)) {
         Some(help) => diagnostic.with_help(help),
         None => diagnostic.with_help(format!(

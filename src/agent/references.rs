@@ -79,6 +79,21 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
 fn check_frontmatter(report: &mut Report) {
     let text = report.source.text();
     let Some(end) = frontmatter_end(text) else {
+        if text
+            .split_inclusive('\n')
+            .next()
+            .is_some_and(|l| l.trim_end() == "---")
+        {
+            report.diagnostics.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    Span::new(0, 3),
+                    "the reference's frontmatter is never closed",
+                )
+                .with_help("end the frontmatter with a line `---` after `description: ...`"),
+            );
+            return;
+        }
         report.diagnostics.push(
             Diagnostic::new(Code::MissingField, Span::empty(0), "reference has no frontmatter with a `description`")
                 .with_help("start the file with `---`, a line `description: What this reference contains`, and `---`")
@@ -91,12 +106,14 @@ fn check_frontmatter(report: &mut Report) {
     let yaml_source = Source::new(report.source.name(), &text[..end]);
     let mut diags = Diagnostics::default();
     let root = yaml::parse(&yaml_source, &mut diags);
-    report.diagnostics.extend(
-        diags
-            .into_vec()
-            .into_iter()
-            .filter(|d| d.code != Code::RootNotMapping),
-    );
+    let problems: Vec<Diagnostic> = diags
+        .into_vec()
+        .into_iter()
+        .filter(|d| d.code != Code::RootNotMapping)
+        .collect();
+    // Frontmatter that is not YAML is reported as such, and only as such.
+    let readable = problems.is_empty();
+    report.diagnostics.extend(problems);
     let description = root.as_ref().and_then(|root| match &root.kind {
         NodeKind::Mapping(entries) => entries.iter().find(|e| e.key.text == "description"),
         _ => None,
@@ -111,6 +128,7 @@ fn check_frontmatter(report: &mut Report) {
             )
             .with_help("say what the reference contains, so the agent knows when to read it"),
         ),
+        None if !readable => {}
         None => report.diagnostics.push(
             Diagnostic::new(
                 Code::MissingField,

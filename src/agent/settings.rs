@@ -37,6 +37,13 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
     };
     let mut scratch = Diagnostics::default();
     let root = yaml::parse(&report.source, &mut scratch);
+    // serde_json keeps the last of duplicate keys, silently; say so.
+    report.diagnostics.extend(
+        scratch
+            .into_vec()
+            .into_iter()
+            .filter(|d| d.code == Code::DuplicateKey),
+    );
     let whole = Span::new(0, text.trim_end().len());
     let Some(object) = value.as_object() else {
         report.diagnostics.push(Diagnostic::new(
@@ -47,16 +54,17 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
         return;
     };
     let entries = root.as_ref().and_then(Node::as_mapping).unwrap_or_default();
+    // The last of duplicate keys is the one serde_json reads.
     let key_span = |key: &str| {
         entries
             .iter()
-            .find(|e| e.key.text == key)
+            .rfind(|e| e.key.text == key)
             .map_or(Span::empty(0), |e| e.key.span)
     };
     let value_span = |key: &str| {
         entries
             .iter()
-            .find(|e| e.key.text == key)
+            .rfind(|e| e.key.text == key)
             .map_or(Span::empty(0), |e| e.value.span)
     };
     let start = root.as_ref().map_or(Span::empty(0), |r| {

@@ -134,20 +134,25 @@ pub fn check_slug(what: &'static str, name: &Name, diags: &mut Diagnostics) {
 }
 
 /// A prompt name: lowercase-with-dashes segments joined by `/`.
-pub fn check_prompt_name(name: &Name, diags: &mut impl Extend<Diagnostic>) {
-    if name.text.split('/').all(is_slug) {
+pub fn check_prompt_name(name: &Name, diags: &mut Diagnostics) {
+    // `system.md` or `prompts/system`: the unknown-prompt check, which
+    // knows the files, says what to write.
+    let path_like = name.text.ends_with(".md") || name.text.starts_with("prompts/");
+    if path_like || name.text.split('/').all(is_slug) {
         return;
     }
     let suggestion: Vec<String> = name.text.split('/').map(|s| s.to_kebab_case()).collect();
-    diags.extend([Diagnostic::new(
-        Code::SlugNameCase,
-        name.span,
-        format!("prompt name `{}` is not lowercase-with-dashes", name.text),
-    )
-    .with_help(format!(
-        "rename the file and write `{}`; subfolders are joined with `/`",
-        suggestion.join("/")
-    ))]);
+    diags.push(
+        Diagnostic::new(
+            Code::SlugNameCase,
+            name.span,
+            format!("prompt name `{}` is not lowercase-with-dashes", name.text),
+        )
+        .with_help(format!(
+            "rename the file and write `{}`; subfolders are joined with `/`",
+            suggestion.join("/")
+        )),
+    );
 }
 
 /// An input, resource, variable or trigger input name.

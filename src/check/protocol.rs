@@ -3,7 +3,7 @@
 //! `agent.tools` to the variables a block reads and the threads it uses.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean, nearest};
 use crate::model::{Model, VariableOrigin};
 use crate::source::Span;
 use crate::syntax::{
@@ -33,10 +33,17 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
         check_config(model, &agent.config, &scope, true, diags);
     }
     for handler in &model.protocol.handlers {
+        // A handler under a misspelt trigger name (reported) is checked as
+        // the handler of the trigger it most likely means, so its reads of
+        // that trigger's inputs are not reported again.
+        let trigger = model.trigger(&handler.trigger.text).or_else(|| {
+            let triggers = model.protocol.triggers.iter().map(|t| t.name.text.as_str());
+            nearest(&handler.trigger.text, triggers).and_then(|name| model.trigger(name))
+        });
         let scope = Scope {
             model,
             facts: &facts,
-            trigger: model.trigger(&handler.trigger.text),
+            trigger,
             worker: false,
         };
         check_sequence(model, &handler.blocks, &scope, diags);
@@ -152,6 +159,18 @@ fn check_names(model: &Model, diags: &mut Diagnostics) {
         } else {
             naming::check_slug(what, name, diags);
         }
+    }
+    let prompts = protocol
+        .agent
+        .iter()
+        .filter_map(|a| a.config.system.as_ref())
+        .chain(protocol.blocks().filter_map(|b| {
+            b.prompt
+                .as_ref()
+                .or_else(|| b.config.as_ref().and_then(|c| c.system.as_ref()))
+        }));
+    for name in prompts {
+        naming::check_prompt_name(name, diags);
     }
     check_duplicate_variables(model, diags);
 }
@@ -691,6 +710,8 @@ struct Facts<'m> {
     /// Threads started by any block: interactive threads persist across
     /// triggers, so a later handler may use one started in another.
     started_anywhere: HashSet<&'m str>,
+    /// The same threads, in declaration order, for suggestions.
+    thread_names: Vec<&'m str>,
     /// Trigger input name → the first trigger that declares it.
     input_owners: HashMap<&'m str, &'m Trigger>,
 }
@@ -709,11 +730,12 @@ impl<'m> Facts<'m> {
                 }
             }
         }
-        let started_anywhere = protocol
+        let thread_names: Vec<&str> = protocol
             .blocks()
             .filter(|b| b.kind == Some(BlockKind::StartThread))
             .filter_map(|b| b.thread.as_ref().map(|t| t.text.as_str()))
             .collect();
+        let started_anywhere = thread_names.iter().copied().collect();
         let mut input_owners = HashMap::new();
         for trigger in &protocol.triggers {
             for field in &trigger.input {
@@ -725,6 +747,7 @@ impl<'m> Facts<'m> {
         Facts {
             writers,
             started_anywhere,
+            thread_names,
             input_owners,
         }
     }
@@ -820,6 +843,25 @@ fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Di
                 diags,
             );
         }
+        let uses_a_thread = matches!(
+            kind,
+            BlockKind::NextMessage | BlockKind::AddMessage | BlockKind::SerializeThread
+        );
+        if scope.worker && uses_a_thread && block.thread.is_none() {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownThread,
+                    block.kind_span,
+                    format!(
+                        "block `{}` names no `thread`, and a worker has no main thread",
+                        block.name.text
+                    ),
+                )
+                .with_help(
+                    "add `thread:` naming a thread that an earlier `start-thread` step creates",
+                ),
+            );
+        }
         if kind == BlockKind::StartThread
             && let Some(thread) = &block.thread
         {
@@ -860,14 +902,17 @@ fn check_thread(
         Some(block) => diagnostic
             .with_label(block.name.span, "started only here, later")
             .with_help("move the `start-thread` block before this one"),
-        None => diagnostic.with_help(format!(
-            "add a `start-thread` block with `thread: {name}` before this block{}",
-            if scope.worker {
-                "; workers have no main thread"
-            } else {
-                ", or leave `thread` out to use the main thread"
-            }
-        )),
+        None => match did_you_mean(name, scope.facts.thread_names.iter().copied()) {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic.with_help(format!(
+                "add a `start-thread` block with `thread: {name}` before this block{}",
+                if scope.worker {
+                    "; workers have no main thread"
+                } else {
+                    ", or leave `thread` out to use the main thread"
+                }
+            )),
+        },
     };
     diags.push(diagnostic);
 }
@@ -1046,7 +1091,16 @@ fn check_set_resource(model: &Model, block: &Block, diags: &mut Diagnostics) {
             .with_help("remove `readonly: true` from the resource, or do not write it"),
         ),
         Some((VariableOrigin::Resource, _)) => {}
-        _ => diags.push(unknown(
+        Some((origin, field)) => diags.push(
+            Diagnostic::new(
+                Code::UnknownResource,
+                name.span,
+                format!("`{}` is {}, not a resource", name.text, origin.describe()),
+            )
+            .with_label(field.name.span, "declared here")
+            .with_help("`set-resource` writes resources; a variable is set with `output:` on the block that computes it"),
+        ),
+        None => diags.push(unknown(
             Code::UnknownResource,
             "resource",
             name,

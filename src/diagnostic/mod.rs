@@ -114,6 +114,11 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
+    nearest(name, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// The candidate [`did_you_mean`] would suggest.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
     let length = name.chars().count();
     let limit = (length / 3).max(1);
@@ -133,7 +138,7 @@ pub fn did_you_mean<'a>(
             best = Some((distance, candidate));
         }
     }
-    best.map(|(_, c)| format!("did you mean `{c}`?"))
+    best.map(|(_, c)| c)
 }
 
 #[cfg(test)]

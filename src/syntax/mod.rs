@@ -442,9 +442,12 @@ impl Lower<'_> {
             ),
         );
         if let Some(s) = node.as_scalar() {
-            let meant_true = matches!(s.text.to_lowercase().as_str(), "yes" | "y" | "on");
-            let meant_false = matches!(s.text.to_lowercase().as_str(), "no" | "n" | "off");
-            if meant_true || meant_false {
+            let lower = s.text.to_lowercase();
+            let meant_true = matches!(lower.as_str(), "yes" | "y" | "on" | "true");
+            let meant_false = matches!(lower.as_str(), "no" | "n" | "off" | "false");
+            if s.style != ScalarStyle::Plain && (lower == "true" || lower == "false") {
+                diagnostic = diagnostic.with_help(format!("remove the quotes: `{lower}`"));
+            } else if meant_true || meant_false {
                 diagnostic = diagnostic.with_help(format!(
                     "YAML 1.2 reads `{}` as text; write `{}`",
                     s.text, meant_true

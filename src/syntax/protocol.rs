@@ -681,7 +681,12 @@ impl Lower<'_> {
             "workers" => config.workers = self.names(value, "`workers`"),
             "references" => config.references = self.names(value, "`references`"),
             "sandboxTimeout" => {
-                self.integer(value, "`sandboxTimeout`", 1, MAX_SANDBOX_TIMEOUT);
+                self.integer(
+                    value,
+                    "`sandboxTimeout` (milliseconds, at most one hour)",
+                    1,
+                    MAX_SANDBOX_TIMEOUT,
+                );
             }
             "maxToolOutputTokens" | "maxImageDimension" | "maxOutputTokens" => {
                 self.integer(value, &format!("`{key}`"), 1, i64::MAX);
@@ -978,7 +983,11 @@ impl Lower<'_> {
         if kind != BlockKind::GenerateVideo {
             let mut allowed = BLOCK_COMMON.to_vec();
             allowed.extend_from_slice(kind.keys());
-            self.check_keys(body, &allowed, &format!("a `{}` block", kind.name()));
+            self.check_keys(
+                body,
+                &allowed,
+                &format!("{} `{}` block", article(kind.name()), kind.name()),
+            );
         }
         for required in kind.required() {
             if !body.iter().any(|e| e.key.text == *required) {
@@ -990,7 +999,11 @@ impl Lower<'_> {
                     )
                     .with_label(
                         kind_name.span,
-                        format!("a `{}` block needs `{required}`", kind.name()),
+                        format!(
+                            "{} `{}` block needs `{required}`",
+                            article(kind.name()),
+                            kind.name()
+                        ),
                     ),
                 );
             }
@@ -1022,7 +1035,9 @@ impl Lower<'_> {
             (_, "block" | "display" | "description" | "title") => {}
             (_, "thread") => block.thread = self.text(value, "`thread`"),
             (_, "output") => block.output = self.text(value, "`output`"),
-            (BlockKind::StartThread, _) => self.config_key(entry, config),
+            (BlockKind::StartThread, _) if THREAD_KEYS.contains(&key) => {
+                self.config_key(entry, config)
+            }
             (BlockKind::NextMessage, "responseType") => {
                 block.response_type = self.type_expr(value, "`responseType`")
             }
@@ -1336,7 +1351,7 @@ impl Lower<'_> {
             Diagnostic::new(
                 Code::InvalidValue,
                 name.span,
-                format!("`{}` is not {}", name.text, article(what)),
+                format!("`{}` is not {}", name.text, choice_phrase(what)),
             )
             .with_help(help),
         );
@@ -1355,10 +1370,19 @@ impl Lower<'_> {
 }
 
 /// "a valid `display`" for a key; "a block kind" stays as written.
-fn article(what: &str) -> String {
+fn choice_phrase(what: &str) -> String {
     if what.starts_with('`') {
         format!("a valid {what}")
     } else {
         what.to_string()
+    }
+}
+
+/// "a" or "an" before a block kind.
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }

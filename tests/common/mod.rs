@@ -34,12 +34,17 @@ pub fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
 }
 
 /// Every `protocol.yaml` under `protocols/`, sorted: the valid examples.
+/// `protocols/invalid-agents/` is skipped: its agents are invalid by design.
 pub fn valid_protocols() -> Vec<PathBuf> {
     let mut found = Vec::new();
+    let invalid_agents = root().join("protocols").join("invalid-agents");
     let mut dirs = vec![root().join("protocols")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).expect("list protocols/") {
             let path = entry.expect("directory entry").path();
+            if path == invalid_agents {
+                continue;
+            }
             if path.is_dir() {
                 dirs.push(path);
             } else if path.file_name().is_some_and(|n| n == "protocol.yaml") {
