@@ -446,6 +446,9 @@ impl<'m> Scope<'m> {
     }
 }
 
+/// The declared names of one kind, in declaration order.
+type Names<'a, 'm> = &'a dyn Fn() -> Box<dyn Iterator<Item = &'m Name> + 'm>;
+
 /// A thread configuration: `agent:` (`is_agent`) or a `start-thread` block.
 fn check_config(
     model: &Model,
@@ -455,66 +458,54 @@ fn check_config(
     diags: &mut Diagnostics,
 ) {
     let protocol = &model.protocol;
-    for name in &config.tools {
-        if model.tool(&name.text).is_none() {
-            diags.push(unknown(
-                Code::UnknownTool,
-                "tool",
-                name,
-                protocol.tools.iter().map(|t| t.name.text.as_str()),
-                "tools:",
-            ));
-        }
-    }
-    for name in &config.skills {
-        if model.skill(&name.text).is_none() {
-            diags.push(unknown(
-                Code::UnknownSkill,
-                "skill",
-                name,
-                protocol.skills.iter().map(|s| s.name.text.as_str()),
-                "skills:",
-            ));
-        }
-    }
-    for name in &config.mcp_servers {
-        if model.mcp_server(&name.text).is_none() {
-            diags.push(unknown(
-                Code::UnknownMcpServer,
-                "MCP server",
-                name,
-                protocol.mcp_servers.iter().map(|m| m.name.text.as_str()),
-                "mcpServers:",
-            ));
-        }
-    }
-    for name in &config.on_demand_mcp_servers {
-        let declared = protocol
-            .on_demand_mcp_servers
-            .iter()
-            .any(|s| s.source.text == name.text);
-        if !declared {
-            diags.push(unknown(
-                Code::UnknownMcpServer,
-                "on-demand MCP source",
-                name,
-                protocol
-                    .on_demand_mcp_servers
-                    .iter()
-                    .map(|s| s.source.text.as_str()),
-                "onDemandMcpServers:",
-            ));
-        }
-    }
-    for name in &config.workers {
-        if model.worker(&name.text).is_none() {
-            diags.push(unknown(
-                Code::UnknownWorker,
-                "worker",
-                name,
-                protocol.workers.iter().map(|w| w.name.text.as_str()),
-                "workers:",
-            ));
+    let sources = || protocol.on_demand_mcp_servers.iter().map(|s| &s.source);
+    let checks: [(&[Name], Code, &str, &str, Names); 5] = [
+        (&config.tools, Code::UnknownTool, "tool", "tools:", &|| {
+            Box::new(protocol.tools.iter().map(|t| &t.name))
+        }),
+        (
+            &config.skills,
+            Code::UnknownSkill,
+            "skill",
+            "skills:",
+            &|| Box::new(protocol.skills.iter().map(|s| &s.name)),
+        ),
+        (
+            &config.mcp_servers,
+            Code::UnknownMcpServer,
+            "MCP server",
+            "mcpServers:",
+            &|| Box::new(protocol.mcp_servers.iter().map(|m| &m.name)),
+        ),
+        (
+            &config.on_demand_mcp_servers,
+            Code::UnknownMcpServer,
+            "on-demand MCP source",
+            "onDemandMcpServers:",
+            &|| Box::new(sources()),
+        ),
+        (
+            &config.workers,
+            Code::UnknownWorker,
+            "worker",
+            "workers:",
+            &|| Box::new(protocol.workers.iter().map(|w| &w.name)),
+        ),
+    ];
+    for (listed, code, what, section, declared) in checks {
+        for name in listed {
+            let exists = match code {
+                Code::UnknownTool => model.tool(&name.text).is_some(),
+                Code::UnknownSkill => model.skill(&name.text).is_some(),
+                Code::UnknownWorker => model.worker(&name.text).is_some(),
+                _ if section == "mcpServers:" => model.mcp_server(&name.text).is_some(),
+                // A handful of sources at most: remote, device, consumer.
+                _ => sources().any(|s| s.text == name.text),
+            };
+            if !exists {
+                let candidates = declared().map(|n| n.text.as_str());
+                diags.push(unknown(code, what, name, candidates, section));
+            }
         }
     }
     for mapping in &config.input {

@@ -102,8 +102,10 @@ impl Diagnostics {
     }
 }
 
-/// How many candidates one suggestion compares at most.
+/// How many candidates one suggestion compares at most, and how many it
+/// looks at (most are passed over for their length).
 const MAX_COMPARED: usize = 256;
+const MAX_SCANNED: usize = 4096;
 
 /// "did you mean `x`?" for the candidate nearest to `name`, when it is
 /// within a third of the name's length in edits (as rustc does), ignoring
@@ -124,7 +126,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = (length / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     let mut compared = 0;
-    for candidate in candidates {
+    for candidate in candidates.into_iter().take(MAX_SCANNED) {
         // Edits change the length by at most one each.
         if candidate == name || candidate.chars().count().abs_diff(length) > limit {
             continue;

@@ -553,7 +553,9 @@ impl Lower<'_> {
         let mut sources = Vec::new();
         for entry in first_occurrences(self.mapping(node, "`onDemandMcpServers`")) {
             let source = Name::of(&entry.key);
-            if !MCP_SOURCES.contains(&source.text.as_str()) {
+            // Only the three sources are kept, so lookups stay trivial.
+            let valid = MCP_SOURCES.contains(&source.text.as_str());
+            if !valid {
                 self.invalid_choice(&source, "an `onDemandMcpServers` source", MCP_SOURCES);
             }
             let place = format!("on-demand MCP source `{}`", source.text);
@@ -573,6 +575,9 @@ impl Lower<'_> {
             let execution = self.choice_of(body, "execution", EXECUTION);
             if let Some(retention) = body.iter().find(|e| e.key.text == "contextRetention") {
                 self.context_retention(&retention.value);
+            }
+            if !valid {
+                continue;
             }
             sources.push(OnDemandMcp {
                 source,
