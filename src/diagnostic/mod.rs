@@ -104,11 +104,12 @@ impl Diagnostics {
 
 /// How many candidates one suggestion compares at most, and how many it
 /// looks at (most are passed over for their length).
-const MAX_COMPARED: usize = 256;
-const MAX_SCANNED: usize = 4096;
+const MAX_COMPARED: usize = 64;
+const MAX_SCANNED: usize = 1024;
 
 /// "did you mean `x`?" for the candidate nearest to `name`, when it is
-/// within a third of the name's length in edits (as rustc does), ignoring
+/// within a third of the name's length in edits (insertions, deletions,
+/// substitutions, adjacent transpositions; as rustc does), ignoring
 /// case. Ties go to the earliest candidate, which is declaration order.
 /// At most [`MAX_COMPARED`] candidates of a plausible length are compared,
 /// so a file with many unknown names among many declared ones stays linear.
@@ -135,7 +136,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         if compared > MAX_COMPARED {
             break;
         }
-        let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
+        let distance = strsim::osa_distance(&lower, &candidate.to_lowercase());
         if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, candidate));
         }
