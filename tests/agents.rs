@@ -12,10 +12,11 @@
 
 mod common;
 
+use common::{agentc, stderr, stdout};
+
 use agentc::render::{human, json};
 use agentc::{Compilation, agent};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const INVALID_AGENTS: &str = "protocols/invalid-agents";
 const SUPPORT_DESK: &str = "protocols/support-desk";
@@ -24,23 +25,6 @@ const VALID_AGENTS: &[&str] = &[SUPPORT_DESK, "protocols/shop-assistant", "proto
 /// One diagnostic as `expected.txt` names it: (file relative to the agent
 /// folder, line, severity, code).
 type Expected = (String, usize, String, String);
-
-fn agentc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(common::root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentc")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8 stderr")
-}
 
 /// `agentc check --format json ...`: the exit code and the report.
 fn check_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {

@@ -2,25 +2,9 @@
 
 mod common;
 
+use common::{agentc, stderr, stdout};
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn agentc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(common::root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentc")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("utf-8 stderr")
-}
 
 const VALID: &str = "protocols/shop-assistant/protocol.yaml";
 

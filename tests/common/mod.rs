@@ -78,3 +78,21 @@ pub fn snapshot_settings() -> insta::Settings {
     settings.set_prepend_module_to_snapshot(false);
     settings
 }
+
+/// Runs the real binary from the crate root, without colour.
+pub fn agentc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run agentc")
+}
+
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8 stdout")
+}
+
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("utf-8 stderr")
+}
