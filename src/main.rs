@@ -98,7 +98,7 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
     let mut io_failed = false;
     let mut files = Vec::new();
     for path in &paths {
-        match protocol_files(path) {
+        match agent::find_protocols(path) {
             Ok(found) if found.is_empty() => {
                 eprintln!("error: no protocol.yaml found under {}", path.display());
                 io_failed = true;
@@ -112,7 +112,7 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
     }
     let mut compiled = Vec::new();
     for file in files {
-        match check_file(&file) {
+        match agent::check_path(&file) {
             Ok(reports) => compiled.extend(reports),
             Err(error) => {
                 eprintln!("error: cannot read {}: {error}", file.display());
@@ -232,61 +232,6 @@ fn explain(code: Option<&str>) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// A protocol in an agent folder is checked with the folder's settings,
-/// prompts and references; any other protocol file alone.
-fn check_file(file: &Path) -> std::io::Result<Vec<agentc::Compilation>> {
-    let folder = file.parent().map_or_else(
-        || PathBuf::from("."),
-        |p| {
-            if p.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                p.to_path_buf()
-            }
-        },
-    );
-    let in_folder = file.file_name().is_some_and(|n| n == "protocol.yaml");
-    if in_folder && agent::is_agent_folder(&folder) {
-        let dir = file.parent().unwrap_or(Path::new(""));
-        return Ok(agent::check(agent::load(dir)?));
-    }
-    let bytes = agent::read(file)?;
-    let mut compilation = agentc::compile(&file.display().to_string(), &bytes);
-    if in_folder && agent::lacks_settings(&folder) {
-        compilation.diagnostics.insert(0, agent::missing_settings());
-    }
-    Ok(vec![compilation])
-}
-
-/// A file as given, or every `protocol.yaml` below a folder, sorted by path.
-fn protocol_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        std::fs::metadata(path)?;
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut found = Vec::new();
-    let mut folders = vec![path.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder)? {
-            let entry = entry?;
-            let name = entry.file_name();
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                let skip = name
-                    .to_str()
-                    .is_some_and(|n| n.starts_with('.') || n == "node_modules" || n == "target");
-                if !skip {
-                    folders.push(entry.path());
-                }
-            } else if name == "protocol.yaml" {
-                found.push(entry.path());
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 fn terminal_style(is_terminal: bool) -> Style {

@@ -57,15 +57,32 @@ pub fn is_agent_folder(dir: &Path) -> bool {
 
 /// Whether `dir` looks like an agent folder that lacks its `settings.json`:
 /// it has `protocol.yaml` and a `prompts/` or `references/` folder.
-pub fn lacks_settings(dir: &Path) -> bool {
+fn lacks_settings(dir: &Path) -> bool {
     dir.join("protocol.yaml").is_file()
         && !dir.join("settings.json").exists()
         && (dir.join("prompts").is_dir() || dir.join("references").is_dir())
 }
 
+/// Checks a protocol file: one named `protocol.yaml` in an agent folder
+/// with its folder's settings, prompts and references; any other alone
+/// (with `missing-settings` when it looks like an agent that lacks them).
+pub fn check_path(file: &Path) -> std::io::Result<Vec<Compilation>> {
+    let dir = file.parent().unwrap_or(Path::new(""));
+    let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
+    if is_protocol && is_agent_folder(dir) {
+        return Ok(check(load(dir)?));
+    }
+    let bytes = read(file)?;
+    let mut compilation = crate::compile(&file.display().to_string(), &bytes);
+    if is_protocol && lacks_settings(dir) {
+        compilation.diagnostics.insert(0, missing_settings());
+    }
+    Ok(vec![compilation])
+}
+
 /// The warning for a protocol beside `prompts/` or `references/` but no
 /// `settings.json`: the folder is checked as a lone protocol.
-pub fn missing_settings() -> Diagnostic {
+fn missing_settings() -> Diagnostic {
     Diagnostic::new(
         crate::Code::MissingSettings,
         crate::Span::empty(0),
@@ -96,38 +113,68 @@ fn markdown_files(folder: &Path, nested: bool) -> std::io::Result<Vec<Named>> {
     if !folder.is_dir() {
         return Ok(found);
     }
+    let is_markdown = |path: &Path| path.extension().is_some_and(|e| e == "md");
+    for path in files_below(folder, nested, is_markdown)? {
+        let Ok(relative) = path.strip_prefix(folder) else {
+            continue;
+        };
+        let name = relative
+            .with_extension("")
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let bytes = read(&path)?;
+        found.push(Named {
+            name,
+            file: File::new(&path.display().to_string(), &bytes),
+        });
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// A file as given, or every `protocol.yaml` below a folder (skipping
+/// hidden folders, `node_modules` and `target`), sorted by path.
+pub fn find_protocols(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        std::fs::metadata(path)?;
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut found = files_below(path, true, |p| {
+        p.file_name().is_some_and(|n| n == "protocol.yaml")
+    })?;
+    found.sort();
+    Ok(found)
+}
+
+/// The files below `folder` that `wanted` accepts, in no particular order;
+/// with `nested`, in subfolders too, except hidden ones, `node_modules`
+/// and `target`.
+fn files_below(
+    folder: &Path,
+    nested: bool,
+    wanted: impl Fn(&Path) -> bool,
+) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
     while let Some(current) = pending.pop() {
         for entry in std::fs::read_dir(&current)? {
             let entry = entry?;
             let path = entry.path();
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                if nested {
+            if entry.file_type()?.is_dir() {
+                let name = entry.file_name();
+                let skip = name
+                    .to_str()
+                    .is_some_and(|n| n.starts_with('.') || n == "node_modules" || n == "target");
+                if nested && !skip {
                     pending.push(path);
                 }
-                continue;
+            } else if wanted(&path) {
+                found.push(path);
             }
-            if path.extension().is_none_or(|e| e != "md") {
-                continue;
-            }
-            let Ok(relative) = path.strip_prefix(folder) else {
-                continue;
-            };
-            let name = relative
-                .with_extension("")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/");
-            let bytes = read(&path)?;
-            found.push(Named {
-                name,
-                file: File::new(&path.display().to_string(), &bytes),
-            });
         }
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(found)
 }
 

@@ -23,10 +23,33 @@ use std::collections::{HashMap, HashSet};
 struct Use<'m> {
     name: &'m Name,
     input: &'m [InputMapping],
+    /// The `input` mapping by label: what the prompt receives.
+    labels: HashMap<&'m str, &'m InputMapping>,
     /// The handler's trigger, whose inputs the mapping may name.
     trigger: Option<&'m Trigger>,
     /// "the `agent` system prompt", "block `Add message`".
     place: String,
+}
+
+impl<'m> Use<'m> {
+    fn new(
+        name: &'m Name,
+        input: &'m [InputMapping],
+        trigger: Option<&'m Trigger>,
+        place: String,
+    ) -> Use<'m> {
+        let mut labels = HashMap::with_capacity(input.len());
+        for mapping in input {
+            labels.entry(mapping.label.text.as_str()).or_insert(mapping);
+        }
+        Use {
+            name,
+            input,
+            labels,
+            trigger,
+            place,
+        }
+    }
 }
 
 pub(super) fn check(
@@ -94,12 +117,8 @@ fn uses(model: &Model) -> Vec<Use<'_>> {
     if let Some(agent) = &protocol.agent
         && let Some(system) = &agent.config.system
     {
-        uses.push(Use {
-            name: system,
-            input: &agent.config.input,
-            trigger: None,
-            place: "the `agent` system prompt".to_string(),
-        });
+        let place = "the `agent` system prompt".to_string();
+        uses.push(Use::new(system, &agent.config.input, None, place));
     }
     let sequences = protocol
         .handlers
@@ -116,12 +135,8 @@ fn uses(model: &Model) -> Vec<Use<'_>> {
                 _ => None,
             };
             if let Some(name) = name {
-                uses.push(Use {
-                    name,
-                    input: &block.input,
-                    trigger,
-                    place: format!("block `{}`", block.name.text),
-                });
+                let place = format!("block `{}`", block.name.text);
+                uses.push(Use::new(name, &block.input, trigger, place));
             }
         }
     }
@@ -215,8 +230,9 @@ fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [Report]) {
             continue;
         };
         let first = first.index();
-        let in_group = |i: usize| group.iter().any(|n| n.index() == i);
-        let Some(&(next, span)) = includes[first].iter().find(|(to, _)| in_group(*to)) else {
+        // Sorted above, so membership is a binary search.
+        let in_group = |i: usize| group.binary_search(&NodeIndex::new(i)).is_ok();
+        let Some(&(_, span)) = includes[first].iter().find(|(to, _)| in_group(*to)) else {
             continue;
         };
         let path: Vec<String> = group
@@ -228,7 +244,6 @@ fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [Report]) {
         } else {
             format!("prompts {} include each other", path.join(", "))
         };
-        let _ = next;
         prompts[first].diagnostics.push(
             Diagnostic::new(Code::IncludeCycle, span, message)
                 .with_help("remove one of the includes; a prompt cannot contain itself"),
@@ -254,7 +269,7 @@ fn check_variables(
             ),
             _ => continue,
         };
-        let Some(mapping) = prompt_use.input.iter().find(|m| m.label.text == *name) else {
+        let Some(&mapping) = prompt_use.labels.get(name.as_str()) else {
             let shown = match condition {
                 Some(_) => format!("condition variable `{name}`"),
                 None => format!("`{{{{{name}}}}}`"),

@@ -3,6 +3,7 @@
 //! `description`, a lowercase-with-dashes name, and someone who lists it.
 
 use super::Report;
+use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
 use crate::source::{Source, Span};
@@ -47,20 +48,8 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
             continue;
         }
         let start = Span::empty(0);
-        if !crate::check::is_slug(&report.name) {
-            let suggestion = heck::ToKebabCase::to_kebab_case(report.name.as_str());
-            report.diagnostics.push(
-                Diagnostic::new(
-                    Code::SlugNameCase,
-                    start,
-                    format!(
-                        "reference name `{}` is not lowercase-with-dashes",
-                        report.name
-                    ),
-                )
-                .with_help(format!("rename the file to `{suggestion}.md`")),
-            );
-        }
+        let name_problem = slug_problem("reference name", &report.name, start);
+        report.diagnostics.extend(name_problem);
         check_frontmatter(report);
         if !listed_names.contains(report.name.as_str()) {
             report.diagnostics.push(

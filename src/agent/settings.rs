@@ -6,10 +6,12 @@
 //! subset of YAML it is, gives every key and value its span.
 
 use super::Report;
+use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
 use crate::source::{Source, Span};
-use crate::yaml::{self, Node};
+use crate::yaml::{self, Entry, Node};
+use std::collections::HashMap;
 
 const KEYS: &[&str] = &["slug", "name", "description", "format"];
 const REQUIRED: &[&str] = &["slug", "name", "format"];
@@ -55,18 +57,9 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
     };
     let entries = root.as_ref().and_then(Node::as_mapping).unwrap_or_default();
     // The last of duplicate keys is the one serde_json reads.
-    let key_span = |key: &str| {
-        entries
-            .iter()
-            .rfind(|e| e.key.text == key)
-            .map_or(Span::empty(0), |e| e.key.span)
-    };
-    let value_span = |key: &str| {
-        entries
-            .iter()
-            .rfind(|e| e.key.text == key)
-            .map_or(Span::empty(0), |e| e.value.span)
-    };
+    let by_key: HashMap<&str, &Entry> = entries.iter().map(|e| (e.key.text.as_str(), e)).collect();
+    let key_span = |key: &str| by_key.get(key).map_or(Span::empty(0), |e| e.key.span);
+    let value_span = |key: &str| by_key.get(key).map_or(Span::empty(0), |e| e.value.span);
     let start = root.as_ref().map_or(Span::empty(0), |r| {
         Span::new(r.span.start as usize, r.span.start as usize + 1)
     });
@@ -101,18 +94,8 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
         let span = value_span(key);
         match (key.as_str(), value) {
             ("slug" | "name" | "description", serde_json::Value::String(text)) => {
-                if key == "slug" && !crate::check::is_slug(text) {
-                    let suggestion = heck::ToKebabCase::to_kebab_case(text.as_str());
-                    report.diagnostics.push(
-                        Diagnostic::new(
-                            Code::SlugNameCase,
-                            span,
-                            format!("slug `{text}` is not lowercase-with-dashes"),
-                        )
-                        .with_help(format!(
-                            "write `\"{suggestion}\"`; the slug is the agent's URL-safe identifier"
-                        )),
-                    );
+                if key == "slug" {
+                    report.diagnostics.extend(slug_problem("slug", text, span));
                 }
                 if key == "name" && text.trim().is_empty() {
                     report.diagnostics.push(

@@ -5,7 +5,7 @@ mod cycles;
 mod naming;
 mod protocol;
 
-pub use naming::is_slug;
+pub use naming::slug_problem;
 mod unions;
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};

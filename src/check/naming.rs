@@ -101,9 +101,9 @@ const VARIABLE: Convention = Convention {
     rule: "use uppercase letters, digits and underscores, as in `USER_MESSAGE`",
 };
 
-fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostics) {
+fn problem(convention: &Convention, name: &str, span: Span) -> Option<Diagnostic> {
     if (convention.accepts)(name) {
-        return;
+        return None;
     }
     let suggestion = (convention.convert)(name);
     let diagnostic = Diagnostic::new(
@@ -111,11 +111,17 @@ fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostic
         span,
         format!("{} `{name}` is not {}", convention.what, convention.style),
     );
-    diags.push(if (convention.accepts)(&suggestion) {
+    Some(if (convention.accepts)(&suggestion) {
         diagnostic.with_help(format!("rename it to `{suggestion}`"))
     } else {
         diagnostic.with_help(convention.rule)
-    });
+    })
+}
+
+fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostics) {
+    if let Some(diagnostic) = problem(convention, name, span) {
+        diags.push(diagnostic);
+    }
 }
 
 pub fn check_type_name(name: &Name, diags: &mut Diagnostics) {
@@ -129,8 +135,13 @@ pub fn check_property_name(name: &Name, diags: &mut Diagnostics) {
 /// A tool, trigger, skill, server, worker or reference name; `what` says
 /// which ("tool", "trigger", ...).
 pub fn check_slug(what: &'static str, name: &Name, diags: &mut Diagnostics) {
-    let convention = Convention { what, ..SLUG };
-    check(&convention, &name.text, name.span, diags);
+    diags.extend(slug_problem(what, &name.text, name.span));
+}
+
+/// The diagnostic for a name that is not lowercase-with-dashes, if it is
+/// not; for names outside the protocol (`settings.json`, file names).
+pub fn slug_problem(what: &'static str, name: &str, span: Span) -> Option<Diagnostic> {
+    problem(&Convention { what, ..SLUG }, name, span)
 }
 
 /// A prompt name: lowercase-with-dashes segments joined by `/`.

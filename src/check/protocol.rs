@@ -3,16 +3,20 @@
 //! `agent.tools` to the variables a block reads and the threads it uses.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean, nearest};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, article, did_you_mean, nearest};
 use crate::model::{Model, VariableOrigin};
 use crate::source::Span;
 use crate::syntax::{
-    Block, BlockKind, Field, InputMapping, Name, Presentation, Setting, ThreadConfig, Trigger,
+    Block, BlockKind, Builtin, Field, InputMapping, Name, Presentation, Setting, ThreadConfig,
+    Trigger, TypeExprKind,
 };
 use std::collections::{HashMap, HashSet};
 
 /// Names the platform reserves for its own tools (`octavus_web_search`).
 const RESERVED_PREFIX: &str = "octavus_";
+
+/// Most names a help line lists.
+const MAX_LISTED: usize = 12;
 
 /// The interactive agent's default thread.
 const MAIN_THREAD: &str = "main";
@@ -195,11 +199,11 @@ fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) {
                         field.name.span,
                         format!(
                             "`{name}` is declared as both {} and {}",
-                            article(earlier),
-                            article(what)
+                            with_article(earlier),
+                            with_article(what)
                         ),
                     )
-                    .with_label(span, format!("declared as {} here", article(earlier)))
+                    .with_label(span, format!("declared as {} here", with_article(earlier)))
                     .with_help("rename one of them; references name one namespace"),
                 ),
                 Some(_) => {}
@@ -219,10 +223,10 @@ fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) {
                         format!(
                             "trigger input `{}` has the name of {} declared at protocol level",
                             field.name.text,
-                            article(what)
+                            with_article(what)
                         ),
                     )
-                    .with_label(span, format!("declared as {} here", article(what)))
+                    .with_label(span, format!("declared as {} here", with_article(what)))
                     .with_help(
                         "rename the trigger input; in its handler the name would mean two things",
                     ),
@@ -232,12 +236,9 @@ fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) {
     }
 }
 
-fn article(what: &str) -> String {
-    if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        format!("an {what}")
-    } else {
-        format!("a {what}")
-    }
+/// "an input", "a variable".
+fn with_article(what: &str) -> String {
+    format!("{} {what}", article(what))
 }
 
 /// Tools, skills, MCP servers and workers: presentation and MCP rules.
@@ -260,14 +261,13 @@ fn check_declarations(model: &Model, diags: &mut Diagnostics) {
         if source.text == "remote" {
             continue;
         }
-        for option in [&server.connection, &server.execution]
-            .into_iter()
-            .flatten()
-        {
-            let key = if Some(option) == server.connection.as_ref() {
-                "connection"
-            } else {
-                "execution"
+        let options = [
+            ("connection", &server.connection),
+            ("execution", &server.execution),
+        ];
+        for (key, option) in options {
+            let Some(option) = option else {
+                continue;
             };
             diags.push(
                 Diagnostic::new(
@@ -288,39 +288,61 @@ fn check_declarations(model: &Model, diags: &mut Diagnostics) {
     }
     for worker in &protocol.workers {
         check_presentation(&worker.presentation, diags);
-        for (_, parent) in &worker.tools {
-            if model.tool(&parent.text).is_none() {
-                diags.push(unknown(
-                    Code::UnknownTool,
-                    "tool",
-                    parent,
-                    protocol.tools.iter().map(|t| t.name.text.as_str()),
-                    "tools:",
-                ));
-            }
-        }
+        let parents = worker.tools.iter().map(|(_, parent)| parent);
+        let tools = || protocol.tools.iter().map(|t| &t.name);
+        check_listed(parents, |n| model.tool(n).is_some(), tools, TOOL, diags);
     }
 }
 
-/// `title` shows only with `display: title`.
+/// `title` shows only with `display: title`, which is never the default.
 fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
-    if let (Some(title), Some(display)) = (&presentation.title, &presentation.display)
-        && display.text != "title"
-    {
-        diags.push(
-            Diagnostic::new(
-                Code::IneffectiveSetting,
-                title.span,
-                format!(
-                    "`title` is shown only with `display: title`, but `display` is `{}`",
-                    display.text
-                ),
-            )
-            .with_label(display.span, "set here")
-            .with_help("write `display: title`, or remove `title`"),
-        );
+    let Some(title) = &presentation.title else {
+        return;
+    };
+    let diagnostic = match &presentation.display {
+        Some(display) if display.text == "title" => return,
+        Some(display) => Diagnostic::new(
+            Code::IneffectiveSetting,
+            title.span,
+            format!(
+                "`title` is shown only with `display: title`, but `display` is `{}`",
+                display.text
+            ),
+        )
+        .with_label(display.span, "set here"),
+        None => Diagnostic::new(
+            Code::IneffectiveSetting,
+            title.span,
+            "`title` is shown only with `display: title`, and `display` is not set",
+        ),
+    };
+    diags.push(diagnostic.with_help("write `display: title`, or remove `title`"));
+}
+
+/// Each of `listed` that `exists` rejects is reported as not declared, with
+/// did-you-mean among the `declared` names (produced only then).
+fn check_listed<'a, 'l, I: Iterator<Item = &'a Name>>(
+    listed: impl IntoIterator<Item = &'l Name>,
+    exists: impl Fn(&str) -> bool,
+    declared: impl Fn() -> I,
+    (code, what, section): (Code, &str, &str),
+    diags: &mut Diagnostics,
+) {
+    for name in listed.into_iter().filter(|n| !exists(&n.text)) {
+        let candidates = declared().map(|n| n.text.as_str());
+        diags.push(unknown(code, what, name, candidates, section));
     }
 }
+
+const TOOL: (Code, &str, &str) = (Code::UnknownTool, "tool", "tools:");
+const SKILL: (Code, &str, &str) = (Code::UnknownSkill, "skill", "skills:");
+const MCP_SERVER: (Code, &str, &str) = (Code::UnknownMcpServer, "MCP server", "mcpServers:");
+const ON_DEMAND_SOURCE: (Code, &str, &str) = (
+    Code::UnknownMcpServer,
+    "on-demand MCP source",
+    "onDemandMcpServers:",
+);
+const WORKER: (Code, &str, &str) = (Code::UnknownWorker, "worker", "workers:");
 
 /// "`x` is not declared" with did-you-mean among `candidates`.
 fn unknown<'a>(
@@ -397,7 +419,8 @@ struct Scope<'m> {
 
 impl<'m> Scope<'m> {
     fn trigger_input(&self, name: &str) -> Option<&'m Field> {
-        self.trigger?.input.iter().find(|f| f.name.text == name)
+        let trigger = self.trigger?.name.text.as_str();
+        self.facts.trigger_inputs.get(&(trigger, name)).copied()
     }
 
     /// Whether `name` can be read here.
@@ -446,9 +469,6 @@ impl<'m> Scope<'m> {
     }
 }
 
-/// The declared names of one kind, in declaration order.
-type Names<'a, 'm> = &'a dyn Fn() -> Box<dyn Iterator<Item = &'m Name> + 'm>;
-
 /// A thread configuration: `agent:` (`is_agent`) or a `start-thread` block.
 fn check_config(
     model: &Model,
@@ -458,56 +478,38 @@ fn check_config(
     diags: &mut Diagnostics,
 ) {
     let protocol = &model.protocol;
+    let tools = || protocol.tools.iter().map(|t| &t.name);
+    let skills = || protocol.skills.iter().map(|s| &s.name);
+    let servers = || protocol.mcp_servers.iter().map(|m| &m.name);
+    // Only the three valid sources are kept: a scan is a lookup.
     let sources = || protocol.on_demand_mcp_servers.iter().map(|s| &s.source);
-    let checks: [(&[Name], Code, &str, &str, Names); 5] = [
-        (&config.tools, Code::UnknownTool, "tool", "tools:", &|| {
-            Box::new(protocol.tools.iter().map(|t| &t.name))
-        }),
-        (
-            &config.skills,
-            Code::UnknownSkill,
-            "skill",
-            "skills:",
-            &|| Box::new(protocol.skills.iter().map(|s| &s.name)),
-        ),
-        (
-            &config.mcp_servers,
-            Code::UnknownMcpServer,
-            "MCP server",
-            "mcpServers:",
-            &|| Box::new(protocol.mcp_servers.iter().map(|m| &m.name)),
-        ),
-        (
-            &config.on_demand_mcp_servers,
-            Code::UnknownMcpServer,
-            "on-demand MCP source",
-            "onDemandMcpServers:",
-            &|| Box::new(sources()),
-        ),
-        (
-            &config.workers,
-            Code::UnknownWorker,
-            "worker",
-            "workers:",
-            &|| Box::new(protocol.workers.iter().map(|w| &w.name)),
-        ),
-    ];
-    for (listed, code, what, section, declared) in checks {
-        for name in listed {
-            let exists = match code {
-                Code::UnknownTool => model.tool(&name.text).is_some(),
-                Code::UnknownSkill => model.skill(&name.text).is_some(),
-                Code::UnknownWorker => model.worker(&name.text).is_some(),
-                _ if section == "mcpServers:" => model.mcp_server(&name.text).is_some(),
-                // A handful of sources at most: remote, device, consumer.
-                _ => sources().any(|s| s.text == name.text),
-            };
-            if !exists {
-                let candidates = declared().map(|n| n.text.as_str());
-                diags.push(unknown(code, what, name, candidates, section));
-            }
-        }
-    }
+    let workers = || protocol.workers.iter().map(|w| &w.name);
+    check_listed(
+        &config.tools,
+        |n| model.tool(n).is_some(),
+        tools,
+        TOOL,
+        diags,
+    );
+    check_listed(
+        &config.skills,
+        |n| model.skill(n).is_some(),
+        skills,
+        SKILL,
+        diags,
+    );
+    let server = |n: &str| model.mcp_server(n).is_some();
+    check_listed(&config.mcp_servers, server, servers, MCP_SERVER, diags);
+    let source = |n: &str| sources().any(|s| s.text == n);
+    let listed = &config.on_demand_mcp_servers;
+    check_listed(listed, source, sources, ON_DEMAND_SOURCE, diags);
+    check_listed(
+        &config.workers,
+        |n| model.worker(n).is_some(),
+        workers,
+        WORKER,
+        diags,
+    );
     for mapping in &config.input {
         check_source(mapping, scope, "`input` source", diags);
     }
@@ -651,20 +653,14 @@ fn check_context_management(model: &Model, config: &ThreadConfig, diags: &mut Di
     let Some(worker) = &management.summarizer_worker else {
         return;
     };
-    if model.worker(&worker.text).is_none() {
-        diags.push(
-            unknown(
-                Code::UnknownWorker,
-                "worker",
-                worker,
-                model.protocol.workers.iter().map(|w| w.name.text.as_str()),
-                "workers:",
-            )
-            .with_note(
-                "the summarizer is declared under `workers:` and left out of `agent.workers`",
-            ),
-        );
-    }
+    let workers = || model.protocol.workers.iter().map(|w| &w.name);
+    check_listed(
+        [worker],
+        |n| model.worker(n).is_some(),
+        workers,
+        WORKER,
+        diags,
+    );
     if let Some(listed) = config.workers.iter().find(|w| w.text == worker.text) {
         diags.push(
             Diagnostic::new(
@@ -705,6 +701,8 @@ struct Facts<'m> {
     thread_names: Vec<&'m str>,
     /// Trigger input name → the first trigger that declares it.
     input_owners: HashMap<&'m str, &'m Trigger>,
+    /// (trigger, input name) → the input.
+    trigger_inputs: HashMap<(&'m str, &'m str), &'m Field>,
 }
 
 impl<'m> Facts<'m> {
@@ -728,11 +726,14 @@ impl<'m> Facts<'m> {
             .collect();
         let started_anywhere = thread_names.iter().copied().collect();
         let mut input_owners = HashMap::new();
+        let mut trigger_inputs = HashMap::new();
         for trigger in &protocol.triggers {
             for field in &trigger.input {
-                input_owners
-                    .entry(field.name.text.as_str())
-                    .or_insert(trigger);
+                let name = field.name.text.as_str();
+                input_owners.entry(name).or_insert(trigger);
+                trigger_inputs
+                    .entry((trigger.name.text.as_str(), name))
+                    .or_insert(field);
             }
         }
         Facts {
@@ -740,6 +741,7 @@ impl<'m> Facts<'m> {
             started_anywhere,
             thread_names,
             input_owners,
+            trigger_inputs,
         }
     }
 
@@ -780,13 +782,8 @@ fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Di
                 Setting::Literal(_) => None,
             }));
         for (name, role) in reads {
-            let role = if role.starts_with('`') || role == "tool input" {
-                role.to_string()
-            } else {
-                format!("`{role}`")
-            };
             if !scope.resolves(&name.text) {
-                diags.push(scope.unknown_variable(name, &role));
+                diags.push(scope.unknown_variable(name, role));
             } else {
                 check_read_before_write(model, name, scope, &written, diags);
             }
@@ -803,17 +800,15 @@ fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Di
             BlockKind::ToolCall => check_tool_call(model, block, diags),
             BlockKind::SetResource => check_set_resource(model, block, diags),
             BlockKind::RunWorker => {
-                if let Some(worker) = &block.worker
-                    && model.worker(&worker.text).is_none()
-                {
-                    diags.push(unknown(
-                        Code::UnknownWorker,
-                        "worker",
-                        worker,
-                        model.protocol.workers.iter().map(|w| w.name.text.as_str()),
-                        "workers:",
-                    ));
-                }
+                let listed = &block.worker;
+                let workers = || model.protocol.workers.iter().map(|w| &w.name);
+                check_listed(
+                    listed,
+                    |n| model.worker(n).is_some(),
+                    workers,
+                    WORKER,
+                    diags,
+                );
             }
             BlockKind::NextMessage => check_response_output(model, block, diags),
             _ => {}
@@ -830,7 +825,7 @@ fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Di
                 thread,
                 scope,
                 &started,
-                starts.get(thread.text.as_str()),
+                starts.get(thread.text.as_str()).copied(),
                 diags,
             );
         }
@@ -865,20 +860,19 @@ fn check_sequence(model: &Model, blocks: &[Block], scope: &Scope, diags: &mut Di
 }
 
 /// A thread is started before a block uses it.
-/// `start` is the thread's first `start-thread` in this sequence; when the
-/// thread is not started yet, that one comes later.
+/// `later` is the thread's first `start-thread` in this sequence: the thread
+/// is not started yet, so that one comes after this block.
 fn check_thread(
     thread: &Name,
     scope: &Scope,
     started: &HashSet<&str>,
-    start: Option<&&Block>,
+    later: Option<&Block>,
     diags: &mut Diagnostics,
 ) {
     let name = thread.text.as_str();
     if started.contains(name) || (!scope.worker && name == MAIN_THREAD) {
         return;
     }
-    let later = start;
     // Interactive threads persist: one started in another handler counts,
     // unless this handler itself starts it only later.
     if !scope.worker && scope.facts.started_anywhere.contains(name) && later.is_none() {
@@ -1003,13 +997,8 @@ fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
         return;
     };
     let Some(tool) = model.tool(&name.text) else {
-        diags.push(unknown(
-            Code::UnknownTool,
-            "tool",
-            name,
-            model.protocol.tools.iter().map(|t| t.name.text.as_str()),
-            "tools:",
-        ));
+        let tools = || model.protocol.tools.iter().map(|t| &t.name);
+        check_listed([name], |_| false, tools, TOOL, diags);
         return;
     };
     let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
@@ -1036,6 +1025,7 @@ fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
                 None if tool.parameters.is_empty() => {
                     diagnostic.with_help("the tool takes no parameters")
                 }
+                None if tool.parameters.len() > MAX_LISTED => diagnostic,
                 None => diagnostic.with_help(format!(
                     "its parameters are {}",
                     parameters()
@@ -1116,10 +1106,10 @@ fn check_response_output(model: &Model, block: &Block, diags: &mut Diagnostics) 
     let Some(ty) = &field.ty else {
         return;
     };
-    let declared = ty.display();
-    if declared == "unknown" || declared == response.display() {
+    if ty.kind == TypeExprKind::Builtin(Builtin::Unknown) || ty.kind == response.kind {
         return;
     }
+    let declared = ty.display();
     diags.push(
         Diagnostic::new(
             Code::ResponseTypeMismatch,

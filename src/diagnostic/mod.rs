@@ -93,12 +93,26 @@ impl Diagnostics {
         self.0.push(diagnostic);
     }
 
+    pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
+        self.0.extend(diagnostics);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.0.iter().any(Diagnostic::is_error)
     }
 
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.0
+    }
+}
+
+/// "a" or "an" for a word in a message (by its first letter, which is
+/// right for the words agentc writes: `add-message`, `input`, `resource`).
+pub fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 

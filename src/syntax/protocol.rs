@@ -12,7 +12,7 @@
 //! literal. Quoting an upper-case word makes it a literal.
 
 use super::{Field, FieldContext, Lower, Name, TypeExpr, first_occurrences, list};
-use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, article, did_you_mean};
 use crate::source::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value};
 
@@ -132,7 +132,6 @@ pub struct ContextManagement {
     pub key: Span,
     pub summarizer_worker: Option<Name>,
     pub recent_percent: Option<Span>,
-    pub recent_window: Option<Span>,
 }
 
 #[derive(Clone, Debug)]
@@ -276,7 +275,8 @@ impl BlockKind {
     }
 }
 
-/// A variable a block reads, and in which role (`uiContent`, `value`, ...).
+/// A variable a block reads, and in which role, as diagnostics name it
+/// ("`uiContent`", "`value`", ...).
 #[derive(Clone, Debug)]
 pub struct Read {
     pub name: Name,
@@ -667,12 +667,8 @@ impl Lower<'_> {
                 config.transcription_model = self.model(value, "`transcriptionModel`")
             }
             "speechVoice" => {
-                config.speech_voice = self.text(value, "`speechVoice`").map(|name| {
-                    if value.as_scalar().is_some_and(is_reference) {
-                        Setting::Variable(name)
-                    } else {
-                        Setting::Literal(name)
-                    }
+                config.speech_voice = self.dynamic(value, |lower, node| {
+                    lower.text(node, "`speechVoice`");
                 })
             }
             "system" => config.system = self.text(value, "`system`"),
@@ -755,25 +751,25 @@ impl Lower<'_> {
 
     /// A model: `provider/model-id`, or a variable reference.
     fn model(&mut self, node: &Node, what: &str) -> Option<Setting> {
-        let name = self.text(node, what)?;
-        if node.as_scalar().is_some_and(is_reference) {
-            return Some(Setting::Variable(name));
-        }
-        let well_formed = name
-            .text
-            .split_once('/')
-            .is_some_and(|(provider, id)| !provider.is_empty() && !id.is_empty());
-        if !well_formed {
-            self.push(
-                Diagnostic::new(
-                    Code::InvalidValue,
-                    name.span,
-                    format!("{what} `{}` is not a `provider/model-id`", name.text),
-                )
-                .with_help("write the provider and the model, as in `anthropic/claude-sonnet-4-5`, `openai/gpt-4o` or `google/gemini-2.5-flash`; or an UPPERCASE variable declared under `input:`"),
-            );
-        }
-        Some(Setting::Literal(name))
+        self.dynamic(node, |lower, node| {
+            let Some(name) = lower.text(node, what) else {
+                return;
+            };
+            let well_formed = name
+                .text
+                .split_once('/')
+                .is_some_and(|(provider, id)| !provider.is_empty() && !id.is_empty());
+            if !well_formed {
+                lower.push(
+                    Diagnostic::new(
+                        Code::InvalidValue,
+                        name.span,
+                        format!("{what} `{}` is not a `provider/model-id`", name.text),
+                    )
+                    .with_help("write the provider and the model, as in `anthropic/claude-sonnet-4-5`, `openai/gpt-4o` or `google/gemini-2.5-flash`; or an UPPERCASE variable declared under `input:`"),
+                );
+            }
+        })
     }
 
     /// `temperature`: a number from 0 to 2, or `off`.
@@ -865,7 +861,6 @@ impl Lower<'_> {
             key: entry.key.span,
             summarizer_worker: None,
             recent_percent: None,
-            recent_window: None,
         };
         for field in first_occurrences(body) {
             match field.key.text.as_str() {
@@ -878,7 +873,6 @@ impl Lower<'_> {
                     management.recent_percent = Some(field.key.span);
                 }
                 "recentWindow" => {
-                    management.recent_window = Some(field.key.span);
                     self.push(
                         Diagnostic::new(Code::Deprecated, field.key.span, "`recentWindow` is deprecated and ignored")
                             .with_help("write `recentPercent:`, the fraction of the context window kept verbatim, as in `recentPercent: 0.3`"),
@@ -1058,20 +1052,20 @@ impl Lower<'_> {
             (BlockKind::AddMessage | BlockKind::RunWorker, "input") => {
                 block.input = self.input_mapping(value)
             }
-            (BlockKind::AddMessage, "files") => self.read_names(value, "files", block),
-            (BlockKind::AddMessage, "uiContent") => self.read_one(value, "uiContent", block),
+            (BlockKind::AddMessage, "files") => self.read_names(value, "`files`", block),
+            (BlockKind::AddMessage, "uiContent") => self.read_one(value, "`uiContent`", block),
             (BlockKind::ToolCall, "tool") => block.tool = self.text(value, "`tool`"),
             (BlockKind::ToolCall, "input") => block.arguments = self.arguments(value),
             (BlockKind::SetResource, "resource") => block.resource = self.text(value, "`resource`"),
-            (BlockKind::SetResource, "value") => self.read_one(value, "value", block),
+            (BlockKind::SetResource, "value") => self.read_one(value, "`value`", block),
             (BlockKind::SerializeThread, "format") => {
                 self.choice(value, "`format`", SERIALIZE_FORMATS);
             }
             (BlockKind::GenerateImage | BlockKind::GenerateVideo, "prompt") => {
-                self.read_one(value, "prompt", block)
+                self.read_one(value, "`prompt`", block)
             }
             (BlockKind::GenerateImage | BlockKind::GenerateVideo, "referenceImages") => {
-                self.read_names(value, "referenceImages", block)
+                self.read_names(value, "`referenceImages`", block)
             }
             (BlockKind::GenerateImage, "resolution") => {
                 self.choice(value, "`resolution`", RESOLUTIONS);
@@ -1117,7 +1111,7 @@ impl Lower<'_> {
                     block.models.push(model);
                 }
             }
-            (BlockKind::GenerateSpeech, "text") => self.read_one(value, "text", block),
+            (BlockKind::GenerateSpeech, "text") => self.read_one(value, "`text`", block),
             (BlockKind::GenerateSpeech, "format") => {
                 self.choice(value, "`format`", SPEECH_FORMATS);
             }
@@ -1126,7 +1120,7 @@ impl Lower<'_> {
             | (BlockKind::GenerateSpeech, "voice" | "instructions") => {
                 self.text(value, &format!("`{key}`"));
             }
-            (BlockKind::TranscribeAudio, "audio") => self.read_one(value, "audio", block),
+            (BlockKind::TranscribeAudio, "audio") => self.read_one(value, "`audio`", block),
             (BlockKind::RunWorker, "worker") => block.worker = self.text(value, "`worker`"),
             _ => {}
         }
@@ -1264,13 +1258,13 @@ impl Lower<'_> {
 
     /// A variable read by name: one, or a list.
     fn read_one(&mut self, node: &Node, role: &'static str, block: &mut Block) {
-        if let Some(name) = self.text(node, &format!("`{role}`")) {
+        if let Some(name) = self.text(node, role) {
             block.reads.push(Read { name, role });
         }
     }
 
     fn read_names(&mut self, node: &Node, role: &'static str, block: &mut Block) {
-        for name in self.names(node, &format!("`{role}`")) {
+        for name in self.names(node, role) {
             block.reads.push(Read { name, role });
         }
     }
@@ -1380,14 +1374,5 @@ fn choice_phrase(what: &str) -> String {
         format!("a valid {what}")
     } else {
         what.to_string()
-    }
-}
-
-/// "a" or "an" before a block kind.
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
     }
 }
