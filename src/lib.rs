@@ -20,7 +20,7 @@ pub use diagnostic::{Code, Diagnostic, Label, Severity};
 pub use model::Model;
 pub use source::{Source, Span};
 
-use diagnostic::Diagnostics;
+pub use diagnostic::Diagnostics;
 use std::collections::HashSet;
 
 /// The result of compiling one file: its source, the model when the file
@@ -34,6 +34,13 @@ pub struct Compilation {
 impl Compilation {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Adds diagnostics found after compiling (by a target, say), keeping
+    /// source order.
+    pub fn add(&mut self, diagnostics: Diagnostics) {
+        self.diagnostics.extend(diagnostics.into_vec());
+        order(&mut self.diagnostics);
     }
 
     pub fn count(&self, severity: Severity) -> usize {
@@ -73,6 +80,23 @@ pub fn compile_source(source: Source) -> Compilation {
         model,
         diagnostics,
     }
+}
+
+/// Adds what each target cannot express or would reject (`agentc check
+/// --target`). Targets check only a protocol without errors: the emitters
+/// assume every name resolves and no type is recursive.
+pub fn check_targets(compilation: &mut Compilation, targets: &[emit::Target]) {
+    if targets.is_empty() || compilation.has_errors() {
+        return;
+    }
+    let Some(model) = &compilation.model else {
+        return;
+    };
+    let mut diags = Diagnostics::default();
+    for &target in targets {
+        emit::check(model, target, &mut diags);
+    }
+    compilation.add(diags);
 }
 
 /// Puts diagnostics in source order and drops repeats.

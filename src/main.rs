@@ -1,8 +1,9 @@
 //! The `agentc` command: parses arguments, calls the library, renders, and
 //! chooses the exit code (0 no errors, 1 errors, 2 usage or I/O error).
 
+use agentc::emit::{Selection, Target};
 use agentc::render::human::{self, Style};
-use agentc::{Code, Severity, agent, emit, render};
+use agentc::{Code, Compilation, Diagnostics, Severity, agent, emit, render};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -31,20 +32,32 @@ enum Command {
         /// Exit with 1 when there are warnings, too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Also report what this consumer cannot express or would reject (repeatable).
+        #[arg(long = "target", value_enum, value_name = "TARGET")]
+        targets: Vec<TargetArg>,
     },
-    /// Print JSON Schema for a protocol's types or tools.
+    /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
     Emit {
         /// The protocol file.
         file: PathBuf,
-        /// The consumer the schema is shaped for.
-        #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
-        target: Target,
-        /// Emit one type as a standalone schema document.
-        #[arg(long = "type", value_name = "NAME", conflicts_with = "tool")]
+        /// The consumer the output is shaped for.
+        #[arg(long, value_enum, default_value_t = TargetArg::JsonSchema)]
+        target: TargetArg,
+        /// Emit one type's schema.
+        #[arg(long = "type", value_name = "NAME", conflicts_with_all = ["tool", "response", "meta"])]
         type_name: Option<String>,
-        /// Emit one tool's parameters as a standalone schema document.
-        #[arg(long, value_name = "NAME")]
+        /// Emit one tool.
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["response", "meta"])]
         tool: Option<String>,
+        /// Emit the structured-output request for an object type (openai, anthropic, gemini).
+        #[arg(long, value_name = "NAME", conflicts_with = "meta")]
+        response: Option<String>,
+        /// With `--target aap`: the `GET /meta` response, from the agent folder's settings.json.
+        #[arg(long, requires = "agent_version")]
+        meta: bool,
+        /// The agent's semantic version, for `--meta`.
+        #[arg(long, value_name = "VERSION", requires = "meta")]
+        agent_version: Option<String>,
         /// Write to this file instead of standard output.
         #[arg(short, long, value_name = "PATH")]
         output: Option<PathBuf>,
@@ -60,9 +73,36 @@ enum Format {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Target {
-    /// Plain JSON Schema 2020-12.
+enum TargetArg {
+    /// Plain JSON Schema 2020-12, with `$defs`.
     JsonSchema,
+    /// OpenAI strict function tools and `response_format`.
+    #[value(name = "openai")]
+    OpenAi,
+    /// Anthropic strict tools and `output_config.format`.
+    Anthropic,
+    /// Gemini `functionDeclarations` and `responseJsonSchema`.
+    Gemini,
+    /// An AG-UI `Tool[]` for `RunAgentInput.tools`.
+    AgUi,
+    /// An AAP `ToolSpec[]`, or with `--meta` a `GET /meta` response.
+    Aap,
+    /// The tools block a backend writes into its system prompt.
+    ToolsPrompt,
+}
+
+impl From<TargetArg> for Target {
+    fn from(target: TargetArg) -> Target {
+        match target {
+            TargetArg::JsonSchema => Target::JsonSchema,
+            TargetArg::OpenAi => Target::OpenAi,
+            TargetArg::Anthropic => Target::Anthropic,
+            TargetArg::Gemini => Target::Gemini,
+            TargetArg::AgUi => Target::AgUi,
+            TargetArg::Aap => Target::Aap,
+            TargetArg::ToolsPrompt => Target::ToolsPrompt,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -72,24 +112,38 @@ fn main() -> ExitCode {
             paths,
             format,
             deny_warnings,
-        } => check(paths, format, deny_warnings),
+            targets,
+        } => {
+            let targets: Vec<Target> = targets.into_iter().map(Target::from).collect();
+            check(paths, format, deny_warnings, &targets)
+        }
         Command::Emit {
             file,
-            target: Target::JsonSchema,
+            target,
             type_name,
             tool,
+            response,
+            meta,
+            agent_version,
             output,
-        } => emit(
-            &file,
-            type_name.as_deref(),
-            tool.as_deref(),
-            output.as_deref(),
-        ),
+        } => {
+            let selection = match (&type_name, &tool, &response) {
+                (Some(name), _, _) => Selection::Type(name),
+                (_, Some(name), _) => Selection::Tool(name),
+                (_, _, Some(name)) => Selection::Response(name),
+                _ => Selection::All,
+            };
+            let request = match (meta, agent_version.as_deref()) {
+                (true, Some(version)) => Request::Meta { version },
+                _ => Request::Emit(selection),
+            };
+            emit(&file, target.into(), request, output.as_deref())
+        }
         Command::Explain { code } => explain(code.as_deref()),
     }
 }
 
-fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
+fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool, targets: &[Target]) -> ExitCode {
     let paths = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -113,7 +167,12 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
     let mut compiled = Vec::new();
     for file in files {
         match agent::check_path(&file) {
-            Ok(reports) => compiled.extend(reports),
+            Ok(mut reports) => {
+                for report in &mut reports {
+                    agentc::check_targets(report, targets);
+                }
+                compiled.extend(reports);
+            }
             Err(error) => {
                 eprintln!("error: cannot read {}: {error}", file.display());
                 io_failed = true;
@@ -149,48 +208,82 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool) -> ExitCode {
     }
 }
 
-fn emit(
-    file: &Path,
-    type_name: Option<&str>,
-    tool: Option<&str>,
-    output: Option<&Path>,
-) -> ExitCode {
-    let bytes = match agent::read(file) {
-        Ok(bytes) => bytes,
-        Err(error) => {
-            eprintln!("error: cannot read {}: {error}", file.display());
+/// What `agentc emit` was asked for.
+enum Request<'a> {
+    Emit(Selection<'a>),
+    /// An AAP `GET /meta` response.
+    Meta {
+        version: &'a str,
+    },
+}
+
+fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) -> ExitCode {
+    let style = terminal_style(std::io::stderr().is_terminal());
+    let (mut compiled, others) = match &request {
+        Request::Meta { .. } if target != Target::Aap => {
+            eprintln!("error: `--meta` is for `--target aap`");
             return ExitCode::from(2);
         }
+        // The agent's description comes from its folder, checked whole.
+        Request::Meta { .. } => match agent_folder(file) {
+            Ok(reports) => reports,
+            Err(code) => return code,
+        },
+        Request::Emit(_) => match agent::read(file) {
+            Ok(bytes) => (
+                agentc::compile(&file.display().to_string(), &bytes),
+                Vec::new(),
+            ),
+            Err(error) => {
+                eprintln!("error: cannot read {}: {error}", file.display());
+                return ExitCode::from(2);
+            }
+        },
     };
-    let compiled = agentc::compile(&file.display().to_string(), &bytes);
+    let errors: usize = std::iter::once(&compiled)
+        .chain(&others)
+        .map(|c| c.count(Severity::Error))
+        .sum();
+    if errors > 0 {
+        for report in std::iter::once(&compiled).chain(&others) {
+            eprint!("{}", human::render(report, style));
+        }
+        eprintln!(
+            "error: {} has {}; nothing emitted",
+            file.display(),
+            human::summary(errors, 0)
+        );
+        return ExitCode::from(1);
+    }
+    let Some(model) = &compiled.model else {
+        return ExitCode::from(1);
+    };
+    let mut diags = Diagnostics::default();
+    let result = match request {
+        Request::Emit(selection) => emit::emit(model, target, selection, &mut diags),
+        Request::Meta { version } => meta(model, &others, version, &mut diags),
+    };
+    compiled.add(diags);
     if !compiled.diagnostics.is_empty() {
-        let style = terminal_style(std::io::stderr().is_terminal());
         eprint!("{}", human::render(&compiled, style));
     }
-    let model = match (&compiled.model, compiled.has_errors()) {
-        (Some(model), false) => model,
-        _ => {
-            eprintln!(
-                "error: {} has {}; no schema emitted",
-                file.display(),
-                human::summary(compiled.count(Severity::Error), 0)
-            );
-            return ExitCode::from(1);
-        }
-    };
-    let schema = match (type_name, tool) {
-        (Some(name), _) => emit::emit_type(model, name),
-        (None, Some(name)) => emit::emit_tool(model, name),
-        (None, None) => Ok(emit::emit_all(model)),
-    };
-    let schema = match schema {
-        Ok(schema) => schema,
+    let text = match result {
+        Ok(output) => output.into_text(),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("error: {}", error.message);
+            if let Some(help) = error.help {
+                eprintln!("  help: {help}");
+            }
             return ExitCode::from(2);
         }
     };
-    let text = serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n";
+    if compiled.has_errors() {
+        eprintln!(
+            "error: {} cannot express this protocol as it is; nothing emitted",
+            target.display()
+        );
+        return ExitCode::from(1);
+    }
     match output {
         None => print(&text),
         Some(path) => {
@@ -201,6 +294,67 @@ fn emit(
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The protocol's report and its folder's other reports, for `--meta`.
+fn agent_folder(file: &Path) -> Result<(Compilation, Vec<Compilation>), ExitCode> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    if !dir.join("settings.json").is_file() {
+        eprintln!(
+            "error: `--meta` describes an agent from its `settings.json`, and there is none beside {}",
+            file.display()
+        );
+        return Err(ExitCode::from(2));
+    }
+    match agent::check_path(file) {
+        Ok(reports) => {
+            let (protocol, others): (Vec<_>, Vec<_>) =
+                reports.into_iter().partition(|r| r.model.is_some());
+            match protocol.into_iter().next() {
+                Some(protocol) => Ok((protocol, others)),
+                None => {
+                    for report in &others {
+                        eprint!("{}", human::render(report, Style::Plain));
+                    }
+                    Err(ExitCode::from(1))
+                }
+            }
+        }
+        Err(error) => {
+            eprintln!("error: cannot read {}: {error}", file.display());
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The AAP `GET /meta` response: the agent as `settings.json` describes it.
+fn meta(
+    model: &agentc::Model,
+    others: &[Compilation],
+    version: &str,
+    diags: &mut Diagnostics,
+) -> Result<emit::Output, emit::EmitError> {
+    if let Err(error) = semver::Version::parse(version) {
+        return Err(emit::EmitError::new(format!(
+            "`--agent-version {version}` is not a semantic version: {error}"
+        ))
+        .with_help("write MAJOR.MINOR.PATCH, as in `1.4.0`"));
+    }
+    // The folder was checked without errors, so settings.json is an object
+    // with string `slug` and `name`.
+    let settings: serde_json::Value = others
+        .iter()
+        .find(|c| c.source.name().ends_with("settings.json"))
+        .and_then(|c| serde_json::from_str(c.source.text()).ok())
+        .unwrap_or_default();
+    let field = |key: &str| settings.get(key).and_then(serde_json::Value::as_str);
+    let agent = emit::aap::AgentMeta {
+        name: field("slug").unwrap_or_default(),
+        title: field("name").unwrap_or_default(),
+        description: field("description"),
+        version,
+    };
+    Ok(emit::Output::Json(emit::aap::meta(model, agent, diags)))
 }
 
 fn explain(code: Option<&str>) -> ExitCode {

@@ -191,7 +191,7 @@ fn emit_refuses_a_protocol_with_errors() {
     assert!(output.stdout.is_empty());
     let err = stderr(&output);
     assert!(
-        err.contains("unknown-type") && err.contains("no schema emitted"),
+        err.contains("unknown-type") && err.contains("nothing emitted"),
         "{err}"
     );
 }

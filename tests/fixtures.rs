@@ -1,6 +1,8 @@
 //! Every fixture under `protocols/invalid/` declares what it must produce,
 //! on the line above the place: `# error[unknown-type]`. The checker must
 //! report exactly those (severity, code, line) triples, no more, no fewer;
+//! a fixture with a `# agentc check --target T` line is also checked against
+//! those targets;
 //! the human and JSON renderings of each fixture are snapshots. Every valid
 //! protocol under `protocols/` checks with no diagnostics at all.
 
@@ -16,7 +18,7 @@ fn expectations(text: &str) -> Vec<(String, String, usize)> {
     let mut pending = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        let annotation = ["error", "warning"].iter().find_map(|severity| {
+        let annotation = ["error", "warning", "info"].iter().find_map(|severity| {
             let rest = trimmed
                 .strip_prefix("# ")?
                 .strip_prefix(severity)?
@@ -51,7 +53,7 @@ fn invalid_fixtures_report_exactly_what_they_declare() {
             "{} declares no expectation",
             path.display()
         );
-        let compiled = common::compile(path);
+        let compiled = common::compile_fixture(path);
         let mut actual: Vec<(String, String, usize)> = compiled
             .diagnostics
             .iter()
@@ -95,8 +97,16 @@ fn every_code_has_an_invalid_fixture() {
             texts.push(std::fs::read_to_string(&expected).expect("read expected.txt"));
         }
     }
-    // Tested by generating a file over the limit in the CLI tests instead.
-    let generated = ["file-too-large"];
+    // Tested by generating input over the limit instead: a file in the CLI
+    // tests, schemas of thousands of nodes in `tests/limits.rs`. An
+    // `unmapped-input` comes only from `emit --meta` (CLI tests).
+    let generated = [
+        "file-too-large",
+        "too-many-properties",
+        "too-many-enum-values",
+        "schema-text-too-long",
+        "unmapped-input",
+    ];
     let missing: Vec<&str> = agentc::Code::ALL
         .iter()
         .map(|c| c.name())
@@ -116,7 +126,7 @@ fn fixture_output_snapshots() {
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .expect("fixture name");
-            let compiled = common::compile(&path);
+            let compiled = common::compile_fixture(&path);
             insta::assert_snapshot!(
                 format!("{stem}.human"),
                 human::render(&compiled, human::Style::Plain)

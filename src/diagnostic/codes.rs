@@ -124,6 +124,24 @@ codes! {
     UnknownReference = "unknown-reference", Error, "a reference name with no file in `references/`";
     UnusedReference = "unused-reference", Warning, "a file in `references/` that nothing lists";
 
+    // Targets: what a consumer cannot express, and providers' limits
+    // (`agentc check --target T`, `agentc emit --target T`).
+    FileReference = "file-reference", Warning, "a `file` in a schema a model fills in";
+    TargetNotStrict = "target-not-strict", Warning, "a schema that a provider's strict mode cannot express, emitted non-strict";
+    TargetLoosened = "target-loosened", Warning, "a constraint the target cannot express, left out of its schema";
+    TargetUnsupported = "target-unsupported", Error, "a schema the target cannot express at all";
+    SchemaTooLarge = "schema-too-large", Error, "a schema too large or too deep to write out inline";
+    InvalidToolName = "invalid-tool-name", Error, "a tool or schema name the provider does not accept";
+    InvalidPropertyKey = "invalid-property-key", Error, "a parameter name the provider does not accept";
+    TooManyProperties = "too-many-properties", Error, "a schema with more properties than the provider allows";
+    SchemaTooDeep = "schema-too-deep", Error, "a schema nested deeper than the provider allows";
+    TooManyEnumValues = "too-many-enum-values", Error, "more enum values, or longer ones, than the provider allows";
+    SchemaTextTooLong = "schema-text-too-long", Error, "property names and enum values longer in total than the provider allows";
+    TooManyStrictTools = "too-many-strict-tools", Error, "more strict tools in one request than the provider allows";
+    TooManyOptionalProperties = "too-many-optional-properties", Error, "more optional properties in one request than the provider allows";
+    TooManyUnionProperties = "too-many-union-properties", Error, "more union-typed properties in one request than the provider allows";
+    UnmappedInput = "unmapped-input", Info, "an input with no faithful AAP option, left out of `GET /meta`";
+
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";

@@ -1,7 +1,381 @@
-//! JSON Schema from the checked model. `schema` is the one lowering every
-//! target starts from; each target is a module over it. Emitters run only on
-//! a model without errors, so every name resolves and no type is recursive.
+//! JSON Schema from the checked model, in the shape each consumer needs.
+//!
+//! [`lower`] is the one lowering every target starts from; each target is a
+//! module over it that applies its consumer's rules and reports, at the
+//! YAML node responsible, what the consumer cannot express or would reject
+//! for its size. Nothing is changed silently: a rendering that differs from
+//! the protocol's meaning comes with a diagnostic, and `docs/targets.md`
+//! shows each one.
+//!
+//! Emitters run only on a model without errors, so every name resolves and
+//! no type is recursive.
 
+pub mod aap;
+pub mod anthropic;
+pub mod gemini;
+pub mod lower;
+pub mod openai;
+pub mod plain;
 pub mod schema;
 
-pub use schema::{EmitError, emit_all, emit_tool, emit_type};
+pub use schema::{emit_all, emit_tool, emit_type};
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::model::{Model, TypeId};
+use crate::syntax::{Tool, TypeDefKind, TypeExprKind};
+use lower::{Kind, Lowering, Mode, Schema, Sizes};
+use serde_json::Value;
+use std::fmt;
+
+/// A consumer of emitted schemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Plain JSON Schema 2020-12 with `$defs`.
+    JsonSchema,
+    /// OpenAI strict function tools and `response_format`.
+    OpenAi,
+    /// Anthropic strict tools and `output_config.format`.
+    Anthropic,
+    /// Gemini `functionDeclarations` and `responseJsonSchema`.
+    Gemini,
+    /// AG-UI `Tool[]`.
+    AgUi,
+    /// AAP `ToolSpec[]` (and, from the CLI, a `GET /meta` response).
+    Aap,
+    /// The tools block a backend writes into its system prompt.
+    ToolsPrompt,
+}
+
+impl Target {
+    pub const ALL: [Target; 7] = [
+        Target::JsonSchema,
+        Target::OpenAi,
+        Target::Anthropic,
+        Target::Gemini,
+        Target::AgUi,
+        Target::Aap,
+        Target::ToolsPrompt,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::JsonSchema => "json-schema",
+            Target::OpenAi => "openai",
+            Target::Anthropic => "anthropic",
+            Target::Gemini => "gemini",
+            Target::AgUi => "ag-ui",
+            Target::Aap => "aap",
+            Target::ToolsPrompt => "tools-prompt",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The consumer's name in a sentence.
+    pub fn display(self) -> &'static str {
+        match self {
+            Target::JsonSchema => "JSON Schema",
+            Target::OpenAi => "OpenAI",
+            Target::Anthropic => "Anthropic",
+            Target::Gemini => "Gemini",
+            Target::AgUi => "AG-UI",
+            Target::Aap => "AAP",
+            Target::ToolsPrompt => "the tools prompt",
+        }
+    }
+}
+
+/// What to emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection<'a> {
+    /// Every tool (every type, for the json-schema target).
+    All,
+    /// One type's schema.
+    Type(&'a str),
+    /// One tool.
+    Tool(&'a str),
+    /// A provider's structured-output request for an object type.
+    Response(&'a str),
+}
+
+/// What a target produces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    Json(Value),
+    Text(String),
+}
+
+impl Output {
+    /// The text to print: pretty JSON with a final newline, or the text as is.
+    pub fn into_text(self) -> String {
+        match self {
+            Output::Json(value) => {
+                let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                text.push('\n');
+                text
+            }
+            Output::Text(text) => text,
+        }
+    }
+}
+
+/// A selector that names nothing in the protocol, or that the target has
+/// no use for: a usage error, not a problem in the protocol.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmitError {
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl EmitError {
+    pub fn new(message: impl Into<String>) -> EmitError {
+        EmitError {
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> EmitError {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, " ({help})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Emits `selection` for `target`. What the target cannot express, and
+/// what the provider would reject, goes to `diags`; when that includes an
+/// error the output must not be used.
+pub fn emit(
+    model: &Model,
+    target: Target,
+    selection: Selection,
+    diags: &mut Diagnostics,
+) -> Result<Output, EmitError> {
+    let mut cx = Cx::new(model, target, diags);
+    match target {
+        Target::JsonSchema => schema::emit(model, &selection),
+        Target::OpenAi => openai::emit(&mut cx, selection),
+        Target::Anthropic => anthropic::emit(&mut cx, selection),
+        Target::Gemini => gemini::emit(&mut cx, selection),
+        Target::AgUi | Target::Aap | Target::ToolsPrompt => plain::emit(&mut cx, selection),
+    }
+}
+
+/// Reports everything `target` cannot express or would reject, for
+/// `agentc check --target`: every tool, as the one request that carries
+/// them all, and every type the protocol uses as a `responseType`.
+pub fn check(model: &Model, target: Target, diags: &mut Diagnostics) {
+    let mut cx = Cx::new(model, target, diags);
+    if target == Target::Anthropic {
+        // Anthropic's limits count a request's tools and output together.
+        anthropic::check(&mut cx);
+        return;
+    }
+    // The outputs are not needed, only what emitting them reports; every
+    // selection here names something that exists, so none fails.
+    let _ = emit_checked(&mut cx, Selection::All);
+    for id in response_types(model) {
+        let _ = emit_checked(&mut cx, Selection::Response(&model.def(id).name.text));
+    }
+}
+
+fn emit_checked(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
+    match cx.target {
+        Target::JsonSchema => Ok(Output::Json(Value::Null)),
+        Target::OpenAi => openai::emit(cx, selection),
+        Target::Anthropic => anthropic::emit(cx, selection),
+        Target::Gemini => gemini::emit(cx, selection),
+        Target::AgUi | Target::Aap | Target::ToolsPrompt => match selection {
+            Selection::Response(_) => Ok(Output::Json(Value::Null)),
+            _ => plain::emit(cx, selection),
+        },
+    }
+}
+
+/// The object types named as a `responseType`, once each, in declaration
+/// order.
+pub fn response_types(model: &Model) -> Vec<TypeId> {
+    let mut used = vec![false; model.protocol.types.len()];
+    for block in model.protocol.blocks() {
+        if let Some(TypeExprKind::Named(name)) = block.response_type.as_ref().map(|t| &t.kind)
+            && let Some(id) = model.lookup(name)
+            && matches!(model.def(id).kind, TypeDefKind::Object(_))
+        {
+            used[id.index()] = true;
+        }
+    }
+    (0..used.len())
+        .filter(|&i| used[i])
+        .map(|i| TypeId(i as u32))
+        .collect()
+}
+
+/// What every target module works with: the model, each type's inlined
+/// size, and where problems go.
+pub struct Cx<'m, 'd> {
+    pub model: &'m Model,
+    pub target: Target,
+    pub diags: &'d mut Diagnostics,
+    sizes: Option<Sizes>,
+}
+
+impl<'m, 'd> Cx<'m, 'd> {
+    fn new(model: &'m Model, target: Target, diags: &'d mut Diagnostics) -> Cx<'m, 'd> {
+        Cx {
+            model,
+            target,
+            diags,
+            sizes: None,
+        }
+    }
+
+    fn sizes(&mut self) -> &Sizes {
+        let model = self.model;
+        self.sizes.get_or_insert_with(|| Sizes::new(model))
+    }
+
+    /// The tools a selection names: all of them, or one.
+    pub fn tools(&self, selection: Selection) -> Result<Vec<&'m Tool>, EmitError> {
+        match selection {
+            Selection::Tool(name) => Ok(vec![find_tool(self.model, name)?]),
+            _ => Ok(self.model.protocol.tools.iter().collect()),
+        }
+    }
+
+    /// A tool's parameters, inlined; `None` (reported) when too large.
+    pub fn parameters(&mut self, tool: &'m Tool) -> Option<Schema<'m>> {
+        let model = self.model;
+        let size = self.sizes().fields(model, &tool.parameters);
+        if !size.fits() {
+            self.too_large(tool.name.span, &format!("tool `{}`", tool.name.text), size);
+            return None;
+        }
+        let schema = Lowering::new(model, Mode::Inline).object(&tool.parameters, tool.name.span);
+        self.warn_files(&schema);
+        Some(schema)
+    }
+
+    /// A type's schema, inlined; `None` (reported) when too large.
+    pub fn definition(&mut self, id: TypeId) -> Option<Schema<'m>> {
+        let model = self.model;
+        let size = self.sizes().definition(id);
+        let name = &model.def(id).name;
+        if !size.fits() {
+            self.too_large(name.span, &format!("type `{}`", name.text), size);
+            return None;
+        }
+        let schema = Lowering::new(model, Mode::Inline).definition(id);
+        self.warn_files(&schema);
+        Some(schema)
+    }
+
+    /// An object type for `--response`; other types are a usage error.
+    pub fn response(&mut self, name: &str) -> Result<Option<Schema<'m>>, EmitError> {
+        let id = find_type(self.model, name)?;
+        let what = match &self.model.def(id).kind {
+            TypeDefKind::Object(_) => return Ok(self.definition(id)),
+            TypeDefKind::Union(_) => "a union",
+            TypeDefKind::Array(_) => "an array type",
+            TypeDefKind::Invalid => "not a valid type",
+        };
+        Err(EmitError::new(format!(
+            "`--response` takes an object type, and `{name}` is {what}"
+        ))
+        .with_help(format!(
+            "a structured reply is an object: declare an object type with a property of type `{name}`, or emit this one with `--type {name}`"
+        )))
+    }
+
+    fn too_large(&mut self, span: crate::source::Span, what: &str, size: lower::Size) {
+        let (measure, limit) = if size.depth > lower::MAX_INLINED_DEPTH {
+            (
+                format!("nests {} levels deep", size.depth),
+                format!("{} levels", lower::MAX_INLINED_DEPTH),
+            )
+        } else {
+            (
+                format!("has {} schema nodes", size.nodes),
+                format!("{} nodes", lower::MAX_INLINED_NODES),
+            )
+        };
+        let measure = if size.nodes == u64::MAX {
+            "is too large to count".to_string()
+        } else {
+            measure
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::SchemaTooLarge,
+                span,
+                format!(
+                    "{what} {measure} once its types are written out, more than agentc writes for {} (at most {limit})",
+                    self.target.display()
+                ),
+            )
+            .with_help("a type used many times by a type that is itself used many times multiplies; give the schema fewer, flatter types"),
+        );
+    }
+
+    /// `file` reaches a model as a reference object it can only copy.
+    fn warn_files(&mut self, schema: &Schema) {
+        let target = self.target;
+        let diags = &mut *self.diags;
+        schema.walk(&mut |visit| {
+            if let lower::Visit::Schema(node, _) = visit
+                && matches!(node.kind, Kind::File)
+            {
+                diags.push(
+                    Diagnostic::new(
+                        Code::FileReference,
+                        node.span,
+                        format!(
+                            "`file` is sent to {} as a file-reference object (`id`, `mediaType`, `url`, `filename`, `size`)",
+                            target.display()
+                        ),
+                    )
+                    .with_help("a model cannot upload a file; it can only copy a reference it was given. Pass files as trigger inputs, or take a `string` URL"),
+                );
+            }
+        });
+    }
+}
+
+pub(crate) fn find_type(model: &Model, name: &str) -> Result<TypeId, EmitError> {
+    model.lookup(name).ok_or_else(|| EmitError {
+        message: format!("no type named `{name}` in the protocol"),
+        help: did_you_mean(name, model.type_names()),
+    })
+}
+
+pub(crate) fn find_tool<'m>(model: &'m Model, name: &str) -> Result<&'m Tool, EmitError> {
+    model.tool(name).ok_or_else(|| EmitError {
+        message: format!("no tool named `{name}` in the protocol"),
+        help: did_you_mean(
+            name,
+            model.protocol.tools.iter().map(|t| t.name.text.as_str()),
+        ),
+    })
+}
+
+/// Whether `name` is 1 to `max` characters from `[a-zA-Z0-9_-]` (and `.`
+/// when `dot`): the name patterns OpenAI and Anthropic publish.
+pub(crate) fn is_simple_name(name: &str, max: usize, dot: bool) -> bool {
+    let length = name.chars().count();
+    (1..=max).contains(&length)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (dot && c == '.'))
+}

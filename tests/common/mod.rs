@@ -68,6 +68,30 @@ pub fn compile(path: &Path) -> agentc::Compilation {
     agentc::compile(&display(path), &bytes)
 }
 
+/// Compiles a fixture, checked against the targets its `# agentc check
+/// --target T ...` line names, if it has one.
+pub fn compile_fixture(path: &Path) -> agentc::Compilation {
+    let mut compiled = compile(path);
+    let targets: Vec<agentc::emit::Target> = compiled
+        .source
+        .text()
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("# agentc check "))
+        .map(|flags| {
+            flags
+                .split_whitespace()
+                .filter(|word| *word != "--target")
+                .map(|name| {
+                    agentc::emit::Target::from_name(name)
+                        .unwrap_or_else(|| panic!("{}: no target `{name}`", path.display()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    agentc::check_targets(&mut compiled, &targets);
+    compiled
+}
+
 pub fn compile_text(text: &str) -> agentc::Compilation {
     agentc::compile("test.yaml", text.as_bytes())
 }

@@ -1,0 +1,365 @@
+//! Every provider limit at its boundary: the limit itself passes, one more
+//! fails, with the limit's own code at the node that crosses it. Protocols
+//! are generated, since a limit of 5,000 properties needs 5,001 of them.
+
+mod common;
+
+use agentc::emit::Target;
+use agentc::{Code, Compilation};
+
+/// A protocol with these `types:` and `tools:` entries (indented by two).
+fn protocol(types: &str, tools: &str) -> String {
+    format!(
+        "types:\n  Unused:\n    value: {{ type: string }}\n{types}\ntools:\n{tools}\n\
+agent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n\n\
+triggers:\n  user-message:\n    input:\n      USER_MESSAGE: {{ type: string }}\n\n\
+handlers:\n  user-message:\n    Respond:\n      block: next-message\n"
+    )
+}
+
+/// One tool, `check`, with these parameters (indented by six).
+fn tool(parameters: &str) -> String {
+    format!("  check:\n    description: Check the limit\n    parameters:\n{parameters}")
+}
+
+fn checked(text: &str, target: Target) -> Compilation {
+    let mut compiled = common::compile_text(text);
+    assert!(
+        !compiled.has_errors(),
+        "{}",
+        agentc::render::human::render(&compiled, agentc::render::human::Style::Plain)
+    );
+    agentc::check_targets(&mut compiled, &[target]);
+    compiled
+}
+
+/// The lines at which `code` is reported.
+fn lines(compiled: &Compilation, code: Code) -> Vec<usize> {
+    compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| compiled.source.position(d.span.start as usize).line)
+        .collect()
+}
+
+/// `at_limit` passes; `over` reports `code` once, at `line`.
+fn boundary(at_limit: &str, over: &str, target: Target, code: Code, line: usize) {
+    let passing = checked(at_limit, target);
+    assert_eq!(lines(&passing, code), Vec::<usize>::new(), "at the limit");
+    let failing = checked(over, target);
+    assert_eq!(lines(&failing, code), vec![line], "one over the limit");
+}
+
+/// The 1-based line of the first line of `text` that contains `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .unwrap_or_else(|| panic!("`{needle}` is not in the protocol"))
+}
+
+fn parameters(count: usize) -> String {
+    (1..=count)
+        .map(|i| format!("      p{i}: {{ type: string }}\n"))
+        .collect()
+}
+
+#[test]
+fn openai_properties() {
+    let at = protocol("", &tool(&parameters(5_000)));
+    let over = protocol("", &tool(&parameters(5_001)));
+    let line = line_of(&over, "p5001:");
+    boundary(&at, &over, Target::OpenAi, Code::TooManyProperties, line);
+}
+
+#[test]
+fn openai_properties_count_types_once_per_use() {
+    // 2,500 uses of a two-property type: 2,500 + 5,000 properties.
+    let types = "  Pair:\n    left: { type: string }\n    right: { type: string }\n";
+    let uses: String = (1..=2_500)
+        .map(|i| format!("      p{i}: {{ type: Pair }}\n"))
+        .collect();
+    let text = protocol(types, &tool(&uses));
+    let compiled = checked(&text, Target::OpenAi);
+    assert_eq!(lines(&compiled, Code::TooManyProperties).len(), 1);
+}
+
+/// A chain of `levels` objects below the parameters object.
+fn chain(levels: usize) -> String {
+    let mut types = String::new();
+    for i in 1..levels {
+        types.push_str(&format!(
+            "  Level{i}:\n    next: {{ type: Level{} }}\n",
+            i + 1
+        ));
+    }
+    types.push_str(&format!("  Level{levels}:\n    leaf: {{ type: string }}\n"));
+    types
+}
+
+#[test]
+fn openai_depth() {
+    let root = tool("      root: { type: Level1 }\n");
+    // The parameters object is level 1.
+    let at = protocol(&chain(9), &root);
+    let over = protocol(&chain(10), &root);
+    let line = line_of(&over, "next: { type: Level10 }");
+    boundary(&at, &over, Target::OpenAi, Code::SchemaTooDeep, line);
+}
+
+#[test]
+fn openai_arrays_count_as_levels() {
+    let root = tool("      root: { type: \"Level1[]\" }\n");
+    // Level 1 the parameters, level 2 the array, then nine objects: 11.
+    let over = protocol(&chain(9), &root);
+    let compiled = checked(&over, Target::OpenAi);
+    assert_eq!(lines(&compiled, Code::SchemaTooDeep).len(), 1);
+}
+
+fn enum_parameter(name: &str, values: impl Iterator<Item = String>, optional: bool) -> String {
+    let values: Vec<String> = values.collect();
+    format!(
+        "      {name}: {{ type: string, optional: {optional}, enum: [{}] }}\n",
+        values.join(", ")
+    )
+}
+
+#[test]
+fn openai_enum_values() {
+    let values = |n: usize| (1..=n).map(|i| format!("v{i}"));
+    let at = protocol("", &tool(&enum_parameter("choice", values(1_000), false)));
+    let over = protocol("", &tool(&enum_parameter("choice", values(1_001), false)));
+    let line = line_of(&over, "choice:");
+    boundary(&at, &over, Target::OpenAi, Code::TooManyEnumValues, line);
+}
+
+#[test]
+fn openai_enum_values_count_the_null_of_an_optional_enum() {
+    let values = (1..=1_000).map(|i| format!("v{i}"));
+    let text = protocol("", &tool(&enum_parameter("choice", values, true)));
+    let compiled = checked(&text, Target::OpenAi);
+    assert_eq!(lines(&compiled, Code::TooManyEnumValues).len(), 1);
+}
+
+#[test]
+fn openai_large_enum_characters() {
+    // 251 values (more than 250): 250 of 59 characters, and one of 250
+    // (15,000 characters in all) or of 251.
+    let value = |i: usize, length: usize| format!("v{i:03}{}", "a".repeat(length - 4));
+    let values = |last: usize| {
+        (1..=250)
+            .map(move |i| value(i, 59))
+            .chain(std::iter::once(value(251, last)))
+    };
+    let at = protocol("", &tool(&enum_parameter("choice", values(250), false)));
+    let over = protocol("", &tool(&enum_parameter("choice", values(251), false)));
+    let line = line_of(&over, "choice:");
+    boundary(&at, &over, Target::OpenAi, Code::TooManyEnumValues, line);
+}
+
+#[test]
+fn openai_total_characters() {
+    // Names and enum values: `s` (1) + 119 values of 1,000 + one of 999.
+    let value = |i: usize, length: usize| format!("v{i:03}{}", "a".repeat(length - 4));
+    let values = |last: usize| {
+        (1..=119)
+            .map(move |i| value(i, 1_000))
+            .chain(std::iter::once(value(120, last)))
+    };
+    let at = protocol("", &tool(&enum_parameter("s", values(999), false)));
+    let over = protocol("", &tool(&enum_parameter("s", values(1_000), false)));
+    let line = line_of(&over, "      s:");
+    boundary(&at, &over, Target::OpenAi, Code::SchemaTextTooLong, line);
+}
+
+#[test]
+fn openai_and_anthropic_tool_names() {
+    let named = |name: &str| {
+        protocol(
+            "",
+            &format!(
+                "  {name}:\n    description: Named\n    parameters:\n      q: {{ type: string }}\n"
+            ),
+        )
+    };
+    let at = named(&"a".repeat(64));
+    let over = named(&"a".repeat(65));
+    for target in [Target::OpenAi, Target::Anthropic] {
+        boundary(
+            &at,
+            &over,
+            target,
+            Code::InvalidToolName,
+            line_of(&over, "aaaa"),
+        );
+    }
+    let at = named(&"a".repeat(128));
+    let over = named(&"a".repeat(129));
+    boundary(
+        &at,
+        &over,
+        Target::Gemini,
+        Code::InvalidToolName,
+        line_of(&over, "aaaa"),
+    );
+}
+
+#[test]
+fn parameter_names() {
+    let named = |name: &str| protocol("", &tool(&format!("      {name}: {{ type: string }}\n")));
+    let at = named(&"a".repeat(64));
+    let over = named(&"a".repeat(65));
+    for target in [Target::Anthropic, Target::Gemini] {
+        boundary(
+            &at,
+            &over,
+            target,
+            Code::InvalidPropertyKey,
+            line_of(&over, "aaaa"),
+        );
+    }
+}
+
+#[test]
+fn anthropic_strict_tools() {
+    let tools = |n: usize| -> String {
+        (1..=n)
+            .map(|i| format!("  tool-{i}:\n    description: Tool {i}\n    parameters:\n      q: {{ type: string }}\n"))
+            .collect()
+    };
+    let at = protocol("", &tools(20));
+    let over = protocol("", &tools(21));
+    let line = line_of(&over, "tool-21:");
+    boundary(
+        &at,
+        &over,
+        Target::Anthropic,
+        Code::TooManyStrictTools,
+        line,
+    );
+}
+
+#[test]
+fn anthropic_tools_that_are_not_strict_do_not_count() {
+    let tools: String = (1..=21)
+        .map(|i| format!("  tool-{i}:\n    description: Tool {i}\n    parameters:\n      q: {{ type: unknown }}\n"))
+        .collect();
+    let compiled = checked(&protocol("", &tools), Target::Anthropic);
+    assert!(lines(&compiled, Code::TooManyStrictTools).is_empty());
+}
+
+#[test]
+fn anthropic_optional_properties() {
+    let optional = |n: usize| -> String {
+        (1..=n)
+            .map(|i| format!("      o{i}: {{ type: string, optional: true }}\n"))
+            .collect()
+    };
+    let at = protocol("", &tool(&optional(24)));
+    let over = protocol("", &tool(&optional(25)));
+    let line = line_of(&over, "o25:");
+    boundary(
+        &at,
+        &over,
+        Target::Anthropic,
+        Code::TooManyOptionalProperties,
+        line,
+    );
+}
+
+#[test]
+fn anthropic_optional_properties_count_across_tools_and_the_response() {
+    // 20 optional properties in a tool, 5 in the response type.
+    let optional: String = (1..=20)
+        .map(|i| format!("      o{i}: {{ type: string, optional: true }}\n"))
+        .collect();
+    let reply: String = (1..=5)
+        .map(|i| format!("    r{i}: {{ type: string, optional: true }}\n"))
+        .collect();
+    let text = protocol(&format!("  Reply:\n{reply}"), &tool(&optional))
+        + "      responseType: Reply\n      output: REPLY\nvariables:\n  REPLY: { type: Reply }\n";
+    let compiled = checked(&text, Target::Anthropic);
+    assert_eq!(
+        lines(&compiled, Code::TooManyOptionalProperties),
+        vec![line_of(&text, "r5:")]
+    );
+}
+
+#[test]
+fn anthropic_union_properties() {
+    let types = "  Shape:\n    anyOf: [Circle, Square]\n    discriminator: kind\n  Circle:\n    kind: { type: string, const: circle }\n  Square:\n    kind: { type: string, const: square }\n";
+    let unions = |n: usize| -> String {
+        (1..=n)
+            .map(|i| format!("      u{i}: {{ type: Shape }}\n"))
+            .collect()
+    };
+    let at = protocol(types, &tool(&unions(16)));
+    let over = protocol(types, &tool(&unions(17)));
+    let line = line_of(&over, "u17:");
+    boundary(
+        &at,
+        &over,
+        Target::Anthropic,
+        Code::TooManyUnionProperties,
+        line,
+    );
+}
+
+#[test]
+fn inlined_size() {
+    // The parameters object and its properties: 1 + n nodes.
+    let at = protocol("", &tool(&parameters(99_999)));
+    let over = protocol("", &tool(&parameters(100_000)));
+    boundary(
+        &at,
+        &over,
+        Target::AgUi,
+        Code::SchemaTooLarge,
+        line_of(&over, "check:"),
+    );
+}
+
+#[test]
+fn inlined_size_of_a_doubling_chain_is_refused_quickly() {
+    // Each type holds two of the one before: 2^60 nodes once inlined.
+    let mut types = String::from("  T0:\n    a: { type: string }\n");
+    for i in 1..=60 {
+        types.push_str(&format!(
+            "  T{i}:\n    a: {{ type: T{} }}\n    b: {{ type: T{} }}\n",
+            i - 1,
+            i - 1
+        ));
+    }
+    let text = protocol(&types, &tool("      root: { type: T60 }\n"));
+    for target in [
+        Target::OpenAi,
+        Target::Anthropic,
+        Target::Gemini,
+        Target::AgUi,
+        Target::ToolsPrompt,
+    ] {
+        let compiled = checked(&text, target);
+        assert_eq!(
+            lines(&compiled, Code::SchemaTooLarge).len(),
+            1,
+            "{}",
+            target.name()
+        );
+    }
+}
+
+#[test]
+fn inlined_depth() {
+    // Parameters (1), Level1..Level30 (2..31), the string leaf (32).
+    let root = tool("      root: { type: Level1 }\n");
+    let at = protocol(&chain(30), &root);
+    let over = protocol(&chain(31), &root);
+    boundary(
+        &at,
+        &over,
+        Target::AgUi,
+        Code::SchemaTooLarge,
+        line_of(&over, "check:"),
+    );
+}
