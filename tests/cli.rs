@@ -203,3 +203,221 @@ fn emit_names_an_unknown_selector() {
     assert!(stderr(&output).contains("no type named `NoSuchType`"));
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn emit_every_target_parses_as_json_or_prompt_text() {
+    for target in ["openai", "anthropic", "gemini", "ag-ui", "aap"] {
+        let output = agentc(&["emit", VALID, "--target", target]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{target}: {}",
+            stderr(&output)
+        );
+        let value: serde_json::Value =
+            serde_json::from_str(&stdout(&output)).unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert!(value.is_array() || value.is_object(), "{target}");
+        // Warnings (`file-reference`, `target-not-strict`) go to stderr.
+        assert!(stderr(&output).contains("file-reference"), "{target}");
+    }
+    let prompt = stdout(&agentc(&["emit", VALID, "--target", "tools-prompt"]));
+    assert!(prompt.starts_with("- search-products: "), "{prompt}");
+    assert!(prompt.ends_with("\n\nNote: tool arguments must strictly match args_schema.\n"));
+}
+
+#[test]
+fn emit_one_tool_is_one_object() {
+    let output = agentc(&["emit", VALID, "--target", "openai", "--tool", "add-to-cart"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(value["function"]["name"], "add-to-cart");
+    assert_eq!(value["function"]["strict"], true);
+}
+
+#[test]
+fn emit_response_for_each_provider() {
+    for (target, pointer) in [
+        ("openai", "/json_schema/schema/type"),
+        ("anthropic", "/schema/type"),
+        ("gemini", "/responseJsonSchema/type"),
+    ] {
+        let output = agentc(&["emit", VALID, "--target", target, "--response", "Product"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{target}: {}",
+            stderr(&output)
+        );
+        let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+        assert_eq!(value.pointer(pointer), Some(&"object".into()), "{target}");
+    }
+}
+
+#[test]
+fn emit_response_needs_an_object_type() {
+    let output = agentc(&[
+        "emit",
+        VALID,
+        "--target",
+        "openai",
+        "--response",
+        "CartItemList",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("`CartItemList` is an array type"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn emit_selectors_that_do_not_apply_are_usage_errors() {
+    for args in [
+        ["--target", "tools-prompt", "--type", "Product"],
+        ["--target", "ag-ui", "--response", "Product"],
+        ["--target", "json-schema", "--response", "Product"],
+    ] {
+        let mut all = vec!["emit", VALID];
+        all.extend(args);
+        let output = agentc(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn emit_a_target_error_prints_nothing_and_exits_1() {
+    let output = agentc(&[
+        "emit",
+        "protocols/invalid/target-unsupported.yaml",
+        "--target",
+        "anthropic",
+        "--response",
+        "Reply",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let err = stderr(&output);
+    assert!(
+        err.contains("target-unsupported") && err.contains("nothing emitted"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_with_targets_reports_provider_limits() {
+    let fixture = "protocols/invalid/too-many-strict-tools.yaml";
+    let plain = agentc(&["check", fixture]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    let output = agentc(&[
+        "check",
+        fixture,
+        "--target",
+        "openai",
+        "--target",
+        "anthropic",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("too-many-strict-tools"));
+}
+
+#[test]
+fn emit_aap_meta_describes_the_agent() {
+    let output = agentc(&[
+        "emit",
+        VALID,
+        "--target",
+        "aap",
+        "--meta",
+        "--agent-version",
+        "1.2.0",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(value["version"], 3);
+    let agent = &value["agents"][0];
+    assert_eq!(agent["name"], "shop-assistant");
+    assert_eq!(agent["title"], "Shop Assistant");
+    assert_eq!(agent["version"], "1.2.0");
+    assert!(agent["tools"].as_array().is_some_and(|t| !t.is_empty()));
+    // A required input has no AAP option form, and says so.
+    assert!(
+        stderr(&output).contains("unmapped-input"),
+        "{}",
+        stderr(&output)
+    );
+    let settings = common::snapshot_settings();
+    settings.bind(|| insta::assert_snapshot!("cli-emit-aap-meta", stdout(&output)));
+}
+
+#[test]
+fn emit_aap_meta_maps_optional_string_inputs_to_options() {
+    let dir = std::env::temp_dir().join(format!("agentc-meta-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("settings.json"),
+        r#"{"slug": "tiers", "name": "Tiers", "format": "interactive"}"#,
+    )
+    .expect("settings");
+    std::fs::create_dir_all(dir.join("prompts")).expect("prompts dir");
+    std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
+    std::fs::write(
+        dir.join("protocol.yaml"),
+        "input:\n  PLAN:\n    type: string\n    enum: [free, pro]\n    optional: true\n    default: free\n  TONE:\n    type: string\n    description: How to sound\n    optional: true\n  LIMIT:\n    type: integer\n    optional: true\n\
+agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\n  go:\n    Respond:\n      block: next-message\n",
+    )
+    .expect("protocol");
+    let protocol = dir.join("protocol.yaml");
+    let output = agentc(&[
+        "emit",
+        protocol.to_str().expect("a UTF-8 path"),
+        "--target",
+        "aap",
+        "--meta",
+        "--agent-version",
+        "0.1.0",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(
+        value["agents"][0]["options"],
+        serde_json::json!([
+            {"type": "select", "name": "PLAN", "options": ["free", "pro"], "default": "free"},
+            {"type": "text", "name": "TONE", "description": "How to sound", "default": "NONE"}
+        ])
+    );
+    assert!(stderr(&output).contains("input `LIMIT` is not an AAP option"));
+}
+
+#[test]
+fn emit_aap_meta_needs_settings_and_a_version() {
+    let lone = agentc(&[
+        "emit",
+        "protocols/invalid/deprecated.yaml",
+        "--target",
+        "aap",
+        "--meta",
+        "--agent-version",
+        "1.0.0",
+    ]);
+    assert_eq!(lone.status.code(), Some(2));
+    assert!(stderr(&lone).contains("settings.json"));
+    let bad = agentc(&[
+        "emit",
+        VALID,
+        "--target",
+        "aap",
+        "--meta",
+        "--agent-version",
+        "one",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("not a semantic version"));
+    let missing = agentc(&["emit", VALID, "--target", "aap", "--meta"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let wrong_target = agentc(&["emit", VALID, "--meta", "--agent-version", "1.0.0"]);
+    assert_eq!(wrong_target.status.code(), Some(2));
+}
