@@ -1,7 +1,8 @@
 //! Properties of the whole pipeline over generated input: no input makes it
 //! panic, every span it reports lies on the text, rendering never fails, a
 //! cycle is reported exactly when the type graph has one, and whatever
-//! compiles without errors emits schemas that pass the 2020-12 metaschema.
+//! compiles without errors emits schemas that pass the 2020-12 metaschema,
+//! and every target emits and checks it without a panic.
 
 mod common;
 
@@ -29,6 +30,22 @@ fn assert_well_formed(compiled: &Compilation) {
     if let (Some(model), false) = (&compiled.model, compiled.has_errors()) {
         let schema = agentc::emit::emit_all(model);
         assert!(jsonschema::meta::is_valid(&schema), "{schema:#}");
+        // Every target emits, and checks, without a panic; spans stay on
+        // the text.
+        for target in agentc::emit::Target::ALL {
+            let mut diags = agentc::Diagnostics::default();
+            let emitted =
+                agentc::emit::emit(model, target, agentc::emit::Selection::All, &mut diags);
+            assert!(emitted.is_ok(), "{}", target.name());
+            agentc::emit::check(model, target, &mut diags);
+            for d in diags.into_vec() {
+                assert!(
+                    d.span.end as usize <= text.len(),
+                    "{} outside the text",
+                    d.span
+                );
+            }
+        }
     }
 }
 
