@@ -46,12 +46,7 @@ pub fn meta(model: &Model, agent: AgentMeta, diags: &mut Diagnostics) -> Value {
             tools.push(entry(Target::Aap, tool, super::schema::render(&schema)));
         }
     }
-    let options: Vec<Value> = model
-        .protocol
-        .input
-        .iter()
-        .filter_map(|input| option(input, cx.diags))
-        .collect();
+    let options = options(model, cx.diags);
 
     let mut info = Map::new();
     info.insert("name".into(), agent.name.into());
@@ -70,6 +65,17 @@ pub fn meta(model: &Model, agent: AgentMeta, diags: &mut Diagnostics) -> Value {
     out.insert("version".into(), AAP_VERSION.into());
     out.insert("agents".into(), Value::Array(vec![Value::Object(info)]));
     Value::Object(out)
+}
+
+/// The `AgentOption`s of the inputs that have one, with a note for each
+/// input that has none.
+pub fn options(model: &Model, diags: &mut Diagnostics) -> Vec<Value> {
+    model
+        .protocol
+        .input
+        .iter()
+        .filter_map(|input| option(input, diags))
+        .collect()
 }
 
 /// An input's `AgentOption`, or `None` with a note saying why it has none.
@@ -119,10 +125,13 @@ fn option(input: &Field, diags: &mut Diagnostics) -> Option<Value> {
                 .map(|v| v.scalar.text.as_str())
                 .collect();
             if !values.contains(&default.as_str()) {
-                return skip(
-                    diags,
-                    format!("its default `{default}` is not one of its `enum` values"),
-                );
+                let why = match input.default {
+                    Some(_) => format!("its default `{default}` is not one of its `enum` values"),
+                    None => format!(
+                        "without a `default`, Octavus gives it `{default}`, which is not one of its `enum` values"
+                    ),
+                };
+                return skip(diags, why);
             }
             option.insert("type".into(), "select".into());
             option.insert("name".into(), name.clone().into());

@@ -95,7 +95,7 @@ fn emit_into(
                         Diagnostic::new(
                             Code::InvalidToolName,
                             tool.name.span,
-                            format!("`{}` is not valid as a tool name for Anthropic: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", tool.name.text),
+                            format!("{} is not valid as a tool name for Anthropic: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", super::quote_name(&tool.name.text)),
                         )
                         .with_help("rename it to fit `^[a-zA-Z0-9_-]{1,64}$`"),
                     );
@@ -162,7 +162,7 @@ fn check_keys(cx: &mut Cx, schema: &Schema, tool: &str) {
                 Diagnostic::new(
                     Code::InvalidPropertyKey,
                     property.name_span,
-                    format!("parameter `{}` of tool `{tool}` is not a valid Anthropic property key: it must be 1 to {MAX_KEY_CHARS} letters, digits, `_`, `.` or `-`", property.name),
+                    format!("parameter {} of tool `{tool}` is not a valid Anthropic property key: it must be 1 to {MAX_KEY_CHARS} letters, digits, `_`, `.` or `-`", super::quote_name(property.name)),
                 )
                 .with_help("rename it to fit `^[a-zA-Z0-9_.-]{1,64}$`"),
             );
@@ -192,7 +192,7 @@ impl Request {
                         span,
                         format!("{subject} is strict tool number {}; Anthropic allows at most {MAX_STRICT_TOOLS} in one request", self.tools),
                     )
-                    .with_help("send fewer tools per request: emit a thread's tools with `--tool NAME` for each"),
+                    .with_help("every tool `agentc emit --target anthropic` prints is one request; send a thread only the tools it lists, each emitted with `--tool NAME`"),
                 );
             }
         }

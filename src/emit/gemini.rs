@@ -58,7 +58,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                         Diagnostic::new(
                             Code::InvalidToolName,
                             tool.name.span,
-                            format!("`{name}` is not valid as a Gemini function name: it must start with a letter or `_` and have at most {MAX_NAME_CHARS} letters, digits, `_`, `.`, `:` or `-`"),
+                            format!("{} is not valid as a Gemini function name: it must start with a letter or `_` and have at most {MAX_NAME_CHARS} letters, digits, `_`, `.`, `:` or `-`", super::quote_name(name)),
                         )
                         .with_help("rename it to fit `^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$`"),
                     );
@@ -73,7 +73,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                                 Diagnostic::new(
                                     Code::InvalidPropertyKey,
                                     property.name_span,
-                                    format!("parameter `{}` of tool `{name}` is not a valid Gemini parameter name: it must start with a letter or `_` and have at most {MAX_PARAMETER_CHARS} letters, digits or `_`", property.name),
+                                    format!("parameter {} of tool `{name}` is not a valid Gemini parameter name: it must start with a letter or `_` and have at most {MAX_PARAMETER_CHARS} letters, digits or `_`", super::quote_name(property.name)),
                                 )
                                 .with_help("rename it in camelCase, which fits `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`"),
                             );

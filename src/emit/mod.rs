@@ -176,13 +176,18 @@ pub fn emit(
 
 /// Reports everything `target` cannot express or would reject, for
 /// `agentc check --target`: every tool, as the one request that carries
-/// them all, and every type the protocol uses as a `responseType`.
+/// them all, every type the protocol uses as a `responseType`, and for AAP
+/// the inputs that have no `GET /meta` option.
 pub fn check(model: &Model, target: Target, diags: &mut Diagnostics) {
     let mut cx = Cx::new(model, target, diags);
     if target == Target::Anthropic {
         // Anthropic's limits count a request's tools and output together.
         anthropic::check(&mut cx);
         return;
+    }
+    if target == Target::Aap {
+        // `GET /meta` options: which inputs have none.
+        aap::options(model, cx.diags);
     }
     // The outputs are not needed, only what emitting them reports; every
     // selection here names something that exists, so none fails.
@@ -302,8 +307,8 @@ impl<'m, 'd> Cx<'m, 'd> {
     fn too_large(&mut self, span: crate::source::Span, what: &str, size: lower::Size) {
         let (measure, limit) = if size.depth > lower::MAX_INLINED_DEPTH {
             (
-                format!("nests {} levels deep", size.depth),
-                format!("{} levels", lower::MAX_INLINED_DEPTH),
+                format!("is {} schemas deep", size.depth),
+                format!("{} deep", lower::MAX_INLINED_DEPTH),
             )
         } else {
             (
@@ -368,6 +373,14 @@ pub(crate) fn find_tool<'m>(model: &'m Model, name: &str) -> Result<&'m Tool, Em
             model.protocol.tools.iter().map(|t| t.name.text.as_str()),
         ),
     })
+}
+
+/// A name in backticks, with its length when that is worth saying.
+pub(crate) fn quote_name(name: &str) -> String {
+    match name.chars().count() {
+        length if length > 32 => format!("`{name}` ({length} characters)"),
+        _ => format!("`{name}`"),
+    }
 }
 
 /// Whether `name` is 1 to `max` characters from `[a-zA-Z0-9_-]` (and `.`

@@ -47,7 +47,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                 return Ok(Output::Json(Value::Null));
             };
             let subject = format!("type `{name}`");
-            let (json, _) = strict_schema(cx, &schema, &subject);
+            let (json, _) = strict_schema(cx, &schema, &subject, "is not strict");
             Ok(Output::Json(json))
         }
         Selection::Response(name) => {
@@ -56,7 +56,8 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
             };
             check_name(cx, name, schema.span, "a `response_format` name");
             let subject = format!("response `{name}`");
-            let (json, strict) = strict_schema(cx, &schema, &subject);
+            let (json, strict) =
+                strict_schema(cx, &schema, &subject, "is emitted with `strict: false`");
             let mut format = Map::new();
             format.insert("name".into(), name.into());
             format.insert("strict".into(), strict.into());
@@ -74,7 +75,8 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                     continue;
                 };
                 let subject = format!("tool `{}`", tool.name.text);
-                let (parameters, strict) = strict_schema(cx, &schema, &subject);
+                let (parameters, strict) =
+                    strict_schema(cx, &schema, &subject, "is emitted with `strict: false`");
                 let mut function = Map::new();
                 function.insert("name".into(), tool.name.text.clone().into());
                 if let Some(description) = &tool.presentation.description {
@@ -101,7 +103,7 @@ fn check_name(cx: &mut Cx, name: &str, span: Span, what: &str) {
             Diagnostic::new(
                 Code::InvalidToolName,
                 span,
-                format!("`{name}` is not valid as {what} for OpenAI: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`"),
+                format!("{} is not valid as {what} for OpenAI: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", super::quote_name(name)),
             )
             .with_help("rename it to fit `^[a-zA-Z0-9_-]{1,64}$`"),
         );
@@ -110,7 +112,7 @@ fn check_name(cx: &mut Cx, name: &str, span: Span, what: &str) {
 
 /// The schema in strict form, whether it can be strict, and every limit
 /// it crosses reported.
-fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str) -> (Value, bool) {
+fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str) -> (Value, bool) {
     check_limits(cx, schema, subject);
     let mut unknown = Vec::new();
     schema.walk(&mut |visit| {
@@ -125,7 +127,7 @@ fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str) -> (Value, bool) {
             Diagnostic::new(
                 Code::TargetNotStrict,
                 span,
-                format!("`unknown` has no form in OpenAI's strict mode, so {subject} is emitted with `strict: false`"),
+                format!("`unknown` has no form in OpenAI's strict mode, so {subject} {consequence}"),
             )
             .with_help("give the value a type (a custom object type, or `string` holding JSON) to keep the schema strict"),
         );
@@ -350,8 +352,13 @@ fn check_limits(cx: &mut Cx, schema: &Schema, subject: &str) {
             }
         }
     });
-    cx.diags.extend(found);
-    cx.diags.extend(large_enums);
+    let root = schema.span;
+    cx.diags.extend(
+        found
+            .into_iter()
+            .chain(large_enums)
+            .map(|d| d.with_label(root, format!("{subject} starts here"))),
+    );
 }
 
 fn text_too_long(span: Span, subject: &str) -> Diagnostic {
