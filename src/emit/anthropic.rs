@@ -271,14 +271,7 @@ pub fn render(schema: &Schema) -> Value {
     }
     match &schema.kind {
         Kind::Object(properties) => {
-            let mut map = Map::new();
-            let mut required = Vec::new();
-            for property in properties {
-                map.insert(property.name.to_string(), render(&property.schema));
-                if !property.optional {
-                    required.push(Value::String(property.name.to_string()));
-                }
-            }
+            let (map, required) = super::schema::properties(properties, render);
             out.insert("properties".into(), Value::Object(map));
             out.insert("additionalProperties".into(), false.into());
             if !required.is_empty() {

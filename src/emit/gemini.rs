@@ -173,14 +173,7 @@ pub fn render(schema: &Schema) -> Value {
             out.insert("items".into(), render(items));
         }
         Kind::Object(properties) => {
-            let mut map = Map::new();
-            let mut required = Vec::new();
-            for property in properties {
-                map.insert(property.name.to_string(), render(&property.schema));
-                if !property.optional {
-                    required.push(Value::String(property.name.to_string()));
-                }
-            }
+            let (map, required) = super::schema::properties(properties, render);
             let ordering = properties
                 .iter()
                 .map(|p| Value::String(p.name.to_string()))

@@ -5,7 +5,7 @@
 //! tools-prompt targets use the same rendering with every type inlined, so
 //! each tool's parameters stand alone.
 
-use super::lower::{Kind, Lowering, Mode, Schema};
+use super::lower::{Kind, Lowering, Mode, Property, Schema};
 use super::{EmitError, Output, Selection};
 use crate::model::{Model, TypeId, field_references};
 use crate::source::Span;
@@ -154,14 +154,7 @@ pub fn render(schema: &Schema) -> Value {
         Kind::Object(properties) => {
             out.insert("type".into(), "object".into());
             description(&mut out);
-            let mut map = Map::new();
-            let mut required = Vec::new();
-            for property in properties {
-                map.insert(property.name.to_string(), render(&property.schema));
-                if !property.optional {
-                    required.push(Value::String(property.name.to_string()));
-                }
-            }
+            let (map, required) = super::schema::properties(properties, render);
             out.insert("properties".into(), Value::Object(map));
             if !required.is_empty() {
                 out.insert("required".into(), Value::Array(required));
@@ -171,6 +164,23 @@ pub fn render(schema: &Schema) -> Value {
         Kind::File => return render(&Schema::file_object(schema.span, schema.description)),
     }
     Value::Object(out)
+}
+
+/// An object's `properties`, each rendered by `render`, and the names of
+/// the required ones, both in declaration order.
+pub(super) fn properties(
+    properties: &[Property],
+    render: impl Fn(&Schema) -> Value,
+) -> (Map<String, Value>, Vec<Value>) {
+    let mut map = Map::new();
+    let mut required = Vec::new();
+    for property in properties {
+        map.insert(property.name.to_string(), render(&property.schema));
+        if !property.optional {
+            required.push(Value::String(property.name.to_string()));
+        }
+    }
+    (map, required)
 }
 
 pub(super) fn enum_json(values: &[Literal]) -> Value {
