@@ -61,10 +61,20 @@ fn emit_into(
     match selection {
         Selection::Type(name) => {
             let id = super::find_type(cx.model, name)?;
-            Ok(Output::Json(
-                cx.definition(id)
-                    .map_or(Value::Null, |schema| render(&schema)),
-            ))
+            let Some(schema) = cx.definition(id) else {
+                return Ok(Output::Json(Value::Null));
+            };
+            for span in unknowns(&schema) {
+                cx.diags.push(
+                    Diagnostic::new(
+                        Code::TargetNotStrict,
+                        span,
+                        format!("`unknown` has no form in Anthropic's strict mode, so type `{name}` is not strict"),
+                    )
+                    .with_help("give the value a type (a custom object type, or `string` holding JSON)"),
+                );
+            }
+            Ok(Output::Json(render(&schema)))
         }
         Selection::Response(name) => {
             let Some(schema) = cx.response(name)? else {
