@@ -117,6 +117,11 @@ fn openai_arrays_count_as_levels() {
     assert_eq!(lines(&compiled, Code::SchemaTooDeep).len(), 1);
 }
 
+/// A distinct enum value `i` of exactly `length` characters.
+fn padded(i: usize, length: usize) -> String {
+    format!("v{i:03}{}", "a".repeat(length - 4))
+}
+
 fn enum_parameter(name: &str, values: impl Iterator<Item = String>, optional: bool) -> String {
     let values: Vec<String> = values.collect();
     format!(
@@ -146,11 +151,10 @@ fn openai_enum_values_count_the_null_of_an_optional_enum() {
 fn openai_large_enum_characters() {
     // 251 values (more than 250): 250 of 59 characters, and one of 250
     // (15,000 characters in all) or of 251.
-    let value = |i: usize, length: usize| format!("v{i:03}{}", "a".repeat(length - 4));
     let values = |last: usize| {
         (1..=250)
-            .map(move |i| value(i, 59))
-            .chain(std::iter::once(value(251, last)))
+            .map(move |i| padded(i, 59))
+            .chain(std::iter::once(padded(251, last)))
     };
     let at = protocol("", &tool(&enum_parameter("choice", values(250), false)));
     let over = protocol("", &tool(&enum_parameter("choice", values(251), false)));
@@ -161,11 +165,10 @@ fn openai_large_enum_characters() {
 #[test]
 fn openai_total_characters() {
     // Names and enum values: `s` (1) + 119 values of 1,000 + one of 999.
-    let value = |i: usize, length: usize| format!("v{i:03}{}", "a".repeat(length - 4));
     let values = |last: usize| {
         (1..=119)
-            .map(move |i| value(i, 1_000))
-            .chain(std::iter::once(value(120, last)))
+            .map(move |i| padded(i, 1_000))
+            .chain(std::iter::once(padded(120, last)))
     };
     let at = protocol("", &tool(&enum_parameter("s", values(999), false)));
     let over = protocol("", &tool(&enum_parameter("s", values(1_000), false)));

@@ -64,7 +64,7 @@ fn emit_into(
             let Some(schema) = cx.definition(id) else {
                 return Ok(Output::Json(Value::Null));
             };
-            for span in unknowns(&schema) {
+            for span in schema.unknowns() {
                 cx.diags.push(
                     Diagnostic::new(
                         Code::TargetNotStrict,
@@ -80,7 +80,7 @@ fn emit_into(
             let Some(schema) = cx.response(name)? else {
                 return Ok(Output::Json(Value::Null));
             };
-            let unknown = unknowns(&schema);
+            let unknown = schema.unknowns();
             for &span in &unknown {
                 cx.diags.push(
                     Diagnostic::new(
@@ -115,7 +115,7 @@ fn emit_into(
                 };
                 check_keys(cx, &schema, &tool.name.text);
                 let subject = format!("tool `{}`", tool.name.text);
-                let unknown = unknowns(&schema);
+                let unknown = schema.unknowns();
                 for &span in &unknown {
                     cx.diags.push(
                         Diagnostic::new(
@@ -149,18 +149,6 @@ fn emit_into(
     }
 }
 
-fn unknowns(schema: &Schema) -> Vec<Span> {
-    let mut found = Vec::new();
-    schema.walk(&mut |visit| {
-        if let Visit::Schema(node, _) = visit
-            && matches!(node.kind, Kind::Any)
-        {
-            found.push(node.span);
-        }
-    });
-    found
-}
-
 /// Top-level parameter names must fit `^[a-zA-Z0-9_.-]{1,64}$`.
 fn check_keys(cx: &mut Cx, schema: &Schema, tool: &str) {
     let Kind::Object(properties) = &schema.kind else {
@@ -180,22 +168,20 @@ fn check_keys(cx: &mut Cx, schema: &Schema, tool: &str) {
     }
 }
 
-/// The complexity budget of one request's strict schemas, each limit
-/// reported once, at the node that crosses it.
+/// The complexity budget of one request's strict schemas. Counts only
+/// grow, so each limit is reported once, at the node that crosses it.
 #[derive(Clone, Default)]
 struct Request {
     tools: usize,
     optional: usize,
     unions: usize,
-    reported: [bool; 3],
 }
 
 impl Request {
     fn add(&mut self, cx: &mut Cx, schema: &Schema, subject: &str, tool: Option<Span>) {
         if let Some(span) = tool {
             self.tools += 1;
-            if self.tools == MAX_STRICT_TOOLS + 1 && !std::mem::replace(&mut self.reported[0], true)
-            {
+            if self.tools == MAX_STRICT_TOOLS + 1 {
                 cx.diags.push(
                     Diagnostic::new(
                         Code::TooManyStrictTools,
@@ -210,9 +196,7 @@ impl Request {
         schema.walk(&mut |visit| match visit {
             Visit::Property(property, _) if property.optional => {
                 self.optional += 1;
-                if self.optional == MAX_OPTIONAL_PROPERTIES + 1
-                    && !std::mem::replace(&mut self.reported[1], true)
-                {
+                if self.optional == MAX_OPTIONAL_PROPERTIES + 1 {
                     found.push(
                         Diagnostic::new(
                             Code::TooManyOptionalProperties,
@@ -225,9 +209,7 @@ impl Request {
             }
             Visit::Schema(node, _) if matches!(node.kind, Kind::Union(_)) => {
                 self.unions += 1;
-                if self.unions == MAX_UNION_PROPERTIES + 1
-                    && !std::mem::replace(&mut self.reported[2], true)
-                {
+                if self.unions == MAX_UNION_PROPERTIES + 1 {
                     found.push(
                         Diagnostic::new(
                             Code::TooManyUnionProperties,

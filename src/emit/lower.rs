@@ -131,6 +131,10 @@ impl<'m> Schema<'m> {
 
     fn walk_at(&self, depth: u32, visit: &mut impl FnMut(Visit<'_, 'm>)) {
         visit(Visit::Schema(self, depth));
+        self.walk_below(depth, visit);
+    }
+
+    fn walk_below(&self, depth: u32, visit: &mut impl FnMut(Visit<'_, 'm>)) {
         match &self.kind {
             Kind::Object(properties) => {
                 for property in properties {
@@ -138,7 +142,7 @@ impl<'m> Schema<'m> {
                     property.schema.walk_at(depth + 1, visit);
                 }
             }
-            Kind::File => Schema::file_object(self.span, None).walk_properties(depth, visit),
+            Kind::File => Schema::file_object(self.span, None).walk_below(depth, visit),
             Kind::Array(items) => items.walk_at(depth + 1, visit),
             // A union is not a level of its own: its variants take its place.
             Kind::Union(variants) => {
@@ -150,13 +154,18 @@ impl<'m> Schema<'m> {
         }
     }
 
-    fn walk_properties(&self, depth: u32, visit: &mut impl FnMut(Visit<'_, 'm>)) {
-        if let Kind::Object(properties) = &self.kind {
-            for property in properties {
-                visit(Visit::Property(property, depth));
-                property.schema.walk_at(depth + 1, visit);
+    /// Where `unknown` is used in this schema, which strict modes cannot
+    /// express.
+    pub fn unknowns(&self) -> Vec<Span> {
+        let mut found = Vec::new();
+        self.walk(&mut |visit| {
+            if let Visit::Schema(node, _) = visit
+                && matches!(node.kind, Kind::Any)
+            {
+                found.push(node.span);
             }
-        }
+        });
+        found
     }
 }
 

@@ -164,49 +164,43 @@ pub fn emit(
     selection: Selection,
     diags: &mut Diagnostics,
 ) -> Result<Output, EmitError> {
-    let mut cx = Cx::new(model, target, diags);
-    match target {
-        Target::JsonSchema => schema::emit(model, &selection),
-        Target::OpenAi => openai::emit(&mut cx, selection),
-        Target::Anthropic => anthropic::emit(&mut cx, selection),
-        Target::Gemini => gemini::emit(&mut cx, selection),
-        Target::AgUi | Target::Aap | Target::ToolsPrompt => plain::emit(&mut cx, selection),
+    dispatch(&mut Cx::new(model, target, diags), selection)
+}
+
+fn dispatch(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
+    match cx.target {
+        Target::JsonSchema => schema::emit(cx.model, &selection),
+        Target::OpenAi => openai::emit(cx, selection),
+        Target::Anthropic => anthropic::emit(cx, selection),
+        Target::Gemini => gemini::emit(cx, selection),
+        Target::AgUi | Target::Aap | Target::ToolsPrompt => plain::emit(cx, selection),
     }
 }
 
 /// Reports everything `target` cannot express or would reject, for
 /// `agentc check --target`: every tool, as the one request that carries
-/// them all, every type the protocol uses as a `responseType`, and for AAP
-/// the inputs that have no `GET /meta` option.
+/// them all, every type the protocol uses as a `responseType` (for the
+/// providers with structured output), and for AAP the inputs that have no
+/// `GET /meta` option.
 pub fn check(model: &Model, target: Target, diags: &mut Diagnostics) {
     let mut cx = Cx::new(model, target, diags);
-    if target == Target::Anthropic {
+    let responses = match target {
+        // The reference mapping expresses everything and has no limits.
+        Target::JsonSchema => return,
         // Anthropic's limits count a request's tools and output together.
-        anthropic::check(&mut cx);
-        return;
-    }
-    if target == Target::Aap {
-        // `GET /meta` options: which inputs have none.
-        aap::options(model, cx.diags);
-    }
-    // The outputs are not needed, only what emitting them reports; every
-    // selection here names something that exists, so none fails.
-    let _ = emit_checked(&mut cx, Selection::All);
-    for id in response_types(model) {
-        let _ = emit_checked(&mut cx, Selection::Response(&model.def(id).name.text));
-    }
-}
-
-fn emit_checked(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
-    match cx.target {
-        Target::JsonSchema => Ok(Output::Json(Value::Null)),
-        Target::OpenAi => openai::emit(cx, selection),
-        Target::Anthropic => anthropic::emit(cx, selection),
-        Target::Gemini => gemini::emit(cx, selection),
-        Target::AgUi | Target::Aap | Target::ToolsPrompt => match selection {
-            Selection::Response(_) => Ok(Output::Json(Value::Null)),
-            _ => plain::emit(cx, selection),
-        },
+        Target::Anthropic => return anthropic::check(&mut cx),
+        Target::OpenAi | Target::Gemini => response_types(model),
+        Target::Aap => {
+            aap::options(model, cx.diags);
+            Vec::new()
+        }
+        Target::AgUi | Target::ToolsPrompt => Vec::new(),
+    };
+    // Only what emitting reports is needed; every selection here names
+    // something that exists, so none fails.
+    let _ = dispatch(&mut cx, Selection::All);
+    for id in responses {
+        let _ = dispatch(&mut cx, Selection::Response(&model.def(id).name.text));
     }
 }
 
@@ -234,7 +228,7 @@ pub struct Cx<'m, 'd> {
     pub model: &'m Model,
     pub target: Target,
     pub diags: &'d mut Diagnostics,
-    sizes: Option<Sizes>,
+    sizes: Sizes,
 }
 
 impl<'m, 'd> Cx<'m, 'd> {
@@ -243,13 +237,8 @@ impl<'m, 'd> Cx<'m, 'd> {
             model,
             target,
             diags,
-            sizes: None,
+            sizes: Sizes::new(model),
         }
-    }
-
-    fn sizes(&mut self) -> &Sizes {
-        let model = self.model;
-        self.sizes.get_or_insert_with(|| Sizes::new(model))
     }
 
     /// The tools a selection names: all of them, or one.
@@ -263,7 +252,7 @@ impl<'m, 'd> Cx<'m, 'd> {
     /// A tool's parameters, inlined; `None` (reported) when too large.
     pub fn parameters(&mut self, tool: &'m Tool) -> Option<Schema<'m>> {
         let model = self.model;
-        let size = self.sizes().fields(model, &tool.parameters);
+        let size = self.sizes.fields(model, &tool.parameters);
         if !size.fits() {
             self.too_large(tool.name.span, &format!("tool `{}`", tool.name.text), size);
             return None;
@@ -276,7 +265,7 @@ impl<'m, 'd> Cx<'m, 'd> {
     /// A type's schema, inlined; `None` (reported) when too large.
     pub fn definition(&mut self, id: TypeId) -> Option<Schema<'m>> {
         let model = self.model;
-        let size = self.sizes().definition(id);
+        let size = self.sizes.definition(id);
         let name = &model.def(id).name;
         if !size.fits() {
             self.too_large(name.span, &format!("type `{}`", name.text), size);
@@ -305,28 +294,25 @@ impl<'m, 'd> Cx<'m, 'd> {
     }
 
     fn too_large(&mut self, span: crate::source::Span, what: &str, size: lower::Size) {
-        let (measure, limit) = if size.depth > lower::MAX_INLINED_DEPTH {
+        let (measure, limit) = if size.nodes == u64::MAX {
+            ("is too large to count".to_string(), String::new())
+        } else if size.depth > lower::MAX_INLINED_DEPTH {
             (
                 format!("is {} schemas deep", size.depth),
-                format!("{} deep", lower::MAX_INLINED_DEPTH),
+                format!(" (at most {} deep)", lower::MAX_INLINED_DEPTH),
             )
         } else {
             (
                 format!("has {} schema nodes", size.nodes),
-                format!("{} nodes", lower::MAX_INLINED_NODES),
+                format!(" (at most {} nodes)", lower::MAX_INLINED_NODES),
             )
-        };
-        let measure = if size.nodes == u64::MAX {
-            "is too large to count".to_string()
-        } else {
-            measure
         };
         self.diags.push(
             Diagnostic::new(
                 Code::SchemaTooLarge,
                 span,
                 format!(
-                    "{what} {measure} once its types are written out, more than agentc writes for {} (at most {limit})",
+                    "{what} {measure} once its types are written out, more than agentc writes for {}{limit}",
                     self.target.display()
                 ),
             )

@@ -114,14 +114,7 @@ fn check_name(cx: &mut Cx, name: &str, span: Span, what: &str) {
 /// it crosses reported.
 fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str) -> (Value, bool) {
     check_limits(cx, schema, subject);
-    let mut unknown = Vec::new();
-    schema.walk(&mut |visit| {
-        if let Visit::Schema(node, _) = visit
-            && matches!(node.kind, Kind::Any)
-        {
-            unknown.push(node.span);
-        }
-    });
+    let unknown = schema.unknowns();
     for &span in &unknown {
         cx.diags.push(
             Diagnostic::new(
@@ -137,23 +130,47 @@ fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str)
 
 /// A schema in strict form; `nullable` for an optional property's schema.
 fn render(schema: &Schema, nullable: bool) -> Value {
-    let mut out = Map::new();
+    let description = schema.description;
+    if !nullable {
+        return shape(schema, false, description);
+    }
     match &schema.kind {
-        // `{}` already admits `null`.
-        Kind::Any => describe(&mut out, schema),
+        // `{}` already admits `null`; a primitive takes `[T, "null"]`.
+        Kind::Any | Kind::Primitive { constant: None, .. } => shape(schema, true, description),
+        // `null` is one more branch of a union.
+        Kind::Union(variants) => any_of(
+            variants
+                .iter()
+                .map(|v| render(v, false))
+                .chain([null()])
+                .collect(),
+            description,
+        ),
+        // A `const` cannot sit beside a type that admits `null`; objects
+        // and arrays are either the value or `null`. The description goes
+        // on the `anyOf`, not on a branch.
+        _ => any_of(vec![shape(schema, false, None), null()], description),
+    }
+}
+
+/// A schema's own strict form with `description`; a `nullable` primitive
+/// admits `null` in its type (and enum).
+fn shape(schema: &Schema, nullable: bool, description: Option<&str>) -> Value {
+    let mut out = Map::new();
+    let describe = |out: &mut Map<String, Value>| {
+        if let Some(text) = description {
+            out.insert("description".into(), text.into());
+        }
+    };
+    match &schema.kind {
+        Kind::Any => describe(&mut out),
         Kind::Primitive {
             ty,
             enum_values,
             constant,
         } => {
-            if nullable && constant.is_some() {
-                // A `const` cannot sit beside a type that admits `null`.
-                let mut inner = schema.clone();
-                inner.description = None;
-                return any_of(vec![render(&inner, false), null()], schema.description);
-            }
             out.insert("type".into(), type_name(*ty, nullable));
-            describe(&mut out, schema);
+            describe(&mut out);
             if let Some(values) = enum_values {
                 let mut values = enum_json(values);
                 if nullable && let Value::Array(values) = &mut values {
@@ -165,26 +182,9 @@ fn render(schema: &Schema, nullable: bool) -> Value {
                 out.insert("const".into(), literal_json(literal));
             }
         }
-        Kind::Object(_) | Kind::File | Kind::Array(_) | Kind::Union(_) | Kind::Ref(_)
-            if nullable =>
-        {
-            let mut inner = schema.clone();
-            inner.description = None;
-            let mut branches = match render(&inner, false) {
-                Value::Object(mut map) if matches!(schema.kind, Kind::Union(_)) => {
-                    match map.remove("anyOf") {
-                        Some(Value::Array(variants)) => variants,
-                        other => other.into_iter().collect(),
-                    }
-                }
-                value => vec![value],
-            };
-            branches.push(null());
-            return any_of(branches, schema.description);
-        }
         Kind::Array(items) => {
             out.insert("type".into(), "array".into());
-            describe(&mut out, schema);
+            describe(&mut out);
             out.insert("items".into(), render(items, false));
         }
         Kind::Union(variants) => {
@@ -192,11 +192,11 @@ fn render(schema: &Schema, nullable: bool) -> Value {
                 "anyOf".into(),
                 variants.iter().map(|v| render(v, false)).collect(),
             );
-            describe(&mut out, schema);
+            describe(&mut out);
         }
         Kind::Object(properties) => {
             out.insert("type".into(), "object".into());
-            describe(&mut out, schema);
+            describe(&mut out);
             let mut map = Map::new();
             for property in properties {
                 map.insert(
@@ -212,7 +212,7 @@ fn render(schema: &Schema, nullable: bool) -> Value {
             out.insert("required".into(), Value::Array(required));
             out.insert("additionalProperties".into(), false.into());
         }
-        Kind::File => return render(&Schema::file_object(schema.span, schema.description), false),
+        Kind::File => return shape(&Schema::file_object(schema.span, None), false, description),
         // Inlined schemas have no references.
         Kind::Ref(_) => {}
     }
@@ -224,12 +224,6 @@ fn type_name(ty: Primitive, nullable: bool) -> Value {
         Value::Array(vec![ty.name().into(), "null".into()])
     } else {
         ty.name().into()
-    }
-}
-
-fn describe(out: &mut Map<String, Value>, schema: &Schema) {
-    if let Some(text) = schema.description {
-        out.insert("description".into(), text.into());
     }
 }
 

@@ -14,11 +14,12 @@ use serde_json::{Map, Value};
 pub const TOOLS_PROMPT_NOTE: &str = "Note: tool arguments must strictly match args_schema.";
 
 pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
-    if let Selection::Type(_) | Selection::Response(_) = selection {
-        let flag = match selection {
-            Selection::Type(_) => "--type",
-            _ => "--response",
-        };
+    let flag = match selection {
+        Selection::Type(_) => Some("--type"),
+        Selection::Response(_) => Some("--response"),
+        Selection::All | Selection::Tool(_) => None,
+    };
+    if let Some(flag) = flag {
         return Err(EmitError::new(format!(
             "the {} target emits tools; `{flag}` does not apply to it",
             cx.target.name()
