@@ -44,6 +44,9 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     pub help: Option<String>,
     pub notes: Vec<String>,
+    /// For a problem in JSON data (`agentc validate`): the JSON pointer
+    /// (RFC 6901) of the value it is about.
+    pub pointer: Option<String>,
 }
 
 impl Diagnostic {
@@ -57,7 +60,13 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             notes: Vec::new(),
+            pointer: None,
         }
+    }
+
+    pub fn with_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
+        self.pointer = Some(pointer.into());
+        self
     }
 
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Diagnostic {

@@ -102,7 +102,12 @@ impl miette::Diagnostic for Report<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = self.diagnostic;
-        let primary = LabeledSpan::new_primary_with_span(None, self.span(d.span));
+        // In JSON data, the primary label is the value's JSON pointer.
+        let pointer = d.pointer.as_deref().map(|p| match p {
+            "" => "(root)".to_string(),
+            p => p.to_string(),
+        });
+        let primary = LabeledSpan::new_primary_with_span(pointer, self.span(d.span));
         let secondary = d.labels.iter().map(|label| {
             LabeledSpan::new_with_span(Some(label.message.clone()), self.span(label.span))
         });

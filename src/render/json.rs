@@ -20,6 +20,8 @@ struct JsonDiagnostic<'a> {
     severity: Severity,
     code: &'static str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
     line: usize,
     column: usize,
     end_line: usize,
@@ -90,6 +92,7 @@ fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
         severity: d.severity,
         code: d.code.name(),
         message: &d.message,
+        pointer: d.pointer.as_deref(),
         line,
         column,
         end_line,
