@@ -14,6 +14,7 @@ pub mod model;
 pub mod render;
 pub mod source;
 pub mod syntax;
+pub mod validate;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Label, Severity};

@@ -3,9 +3,12 @@
 
 use agentc::emit::{Selection, Target};
 use agentc::render::human::{self, Style};
-use agentc::{Code, Compilation, Diagnostics, Severity, agent, emit, render};
+use agentc::validate::data::{self, Layout};
+use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::{ToolValidators, Validator};
+use agentc::{Code, Compilation, Diagnostics, Severity, Source, agent, emit, render, source};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -62,8 +65,72 @@ enum Command {
         #[arg(short, long, value_name = "PATH")]
         output: Option<PathBuf>,
     },
+    /// Check JSON data against a protocol's type or tool, or an AG-UI `RunAgentInput`.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Validate {
+        #[command(subcommand)]
+        command: Option<ValidateCommand>,
+        /// The protocol file.
+        #[arg(required = true)]
+        file: Option<PathBuf>,
+        /// The data: a JSON file, or `-` for standard input.
+        #[arg(required = true)]
+        data: Option<PathBuf>,
+        /// Validate values of this type.
+        #[arg(
+            long = "type",
+            value_name = "NAME",
+            required_unless_present = "tool",
+            conflicts_with = "tool"
+        )]
+        type_name: Option<String>,
+        /// Validate this tool's arguments: a JSON object, or a string holding one (as AG-UI sends them).
+        #[arg(long, value_name = "NAME")]
+        tool: Option<String>,
+        #[command(flatten)]
+        options: DataOptions,
+    },
     /// Explain a diagnostic code (without a code: list them all).
     Explain { code: Option<String> },
+}
+
+#[derive(Subcommand)]
+enum ValidateCommand {
+    /// Check an AG-UI `RunAgentInput` payload.
+    RunInput {
+        /// The payload: a JSON file, or `-` for standard input.
+        payload: PathBuf,
+        /// Also check each tool call's arguments against this protocol's tools.
+        #[arg(long, value_name = "FILE")]
+        protocol: Option<PathBuf>,
+        /// Which rules apply.
+        #[arg(long, value_enum, default_value_t = ProfileArg::AgUi)]
+        profile: ProfileArg,
+        #[command(flatten)]
+        options: DataOptions,
+    },
+}
+
+/// How `agentc validate` reads data and reports.
+#[derive(clap::Args, Clone, Copy)]
+struct DataOptions {
+    /// The data is JSON Lines: one value per line.
+    #[arg(long)]
+    lines: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Exit with 1 when there are warnings, too.
+    #[arg(long)]
+    deny_warnings: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProfileArg {
+    /// The AG-UI protocol.
+    AgUi,
+    /// AG-UI plus the ten rules of the backend's `POST /api/v1/agent/runs`.
+    Backend,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -139,7 +206,221 @@ fn main() -> ExitCode {
             };
             emit(&file, target.into(), request, output.as_deref())
         }
+        Command::Validate {
+            command:
+                Some(ValidateCommand::RunInput {
+                    payload,
+                    protocol,
+                    profile,
+                    options,
+                }),
+            ..
+        } => {
+            let profile = match profile {
+                ProfileArg::AgUi => Profile::AgUi,
+                ProfileArg::Backend => Profile::Backend,
+            };
+            validate_run_input(&payload, protocol.as_deref(), profile, options)
+        }
+        Command::Validate {
+            command: None,
+            file: Some(file),
+            data: Some(data),
+            type_name,
+            tool,
+            options,
+        } => {
+            let subject = match (&type_name, &tool) {
+                (Some(name), _) => Subject::Type(name),
+                (_, Some(name)) => Subject::Tool(name),
+                // clap requires one of the two.
+                (None, None) => return ExitCode::from(2),
+            };
+            validate(&file, subject, &data, options)
+        }
+        // clap requires both paths when there is no subcommand.
+        Command::Validate { .. } => ExitCode::from(2),
         Command::Explain { code } => explain(code.as_deref()),
+    }
+}
+
+/// What `agentc validate` checks data against.
+enum Subject<'a> {
+    Type(&'a str),
+    Tool(&'a str),
+}
+
+fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) -> ExitCode {
+    let model = match protocol_model(file) {
+        Ok(model) => model,
+        Err(code) => return code,
+    };
+    let (validator, against, layout) = match subject {
+        Subject::Type(name) => (
+            Validator::for_type(&model, name),
+            format!("type `{name}`"),
+            Layout {
+                lines: options.lines,
+                encoded: false,
+            },
+        ),
+        Subject::Tool(name) => (
+            Validator::for_tool(&model, name),
+            format!("the arguments of `{name}`"),
+            Layout {
+                lines: options.lines,
+                encoded: true,
+            },
+        ),
+    };
+    let validator = match validator {
+        Ok(validator) => validator,
+        Err(error) => return usage_error(&error),
+    };
+    let Some(source) = read_data(data) else {
+        return ExitCode::from(2);
+    };
+    let (source, unreadable) = source;
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic],
+        None => data::check(&validator, &source, layout),
+    };
+    report_data(source, diagnostics, layout, &against, options)
+}
+
+fn validate_run_input(
+    payload: &Path,
+    protocol: Option<&Path>,
+    profile: Profile,
+    options: DataOptions,
+) -> ExitCode {
+    let validator = match RunInputValidator::new(profile) {
+        Ok(validator) => validator,
+        Err(error) => return usage_error(&error),
+    };
+    let validator = match protocol {
+        None => validator,
+        Some(file) => {
+            let model = match protocol_model(file) {
+                Ok(model) => model,
+                Err(code) => return code,
+            };
+            match ToolValidators::new(&model) {
+                Ok(tools) => validator.with_tools(tools),
+                Err(error) => return usage_error(&error),
+            }
+        }
+    };
+    let Some((source, unreadable)) = read_data(payload) else {
+        return ExitCode::from(2);
+    };
+    let layout = Layout {
+        lines: options.lines,
+        encoded: false,
+    };
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic],
+        None => data::check_run_input(&validator, &source, layout),
+    };
+    let against = match profile {
+        Profile::AgUi => "`RunAgentInput`",
+        Profile::Backend => "`RunAgentInput` (backend profile)",
+    };
+    report_data(source, diagnostics, layout, against, options)
+}
+
+/// The model of a protocol without errors; otherwise its errors are
+/// printed and the exit code is 2: there is nothing to validate against.
+fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
+    let bytes = match agent::read(file) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("error: cannot read {}: {error}", file.display());
+            return Err(ExitCode::from(2));
+        }
+    };
+    let compiled = agentc::compile(&file.display().to_string(), &bytes);
+    if compiled.has_errors() {
+        let style = terminal_style(std::io::stderr().is_terminal());
+        eprint!("{}", human::render(&compiled, style));
+        eprintln!(
+            "error: {} has {}; nothing validated",
+            file.display(),
+            human::summary(compiled.count(Severity::Error), 0)
+        );
+        return Err(ExitCode::from(2));
+    }
+    compiled.model.ok_or(ExitCode::from(2))
+}
+
+fn usage_error(error: &emit::EmitError) -> ExitCode {
+    eprintln!("error: {}", error.message);
+    if let Some(help) = &error.help {
+        eprintln!("  help: {help}");
+    }
+    ExitCode::from(2)
+}
+
+/// The data as a source, and the reason it cannot be read as text, if
+/// any; `None` when it cannot be read at all (reported here).
+fn read_data(path: &Path) -> Option<(Source, Option<agentc::Diagnostic>)> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        let limit = source::MAX_FILE_BYTES as u64 + 1;
+        match std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
+            Ok(_) => ("<stdin>".to_string(), bytes),
+            Err(error) => {
+                eprintln!("error: cannot read standard input: {error}");
+                return None;
+            }
+        }
+    } else {
+        match agent::read(path) {
+            Ok(bytes) => (path.display().to_string(), bytes),
+            Err(error) => {
+                eprintln!("error: cannot read {}: {error}", path.display());
+                return None;
+            }
+        }
+    };
+    Some(source::decode(&name, &bytes))
+}
+
+fn report_data(
+    source: Source,
+    diagnostics: Vec<agentc::Diagnostic>,
+    layout: Layout,
+    against: &str,
+    options: DataOptions,
+) -> ExitCode {
+    let values = data::documents(source.text(), layout).len();
+    let report = Compilation {
+        source,
+        model: None,
+        diagnostics,
+    };
+    let errors = report.count(Severity::Error);
+    let warnings = report.count(Severity::Warning);
+    let out = match options.format {
+        Format::Json => render::json::render(std::slice::from_ref(&report)),
+        Format::Human => {
+            let style = terminal_style(std::io::stdout().is_terminal());
+            let values = match values {
+                1 => "1 value".to_string(),
+                n => format!("{n} values"),
+            };
+            format!(
+                "{}validated {values} against {against}: {}\n",
+                human::render(&report, style),
+                human::summary(errors, warnings)
+            )
+        }
+    };
+    print(&out);
+    if errors > 0 || (options.deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -97,14 +97,27 @@ fn every_code_has_an_invalid_fixture() {
             texts.push(std::fs::read_to_string(&expected).expect("read expected.txt"));
         }
     }
+    // The data fixtures name theirs in `protocols/data/*.expected`.
+    let data = common::root().join("protocols/data");
+    for expected in common::files(&data, "expected") {
+        texts.push(std::fs::read_to_string(&expected).expect("read .expected"));
+    }
     // Tested by generating input over the limit instead: a file in the CLI
     // tests, schemas of thousands of nodes in `tests/limits.rs`. An
-    // `unmapped-input` comes only from `emit --meta` (CLI tests).
+    // `unmapped-input` comes only from `emit --meta` (CLI tests). The
+    // backend's size limits are generated at their boundaries, and the last
+    // two codes come only from schemas agentc does not emit, given to
+    // `Validator::from_schema` (both in `tests/validate.rs`).
     let generated = [
         "file-too-large",
         "too-many-properties",
         "too-many-enum-values",
         "schema-text-too-long",
+        "payload-too-large",
+        "too-many-messages",
+        "user-text-too-long",
+        "no-matching-variant",
+        "schema-violation",
     ];
     let missing: Vec<&str> = agentc::Code::ALL
         .iter()

@@ -114,7 +114,7 @@ codes! {
     Deprecated = "deprecated", Warning, "a deprecated section, block or field";
 
     // Agent folders: settings.json, prompts and references.
-    InvalidJson = "invalid-json", Error, "`settings.json` is not well-formed JSON";
+    InvalidJson = "invalid-json", Error, "`settings.json`, or data to validate, is not well-formed JSON";
     MissingSettings = "missing-settings", Warning, "an agent folder without `settings.json`";
     UnknownPrompt = "unknown-prompt", Error, "a prompt (or prompt include) whose file does not exist";
     PromptSyntax = "prompt-syntax", Error, "a malformed `{{...}}` tag or unbalanced `{{#if}}` block in a prompt";
@@ -141,6 +141,31 @@ codes! {
     TooManyOptionalProperties = "too-many-optional-properties", Error, "more optional properties in one request than the provider allows";
     TooManyUnionProperties = "too-many-union-properties", Error, "more union-typed properties in one request than the provider allows";
     UnmappedInput = "unmapped-input", Info, "an input with no faithful AAP option, left out of `GET /meta`";
+
+    // Data (`agentc validate`).
+    TypeMismatch = "type-mismatch", Error, "a value of the wrong JSON type";
+    MissingProperty = "missing-property", Error, "an object without a property its type requires";
+    UnknownProperty = "unknown-property", Error, "an object property its type does not declare";
+    ValueNotAllowed = "value-not-allowed", Error, "a value outside an `enum` or other than a `const`";
+    UnknownVariant = "unknown-variant", Error, "a union value whose discriminator names no variant";
+    NoMatchingVariant = "no-matching-variant", Error, "a value that matches none of the alternatives allowed there";
+    SchemaViolation = "schema-violation", Error, "a value that breaks a JSON Schema rule of the data's schema";
+    InvalidArguments = "invalid-arguments", Error, "tool-call arguments that are not a JSON text";
+    DuplicateMessageId = "duplicate-message-id", Error, "two messages of a `RunAgentInput` with one id";
+    DuplicateToolCallId = "duplicate-tool-call-id", Error, "two tool calls of a `RunAgentInput` with one id";
+    UnknownToolCallId = "unknown-tool-call-id", Error, "a tool message that answers no earlier tool call";
+    UndeclaredTool = "undeclared-tool", Warning, "a tool call to a tool that `tools` does not list";
+    DeprecatedBinaryPart = "deprecated-binary-part", Warning, "a legacy `binary` content part";
+    PayloadTooLarge = "payload-too-large", Error, "backend profile: a `RunAgentInput` over 256 KiB";
+    InvalidThreadId = "invalid-thread-id", Error, "backend profile: a `threadId` that is not a UUID";
+    RunIdTooLong = "run-id-too-long", Error, "backend profile: a `runId` over 128 characters";
+    TooManyMessages = "too-many-messages", Error, "backend profile: more than 200 messages";
+    UserTextTooLong = "user-text-too-long", Error, "backend profile: a user message over 10,000 characters";
+    UserMessageCount = "user-message-count", Error, "backend profile: not exactly one user message";
+    UserMessageNotFirst = "user-message-not-first", Error, "backend profile: `messages[0]` is not the user message";
+    BinaryNotImage = "binary-not-image", Error, "backend profile: a `binary` part whose `mimeType` is not `image/*`";
+    BinaryWithoutUrl = "binary-without-url", Error, "backend profile: a `binary` part without a `url`";
+    BinaryDataNotAllowed = "binary-data-not-allowed", Error, "backend profile: a `binary` part with `data`";
 
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";

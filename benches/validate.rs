@@ -1,0 +1,115 @@
+//! Compile once, validate many: 100,000 tool-call argument objects through
+//! agentc's `Validator`, beside the `jsonschema` crate used directly on the
+//! same emitted schema. agentc's answer for a valid value is one
+//! `jsonschema` pass, so the two should stay within a few percent; the
+//! target is agentc ≤ 1.5x. Run with `cargo bench --bench validate`.
+
+use agentc::validate::Validator;
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use std::hint::black_box;
+
+const CALLS: usize = 100_000;
+
+/// The example protocol's `search-products` tool: a string, an optional
+/// nested object with an enum, a number, a boolean and `unknown`, and an
+/// optional integer.
+fn protocol() -> agentc::Model {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/protocols/shop-assistant/protocol.yaml"
+    );
+    let bytes = std::fs::read(path).expect("read the example protocol");
+    let compiled = agentc::compile(path, &bytes);
+    assert!(!compiled.has_errors(), "the example protocol has errors");
+    compiled.model.expect("a model")
+}
+
+/// Varied valid arguments, the same every run.
+fn arguments() -> Vec<Value> {
+    let categories = ["electronics", "clothing", "home_garden", "sports", "toys"];
+    (0..CALLS)
+        .map(|i| match i % 3 {
+            0 => json!({"query": format!("item {i}")}),
+            1 => json!({"query": format!("item {i}"), "limit": (i % 20) as i64}),
+            _ => json!({
+                "query": format!("item {i}"),
+                "filter": {
+                    "category": categories[i % categories.len()],
+                    "maxPrice": (i % 500) as f64 + 0.99,
+                    "inStockOnly": i % 2 == 0,
+                    "attributes": {"size": "M", "colour": "blue"}
+                },
+                "limit": 5
+            }),
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let model = protocol();
+    let agentc = Validator::for_tool(&model, "search-products").expect("the tool");
+    let direct =
+        jsonschema::draft202012::new(agentc.schema()).expect("the emitted schema compiles");
+    let objects = arguments();
+    let strings: Vec<String> = objects.iter().map(Value::to_string).collect();
+    assert!(objects.iter().all(|v| agentc.is_valid(v)));
+
+    let mut group = c.benchmark_group("validate 100k tool-call arguments");
+    group.throughput(Throughput::Elements(CALLS as u64));
+    group.sample_size(20);
+    group.bench_function("jsonschema directly (objects)", |b| {
+        b.iter(|| {
+            objects
+                .iter()
+                .filter(|v| direct.validate(black_box(v)).is_ok())
+                .count()
+        })
+    });
+    group.bench_function("agentc Validator (objects)", |b| {
+        b.iter(|| {
+            objects
+                .iter()
+                .filter(|v| agentc.validate(black_box(v)).is_ok())
+                .count()
+        })
+    });
+    // As AG-UI carries them: JSON text in `function.arguments`.
+    group.bench_function("serde_json + jsonschema (strings)", |b| {
+        b.iter(|| {
+            strings
+                .iter()
+                .filter(|s| {
+                    serde_json::from_str::<Value>(black_box(s))
+                        .is_ok_and(|v| direct.validate(&v).is_ok())
+                })
+                .count()
+        })
+    });
+    group.bench_function("serde_json + agentc Validator (strings)", |b| {
+        b.iter(|| {
+            strings
+                .iter()
+                .filter(|s| {
+                    serde_json::from_str::<Value>(black_box(s))
+                        .is_ok_and(|v| agentc.validate(&v).is_ok())
+                })
+                .count()
+        })
+    });
+    group.finish();
+
+    // What a report costs: one argument object with four problems, located
+    // by pointer, with expected and found.
+    let bad = json!({"query": 5, "filter": {"category": "garden", "maxPrice": "50"}, "limt": 2});
+    c.bench_function("report one invalid argument object", |b| {
+        b.iter_batched(
+            || bad.clone(),
+            |v| agentc.validate(&v).err().map(|e| e.len()),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

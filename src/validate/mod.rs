@@ -1,0 +1,237 @@
+//! Data validation: the other half of the contract. A [`Validator`] is
+//! compiled once from a protocol's type or tool and checks JSON values
+//! many times; [`run_input`] checks AG-UI `RunAgentInput` payloads; and
+//! [`data`] turns what either finds into located [`Diagnostic`]s for a
+//! JSON text.
+//!
+//! Whether a value is valid is decided by the `jsonschema` crate on the
+//! schema agentc emits (the json-schema target), so validation means
+//! exactly what the emitted schema means. What this module adds is the
+//! report: `jsonschema` says a union value matched no branch and lists
+//! every branch's failures; agentc reads the discriminator, picks the
+//! branch the value meant, and shows only that branch's problems.
+//!
+//! [`Diagnostic`]: crate::Diagnostic
+
+pub mod data;
+mod explain;
+pub mod json;
+pub mod run_input;
+
+use crate::diagnostic::{Code, Diagnostics};
+use crate::emit::{self, EmitError, Output, Selection, Target};
+use crate::model::Model;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A compiled schema that validates JSON values. `Send + Sync`: build it
+/// once and share it between threads.
+pub struct Validator {
+    schema: Value,
+    compiled: jsonschema::Validator,
+}
+
+impl Validator {
+    /// Validates values of the protocol's type `name`.
+    pub fn for_type(model: &Model, name: &str) -> Result<Validator, EmitError> {
+        Validator::emitted(model, Selection::Type(name))
+    }
+
+    /// Validates the arguments of the protocol's tool `name`.
+    pub fn for_tool(model: &Model, name: &str) -> Result<Validator, EmitError> {
+        Validator::emitted(model, Selection::Tool(name))
+    }
+
+    /// The model must have no errors: emitting assumes every name resolves.
+    fn emitted(model: &Model, selection: Selection) -> Result<Validator, EmitError> {
+        let mut diags = Diagnostics::default();
+        match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
+            Output::Json(schema) => Validator::from_schema(schema),
+            Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
+        }
+    }
+
+    /// Validates against a JSON Schema 2020-12 document. Reports are best
+    /// for schemas shaped like agentc's: closed objects, and unions whose
+    /// branches share a `const` discriminator property.
+    pub fn from_schema(schema: Value) -> Result<Validator, EmitError> {
+        let compiled = jsonschema::draft202012::new(&schema)
+            .map_err(|error| EmitError::new(format!("the schema does not compile: {error}")))?;
+        Ok(Validator { schema, compiled })
+    }
+
+    /// The JSON Schema this validator checks against.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    pub fn is_valid(&self, value: &Value) -> bool {
+        self.compiled.is_valid(value)
+    }
+
+    /// Every problem of `value`, each at its JSON pointer. A valid value
+    /// costs one `jsonschema` pass and nothing more.
+    pub fn validate(&self, value: &Value) -> Result<(), Vec<Violation>> {
+        if self.compiled.is_valid(value) {
+            return Ok(());
+        }
+        let mut violations = Vec::new();
+        for error in self.compiled.iter_errors(value) {
+            explain::error(&self.schema, &error, &mut violations);
+        }
+        if violations.is_empty() {
+            // `is_valid` and `iter_errors` are one validator's two answers;
+            // should they ever disagree, still say the value is invalid.
+            violations.push(Violation::new(
+                Code::SchemaViolation,
+                "",
+                "the value does not match its schema",
+            ));
+        }
+        Err(violations)
+    }
+}
+
+/// One validator per tool of a protocol, by name: what a service needs to
+/// check every tool call it receives.
+pub struct ToolValidators {
+    tools: BTreeMap<String, Validator>,
+}
+
+impl ToolValidators {
+    pub fn new(model: &Model) -> Result<ToolValidators, EmitError> {
+        let mut tools = BTreeMap::new();
+        for tool in &model.protocol.tools {
+            let name = tool.name.text.as_str();
+            tools.insert(name.to_string(), Validator::for_tool(model, name)?);
+        }
+        Ok(ToolValidators { tools })
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Validator> {
+        self.tools.get(name)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.tools.keys().map(String::as_str)
+    }
+}
+
+/// One problem in a JSON value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub code: Code,
+    /// The JSON pointer (RFC 6901) of the value the problem is about.
+    pub pointer: String,
+    /// Which part of that value to point at.
+    pub anchor: Anchor,
+    /// What was expected and what was found, without the location.
+    pub message: String,
+    pub help: Option<String>,
+    /// Other places that explain this one ("first used here").
+    pub related: Vec<Related>,
+    /// For a problem inside a JSON text carried in the string at
+    /// `pointer` (tool-call arguments): where in that text.
+    pub inside: Option<Inside>,
+}
+
+/// The part of the value at a violation's pointer that the report points at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// The whole value.
+    Value,
+    /// The member's key (an unknown property).
+    Key,
+    /// The value's first character (the `{` of an object missing a property).
+    Start,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub pointer: String,
+    pub message: String,
+}
+
+/// A place inside a JSON text that is carried in a string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inside {
+    /// A byte offset of the decoded text (where it stops being JSON).
+    Offset(usize),
+    /// A value of the decoded text.
+    Value { pointer: String, anchor: Anchor },
+}
+
+impl Violation {
+    pub fn new(code: Code, pointer: impl Into<String>, message: impl Into<String>) -> Violation {
+        Violation {
+            code,
+            pointer: pointer.into(),
+            anchor: Anchor::Value,
+            message: message.into(),
+            help: None,
+            related: Vec::new(),
+            inside: None,
+        }
+    }
+
+    pub fn at(mut self, anchor: Anchor) -> Violation {
+        self.anchor = anchor;
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Violation {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_help_opt(mut self, help: Option<String>) -> Violation {
+        self.help = help;
+        self
+    }
+
+    pub fn related(mut self, pointer: impl Into<String>, message: impl Into<String>) -> Violation {
+        self.related.push(Related {
+            pointer: pointer.into(),
+            message: message.into(),
+        });
+        self
+    }
+}
+
+/// A value for a message: its JSON type, and the value itself when short.
+pub(crate) fn describe(value: &Value) -> String {
+    const SHORT: usize = 40;
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) => format!("number `{n}`"),
+        Value::String(s) => {
+            let text = Value::String(s.clone()).to_string();
+            if text.chars().count() <= SHORT {
+                format!("string `{text}`")
+            } else {
+                let cut: String = text.chars().take(SHORT - 1).collect();
+                format!("string `{cut}…`")
+            }
+        }
+        Value::Array(items) => match items.len() {
+            0 => "an empty array".to_string(),
+            1 => "an array of 1 item".to_string(),
+            n => format!("an array of {n} items"),
+        },
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validators_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Validator>();
+        shared::<ToolValidators>();
+        shared::<run_input::RunInputValidator>();
+    }
+}
