@@ -255,22 +255,16 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
         Ok(model) => model,
         Err(code) => return code,
     };
-    let (validator, against, layout) = match subject {
-        Subject::Type(name) => (
-            Validator::for_type(&model, name),
-            format!("type `{name}`"),
-            Layout {
-                lines: options.lines,
-                encoded: false,
-            },
-        ),
+    // Tool arguments may come as AG-UI carries them: a JSON-encoded string.
+    let layout = Layout {
+        lines: options.lines,
+        encoded: matches!(subject, Subject::Tool(_)),
+    };
+    let (validator, against) = match subject {
+        Subject::Type(name) => (Validator::for_type(&model, name), format!("type `{name}`")),
         Subject::Tool(name) => (
             Validator::for_tool(&model, name),
             format!("the arguments of `{name}`"),
-            Layout {
-                lines: options.lines,
-                encoded: true,
-            },
         ),
     };
     let validator = match validator {
