@@ -360,16 +360,12 @@ fn unknown_key_help(key: &str, declared: &[&str]) -> Option<String> {
 
 fn expected_types(kind: &TypeKind) -> String {
     match kind {
-        TypeKind::Single(t) => type_name(*t).to_string(),
+        TypeKind::Single(t) => t.as_str().to_string(),
         TypeKind::Multiple(set) => {
-            let names: Vec<String> = set.iter().map(|t| type_name(t).to_string()).collect();
+            let names: Vec<&str> = set.iter().map(JsonType::as_str).collect();
             names.join(" or ")
         }
     }
-}
-
-fn type_name(t: JsonType) -> &'static str {
-    t.as_str()
 }
 
 fn literals(values: &[Value]) -> String {

@@ -126,7 +126,7 @@ impl RunInputValidator {
                         Violation::new(
                             Code::DuplicateMessageId,
                             format!("{at}/id"),
-                            format!("message id `{id}` is already used by message {first}"),
+                            format!("message id `{id}` is already used by `/messages/{first}`"),
                         )
                         .related(format!("/messages/{first}/id"), "first used here")
                         .with_help("give every message of the conversation its own id"),
