@@ -105,7 +105,7 @@ fn data_fixture_snapshots() {
 
 const SHOP: &str = "protocols/shop-assistant/protocol.yaml";
 
-fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
+fn with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> std::process::Output {
     use std::io::Write;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
         .args(args)
@@ -120,7 +120,7 @@ fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .unwrap();
     child.wait_with_output().expect("wait for agentc")
 }
@@ -242,21 +242,10 @@ fn what_cannot_be_validated_exits_2() {
 
 #[test]
 fn data_that_is_not_text_is_invalid_data() {
-    use std::io::Write;
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(["validate", "run-input", "-", "--format", "json"])
-        .current_dir(common::root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"{\"threadId\": \"\xff\"}")
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = with_stdin(
+        &["validate", "run-input", "-", "--format", "json"],
+        b"{\"threadId\": \"\xff\"}",
+    );
     assert_eq!(output.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["diagnostics"][0]["code"], "invalid-utf8");

@@ -42,29 +42,30 @@ fn parse(doc: &Doc, code: Code, diagnostics: &mut Vec<Diagnostic>) -> Option<Val
         Ok(value) => return Some(value),
         Err(error) => error,
     };
-    {
-        // At the end of the text ("EOF while parsing"), point after its
-        // last character rather than at the line after it.
-        let at = error_offset(&doc.text, &error).min(doc.text.trim_end().len());
-        let message = error.to_string();
-        // serde_json appends " at line L column C"; the span says that.
-        let reason = match message.rfind(" at line ") {
-            Some(cut) => &message[..cut],
-            None => &message,
-        };
-        let message = match code {
-            Code::InvalidArguments => format!("the arguments are not JSON: {reason}"),
-            _ => format!("the data is not JSON: {reason}"),
-        };
-        let range = doc.range(at..next_char(&doc.text, at));
-        let mut diagnostic = Diagnostic::new(code, Span::new(range.start, range.end), message);
-        if code == Code::InvalidArguments {
-            diagnostic = diagnostic
-                .with_help("the string holds the tool's arguments, which must be a JSON text");
+    // At the end of the text ("EOF while parsing"), point after its last
+    // character rather than at the line after it.
+    let at = error_offset(&doc.text, &error).min(doc.text.trim_end().len());
+    let reason = syntax_reason(&error);
+    let range = doc.range(at..next_char(&doc.text, at));
+    let span = Span::new(range.start, range.end);
+    diagnostics.push(match code {
+        Code::InvalidArguments => {
+            Diagnostic::new(code, span, format!("the arguments are not JSON: {reason}"))
+                .with_help("the string holds the tool's arguments, which must be a JSON text")
         }
-        diagnostics.push(diagnostic);
-    }
+        _ => Diagnostic::new(code, span, format!("the data is not JSON: {reason}")),
+    });
     None
+}
+
+/// What a `serde_json` syntax error says, without the " at line L column
+/// C" it appends: the span says that.
+pub(super) fn syntax_reason(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    }
 }
 
 /// The byte offset of a `serde_json` error: its line, and its column
@@ -90,32 +91,21 @@ fn next_char(text: &str, at: usize) -> usize {
 
 /// Validates every value of a data file against `validator`.
 pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    for doc in documents(source.text(), layout) {
-        let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) else {
-            continue;
-        };
-        match (&value, layout.encoded) {
-            (Value::String(_), true) => {
-                let index = Index::new(&doc.text);
-                let Some(inner) = index.locate("").and_then(|place| doc.string(place.value)) else {
-                    continue;
-                };
-                if let Some(arguments) = parse(&inner, Code::InvalidArguments, &mut diagnostics)
-                    && let Err(violations) = validator.validate(&arguments)
-                {
-                    diagnostics.extend(locate(&inner, &violations));
-                }
+    each_value(source, layout, |doc, value, diagnostics| {
+        if let (Value::String(_), true) = (&value, layout.encoded) {
+            let index = Index::new(&doc.text);
+            let Some(inner) = index.locate("").and_then(|place| doc.string(place.value)) else {
+                return;
+            };
+            if let Some(arguments) = parse(&inner, Code::InvalidArguments, diagnostics)
+                && let Err(violations) = validator.validate(&arguments)
+            {
+                diagnostics.extend(locate(&inner, &violations));
             }
-            _ => {
-                if let Err(violations) = validator.validate(&value) {
-                    diagnostics.extend(locate(&doc, &violations));
-                }
-            }
+        } else if let Err(violations) = validator.validate(&value) {
+            diagnostics.extend(locate(doc, &violations));
         }
-    }
-    crate::order(&mut diagnostics);
-    diagnostics
+    })
 }
 
 /// Checks every `RunAgentInput` of a data file.
@@ -124,11 +114,23 @@ pub fn check_run_input(
     source: &Source,
     layout: Layout,
 ) -> Vec<Diagnostic> {
+    each_value(source, layout, |doc, value, diagnostics| {
+        let violations = validator.validate(&value, doc.text.len());
+        diagnostics.extend(locate(doc, &violations));
+    })
+}
+
+/// Parses each value of a data file and hands it to `check`; the
+/// diagnostics come back in source order.
+fn each_value(
+    source: &Source,
+    layout: Layout,
+    mut check: impl FnMut(&Doc, Value, &mut Vec<Diagnostic>),
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for doc in documents(source.text(), layout) {
         if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
-            let violations = validator.validate(&value, doc.text.len());
-            diagnostics.extend(locate(&doc, &violations));
+            check(&doc, value, &mut diagnostics);
         }
     }
     crate::order(&mut diagnostics);
@@ -141,16 +143,31 @@ pub fn locate(doc: &Doc, violations: &[Violation]) -> Vec<Diagnostic> {
         return Vec::new();
     }
     let index = Index::new(&doc.text);
+    // The string last looked into, decoded and indexed: the problems of
+    // one tool call's arguments come together.
+    let mut carried: Option<(&str, Option<(Doc, Index)>)> = None;
     violations
         .iter()
         .map(|violation| {
-            let span = span(doc, &index, &violation.pointer, violation.anchor);
-            let span = match &violation.inside {
-                None => span,
-                Some(inside) => {
-                    inside_span(doc, &index, &violation.pointer, inside).unwrap_or(span)
+            let mut span = span(doc, &index, &violation.pointer, violation.anchor);
+            if let Some(inside) = &violation.inside {
+                if carried
+                    .as_ref()
+                    .is_none_or(|(p, _)| *p != violation.pointer)
+                {
+                    let inner = index
+                        .locate(&violation.pointer)
+                        .and_then(|place| doc.string(place.value))
+                        .map(|inner| {
+                            let index = Index::new(&inner.text);
+                            (inner, index)
+                        });
+                    carried = Some((&violation.pointer, inner));
                 }
-            };
+                if let Some((_, Some((inner, inner_index)))) = &carried {
+                    span = inside_span(inner, inner_index, inside);
+                }
+            }
             let mut diagnostic = Diagnostic::new(violation.code, span, violation.message.clone())
                 .with_pointer(violation.pointer.clone());
             diagnostic.help = violation.help.clone();
@@ -176,17 +193,13 @@ fn span(doc: &Doc, index: &Index, pointer: &str, anchor: Anchor) -> Span {
     Span::new(range.start, range.end)
 }
 
-/// The span of a place inside the JSON text carried by the string at
-/// `pointer`.
-fn inside_span(doc: &Doc, index: &Index, pointer: &str, inside: &Inside) -> Option<Span> {
-    let place = index.locate(pointer)?;
-    let inner = doc.string(place.value)?;
-    let range = match inside {
-        Inside::Offset(at) => inner.range(*at..next_char(&inner.text, *at)),
-        Inside::Value { pointer, anchor } => {
-            let span = span(&inner, &Index::new(&inner.text), pointer, *anchor);
-            return Some(span);
+/// The span of a place inside a JSON text carried in a string.
+fn inside_span(inner: &Doc, index: &Index, inside: &Inside) -> Span {
+    match inside {
+        Inside::Offset(at) => {
+            let range = inner.range(*at..next_char(&inner.text, *at));
+            Span::new(range.start, range.end)
         }
-    };
-    Some(Span::new(range.start, range.end))
+        Inside::Value { pointer, anchor } => span(inner, index, pointer, *anchor),
+    }
 }

@@ -206,7 +206,7 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Bool(b) => format!("boolean `{b}`"),
         Value::Number(n) => format!("number `{n}`"),
         Value::String(s) => {
-            let text = Value::String(s.clone()).to_string();
+            let text = Value::from(s.as_str()).to_string();
             if text.chars().count() <= SHORT {
                 format!("string `{text}`")
             } else {

@@ -13,6 +13,7 @@ use crate::diagnostic::{Code, did_you_mean};
 use crate::emit::EmitError;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 /// The schema, as written from the seeds (see docs/validate.md).
 const SCHEMA: &str = include_str!("run_input.schema.json");
@@ -105,36 +106,30 @@ impl RunInputValidator {
         let Some(messages) = input.get("messages").and_then(Value::as_array) else {
             return;
         };
-        let declared: Vec<&str> = input
-            .get("tools")
-            .and_then(Value::as_array)
-            .map(|tools| {
-                tools
-                    .iter()
-                    .filter_map(|t| t.get("name").and_then(Value::as_str))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut message_ids: HashMap<&str, usize> = HashMap::new();
-        // Every tool call so far: its id and where it is.
-        let mut calls: Vec<(&str, String)> = Vec::new();
+        let mut declared = Seen::default();
+        let tools = input.get("tools").and_then(Value::as_array);
+        for (k, tool) in tools.into_iter().flatten().enumerate() {
+            if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                declared.first_use(name, format!("/tools/{k}"));
+            }
+        }
+        let mut message_ids = Seen::default();
+        // Every tool call so far, by id.
+        let mut calls = Seen::default();
         for (i, message) in messages.iter().enumerate() {
             let at = format!("/messages/{i}");
-            if let Some(id) = message.get("id").and_then(Value::as_str) {
-                match message_ids.get(id) {
-                    Some(first) => out.push(
-                        Violation::new(
-                            Code::DuplicateMessageId,
-                            format!("{at}/id"),
-                            format!("message id `{id}` is already used by `/messages/{first}`"),
-                        )
-                        .related(format!("/messages/{first}/id"), "first used here")
-                        .with_help("give every message of the conversation its own id"),
-                    ),
-                    None => {
-                        message_ids.insert(id, i);
-                    }
-                }
+            if let Some(id) = message.get("id").and_then(Value::as_str)
+                && let Some(first) = message_ids.first_use(id, at.clone())
+            {
+                out.push(
+                    Violation::new(
+                        Code::DuplicateMessageId,
+                        format!("{at}/id"),
+                        format!("message id `{id}` is already used by `{first}`"),
+                    )
+                    .related(format!("{first}/id"), "first used here")
+                    .with_help("give every message of the conversation its own id"),
+                );
             }
             match message.get("role").and_then(Value::as_str) {
                 Some("assistant") => self.tool_calls(message, &at, &declared, &mut calls, out),
@@ -151,8 +146,8 @@ impl RunInputValidator {
         &self,
         message: &'v Value,
         at: &str,
-        declared: &[&str],
-        calls: &mut Vec<(&'v str, String)>,
+        declared: &Seen,
+        calls: &mut Seen<'v>,
         out: &mut Vec<Violation>,
     ) {
         let Some(list) = message.get("toolCalls").and_then(Value::as_array) else {
@@ -160,28 +155,29 @@ impl RunInputValidator {
         };
         for (j, call) in list.iter().enumerate() {
             let call_at = format!("{at}/toolCalls/{j}");
-            if let Some(id) = call.get("id").and_then(Value::as_str) {
-                match calls.iter().find(|(other, _)| *other == id) {
-                    Some((_, first)) => out.push(
-                        Violation::new(
-                            Code::DuplicateToolCallId,
-                            format!("{call_at}/id"),
-                            format!("tool call id `{id}` is already used by an earlier tool call"),
-                        )
-                        .related(format!("{first}/id"), "first used here")
-                        .with_help("a tool message names the call it answers by this id, so it must be unique"),
+            if let Some(id) = call.get("id").and_then(Value::as_str)
+                && let Some(first) = calls.first_use(id, call_at.clone())
+            {
+                out.push(
+                    Violation::new(
+                        Code::DuplicateToolCallId,
+                        format!("{call_at}/id"),
+                        format!("tool call id `{id}` is already used by an earlier tool call"),
+                    )
+                    .related(format!("{first}/id"), "first used here")
+                    .with_help(
+                        "a tool message names the call it answers by this id, so it must be unique",
                     ),
-                    None => calls.push((id, call_at.clone())),
-                }
+                );
             }
             let function = call.get("function");
             let name = function.and_then(|f| f.get("name")).and_then(Value::as_str);
             let protocol_tool = name.and_then(|n| self.tools.as_ref()?.get(n));
             if let Some(name) = name
-                && !declared.contains(&name)
+                && !declared.contains(name)
                 && protocol_tool.is_none()
             {
-                let help = match did_you_mean(name, declared.iter().copied()) {
+                let help = match did_you_mean(name, declared.names()) {
                     Some(suggestion) => suggestion,
                     None => {
                         "a backend tool may be absent from `tools`; otherwise add the tool there"
@@ -211,7 +207,10 @@ impl RunInputValidator {
                     let mut violation = Violation::new(
                         Code::InvalidArguments,
                         arguments_at,
-                        format!("the arguments are not JSON: {}", strip_position(&error)),
+                        format!(
+                            "the arguments are not JSON: {}",
+                            super::data::syntax_reason(&error)
+                        ),
                     )
                     .with_help("`function.arguments` is a JSON text encoded as a string");
                     violation.inside = Some(Inside::Offset(offset));
@@ -245,23 +244,15 @@ impl RunInputValidator {
     }
 }
 
-fn strip_position(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    match message.rfind(" at line ") {
-        Some(cut) => message[..cut].to_string(),
-        None => message,
-    }
-}
-
 /// A tool message must answer a tool call made before it.
-fn answered(message: &Value, at: &str, calls: &[(&str, String)], out: &mut Vec<Violation>) {
+fn answered(message: &Value, at: &str, calls: &Seen, out: &mut Vec<Violation>) {
     let Some(id) = message.get("toolCallId").and_then(Value::as_str) else {
         return;
     };
-    if calls.iter().any(|(call, _)| *call == id) {
+    if calls.contains(id) {
         return;
     }
-    let help = did_you_mean(id, calls.iter().map(|(call, _)| *call)).unwrap_or_else(|| {
+    let help = did_you_mean(id, calls.names()).unwrap_or_else(|| {
         "a tool message follows the assistant message whose `toolCalls` it answers".to_string()
     });
     out.push(
@@ -272,6 +263,38 @@ fn answered(message: &Value, at: &str, calls: &[(&str, String)], out: &mut Vec<V
         )
         .with_help(help),
     );
+}
+
+/// Names seen so far in a payload (message ids, tool-call ids, tool
+/// names), in order, each with the pointer of its first use. Lookups are
+/// hashed, so a payload of many calls stays linear; suggestions go through
+/// `order`, so they do not depend on hashing.
+#[derive(Default)]
+struct Seen<'v> {
+    order: Vec<&'v str>,
+    first: HashMap<&'v str, String>,
+}
+
+impl<'v> Seen<'v> {
+    /// Records `name` at `pointer`; if it was seen before, where.
+    fn first_use(&mut self, name: &'v str, pointer: String) -> Option<String> {
+        match self.first.entry(name) {
+            Entry::Occupied(first) => Some(first.get().clone()),
+            Entry::Vacant(slot) => {
+                slot.insert(pointer);
+                self.order.push(name);
+                None
+            }
+        }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.first.contains_key(name)
+    }
+
+    fn names(&self) -> impl Iterator<Item = &'v str> + '_ {
+        self.order.iter().copied()
+    }
 }
 
 /// The SDKs still parse `binary` parts but deprecate them; the draft
