@@ -5,7 +5,7 @@
 //! YAML 1.2 rules (`yes`, `on` and `16:9` are strings). The limits against
 //! hostile input (alias expansion, nesting depth) are enforced here.
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
 use crate::source::{Source, Span};
 use saphyr_parser::{Event, Parser, ScanError};
 use std::collections::HashMap;
@@ -508,11 +508,19 @@ impl<'s, 'd> Builder<'s, 'd> {
             Span::new(offset, next_char_end(text, offset)),
             error.info().to_string(),
         );
-        if let Some(type_name) = shorthand_before(text, offset) {
+        if let Some(shorthand) = shorthand_before(text, offset) {
+            let written = text.get(shorthand.range()).unwrap_or_default();
             diagnostic = diagnostic
                 .with_help(format!(
-                    "in a flow mapping `[]` starts a list; quote the type: `\"{type_name}[]\"`"
+                    "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
                 ))
+                .with_fix(
+                    format!("quote `{written}`"),
+                    vec![Edit {
+                        span: shorthand,
+                        text: format!("\"{written}\""),
+                    }],
+                )
                 .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
         }
         self.diags.push(diagnostic);
@@ -572,7 +580,7 @@ fn next_char_end(text: &str, offset: usize) -> usize {
 
 /// When a syntax error sits on `[]` right after a type name, as in
 /// `{type: string[]}`, the name.
-fn shorthand_before(text: &str, offset: usize) -> Option<&str> {
+fn shorthand_before(text: &str, offset: usize) -> Option<Span> {
     let line_start = text[..offset.min(text.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
@@ -593,7 +601,8 @@ fn shorthand_before(text: &str, offset: usize) -> Option<&str> {
         .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
         .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[name_start..];
-    (!name.is_empty() && line[..at].contains('{')).then_some(name)
+    let start = line_start + name_start;
+    (!name.is_empty() && line[..at].contains('{')).then(|| Span::new(start, start + name.len() + 2))
 }
 
 /// Converts saphyr's character indices to byte offsets. Text that is all
@@ -701,6 +710,9 @@ mod tests {
         let (_, diags) = parse_str("p: {type: string[]}\n");
         assert_eq!(diags[0].code, Code::YamlSyntax);
         assert!(diags[0].help.as_deref().unwrap().contains("\"string[]\""));
+        let fix = diags[0].fix.as_ref().unwrap();
+        assert_eq!(fix.edits[0].span, Span::new(10, 18));
+        assert_eq!(fix.edits[0].text, "\"string[]\"");
         // Found by the property tests: a multi-byte character before the name.
         let (_, diags) = parse_str("{éstring[]");
         assert_eq!(

@@ -11,7 +11,7 @@
 
 use super::Report;
 use super::template::{self, Condition, Tag};
-use crate::diagnostic::{Code, Diagnostic, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, did_you_mean, nearest};
 use crate::model::Model;
 use crate::source::{Source, Span};
 use crate::syntax::{BlockKind, Field, InputMapping, Name, Trigger};
@@ -160,8 +160,8 @@ fn missing_prompt(name: &Name, names: &[String]) -> Diagnostic {
             "write `{meant}`: a prompt is named by its path under `prompts/`, without `.md`"
         ));
     }
-    match did_you_mean(&name.text, names.iter().map(String::as_str)) {
-        Some(help) => diagnostic.with_help(help),
+    match nearest(&name.text, names.iter().map(String::as_str)) {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
         None => diagnostic.with_help(format!(
             "create `prompts/{}.md`; a prompt is named by its path under `prompts/` without `.md`",
             name.text

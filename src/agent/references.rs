@@ -4,7 +4,7 @@
 
 use super::Report;
 use crate::check::slug_problem;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::Model;
 use crate::source::{Source, Span};
 use crate::syntax::Name;
@@ -33,8 +33,8 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
                 ),
             );
             diagnostics.push(
-                match did_you_mean(&name.text, references.iter().map(|r| r.name.as_str())) {
-                    Some(help) => diagnostic.with_help(help),
+                match nearest(&name.text, references.iter().map(|r| r.name.as_str())) {
+                    Some(near) => diagnostic.did_you_mean(name.span, near),
                     None => diagnostic.with_help(format!(
                         "create `references/{}.md` with a `description:` in its frontmatter",
                         name.text

@@ -8,7 +8,7 @@ mod protocol;
 pub use naming::slug_problem;
 mod unions;
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::Model;
 use crate::source::Span;
 use crate::syntax::{
@@ -126,8 +126,8 @@ fn unknown_type(model: &Model, name: &str, span: Span, expected: Expected) -> Di
         span,
         format!("type `{name}` is not defined"),
     );
-    match (did_you_mean(name, model.type_names().chain(builtins)), expected) {
-        (Some(help), _) => diagnostic.with_help(help),
+    match (nearest(name, model.type_names().chain(builtins)), expected) {
+        (Some(near), _) => diagnostic.did_you_mean(span, near),
         (None, Expected::AnyType) => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
         (None, Expected::ObjectType) => diagnostic.with_help(format!(
             "declare `{name}` under `types:` as an object type with the discriminator property"
@@ -312,7 +312,9 @@ fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) 
     );
 }
 
-fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
+/// The object type the help (and an editor's quick fix) wraps a
+/// `responseType` in: its name and its one property.
+pub(crate) fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
     match &expr.kind {
         TypeExprKind::Named(name) => (format!("{name}Wrapper"), "response"),
         TypeExprKind::List(element) => (

@@ -3,7 +3,7 @@
 //! `agent.tools` to the variables a block reads and the threads it uses.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, article, did_you_mean, nearest};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, article, nearest};
 use crate::model::{Model, VariableOrigin};
 use crate::source::Span;
 use crate::syntax::{
@@ -357,8 +357,8 @@ fn unknown<'a>(
         name.span,
         format!("{what} `{}` is not declared", name.text),
     );
-    match did_you_mean(&name.text, candidates) {
-        Some(help) => diagnostic.with_help(help),
+    match nearest(&name.text, candidates) {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
         None => diagnostic.with_help(format!("declare it under `{section}`")),
     }
 }
@@ -458,8 +458,8 @@ impl<'m> Scope<'m> {
             .chain(&protocol.variables)
             .chain(self.trigger.map(|t| t.input.as_slice()).unwrap_or_default())
             .map(|f| f.name.text.as_str());
-        diagnostic = match did_you_mean(&name.text, candidates) {
-            Some(help) => diagnostic.with_help(help),
+        diagnostic = match nearest(&name.text, candidates) {
+            Some(near) => diagnostic.did_you_mean(name.span, near),
             None => diagnostic.with_help(format!(
                 "declare `{}` under `variables:` (or `input:`)",
                 name.text
@@ -633,8 +633,8 @@ fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut Diagnostics)
                     name.text
                 ),
             );
-            diags.push(match did_you_mean(&name.text, candidates) {
-                Some(help) => diagnostic.with_help(help),
+            diags.push(match nearest(&name.text, candidates) {
+                Some(near) => diagnostic.did_you_mean(name.span, near),
                 None => diagnostic
                     .with_help(format!(
                         "declare `{}` under `input:` so the session can set it",
@@ -887,8 +887,8 @@ fn check_thread(
         Some(block) => diagnostic
             .with_label(block.name.span, "started only here, later")
             .with_help("move the `start-thread` block before this one"),
-        None => match did_you_mean(name, scope.facts.thread_names.iter().copied()) {
-            Some(help) => diagnostic.with_help(help),
+        None => match nearest(name, scope.facts.thread_names.iter().copied()) {
+            Some(near) => diagnostic.did_you_mean(thread.span, near),
             None => diagnostic.with_help(format!(
                 "add a `start-thread` block with `thread: {name}` before this block{}",
                 if scope.worker {
@@ -980,8 +980,8 @@ fn check_output(model: &Model, output: &Name, diags: &mut Diagnostics) {
                     output.text
                 ),
             );
-            diags.push(match did_you_mean(&output.text, candidates) {
-                Some(help) => diagnostic.with_help(help),
+            diags.push(match nearest(&output.text, candidates) {
+                Some(near) => diagnostic.did_you_mean(output.span, near),
                 None => diagnostic.with_help(format!(
                     "declare it: `variables: {{ {}: {{ type: string }} }}`",
                     output.text
@@ -1020,8 +1020,8 @@ fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
                 ),
             )
             .with_label(tool.name.span, "the tool is declared here");
-            diags.push(match did_you_mean(&parameter.text, parameters()) {
-                Some(help) => diagnostic.with_help(help),
+            diags.push(match nearest(&parameter.text, parameters()) {
+                Some(near) => diagnostic.did_you_mean(parameter.span, near),
                 None if tool.parameters.is_empty() => {
                     diagnostic.with_help("the tool takes no parameters")
                 }

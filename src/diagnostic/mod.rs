@@ -35,6 +35,23 @@ pub struct Label {
     pub message: String,
 }
 
+/// One replacement in the diagnostic's file: the text under `span` becomes
+/// `text` (an empty span inserts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub span: Span,
+    pub text: String,
+}
+
+/// A change that resolves the problem, obvious enough for an editor to
+/// offer as a quick fix: "did you mean" applied, a type quoted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as an editor's menu shows it.
+    pub title: String,
+    pub edits: Vec<Edit>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: Code,
@@ -47,6 +64,7 @@ pub struct Diagnostic {
     /// For a problem in JSON data (`agentc validate`): the JSON pointer
     /// (RFC 6901) of the value it is about.
     pub pointer: Option<String>,
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -61,6 +79,7 @@ impl Diagnostic {
             help: None,
             notes: Vec::new(),
             pointer: None,
+            fix: None,
         }
     }
 
@@ -85,6 +104,27 @@ impl Diagnostic {
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.notes.push(note.into());
         self
+    }
+
+    pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
+        self.fix = Some(Fix {
+            title: title.into(),
+            edits,
+        });
+        self
+    }
+
+    /// "did you mean `x`?" as the help, and writing `x` over `span` as the
+    /// fix.
+    pub fn did_you_mean(self, span: Span, candidate: &str) -> Diagnostic {
+        self.with_help(format!("did you mean `{candidate}`?"))
+            .with_fix(
+                format!("change to `{candidate}`"),
+                vec![Edit {
+                    span,
+                    text: candidate.to_string(),
+                }],
+            )
     }
 
     pub fn is_error(&self) -> bool {

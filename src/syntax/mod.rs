@@ -3,7 +3,7 @@
 //! a list or a scalar, and how a type expression is written. What a name
 //! means is decided later (`model`, `check`).
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::source::Span;
 use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 use std::collections::HashSet;
@@ -204,7 +204,7 @@ pub enum FieldContext {
 }
 
 impl FieldContext {
-    fn allowed_keys(self) -> &'static [&'static str] {
+    pub fn allowed_keys(self) -> &'static [&'static str] {
         match self {
             FieldContext::Property | FieldContext::Parameter => {
                 &["type", "description", "optional", "enum", "const", "items"]
@@ -260,7 +260,7 @@ pub const SECTIONS: &[&str] = &[
 
 /// Most `[]` suffixes on one type expression. Every later stage walks the
 /// nesting recursively; real protocols use one or two.
-const MAX_LIST_DEPTH: usize = 16;
+pub(crate) const MAX_LIST_DEPTH: usize = 16;
 
 /// JSON Schema keywords people reach for that the types language does not
 /// have, with what to write instead.
@@ -377,10 +377,13 @@ impl Lower<'_> {
             "oneOf" | "allOf" => {
                 Some("a union is a named type with `anyOf:` and `discriminator:`".to_string())
             }
-            _ => did_you_mean(key, allowed.iter().copied()),
+            _ => None,
         };
-        let help = help.unwrap_or_else(|| format!("the keys here are {}", list(allowed)));
-        diagnostic = diagnostic.with_help(help);
+        diagnostic = match (help, nearest(key, allowed.iter().copied())) {
+            (Some(help), _) => diagnostic.with_help(help),
+            (None, Some(near)) => diagnostic.did_you_mean(entry.key.span, near),
+            (None, None) => diagnostic.with_help(format!("the keys here are {}", list(allowed))),
+        };
         self.push(diagnostic);
     }
 

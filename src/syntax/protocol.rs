@@ -12,7 +12,7 @@
 //! literal. Quoting an upper-case word makes it a literal.
 
 use super::{Field, FieldContext, Lower, Name, TypeExpr, first_occurrences, list};
-use crate::diagnostic::{Code, Diagnostic, article, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, article, nearest};
 use crate::source::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value};
 
@@ -197,7 +197,7 @@ impl BlockKind {
     /// `description` and `title`. `generate-video` is named by the docs but
     /// not specified; its keys are those of `generate-image` with
     /// `videoModel`, and unknown keys are not reported on it.
-    fn keys(self) -> &'static [&'static str] {
+    pub fn keys(self) -> &'static [&'static str] {
         match self {
             BlockKind::NextMessage => &["thread", "output", "independent", "responseType"],
             BlockKind::AddMessage => &[
@@ -256,7 +256,7 @@ impl BlockKind {
     }
 
     /// Keys without which the block cannot run.
-    fn required(self) -> &'static [&'static str] {
+    pub fn required(self) -> &'static [&'static str] {
         match self {
             BlockKind::AddMessage => &["role", "prompt"],
             BlockKind::ToolCall => &["tool"],
@@ -323,7 +323,7 @@ pub struct Block {
 }
 
 /// The keys of the `agent:` section.
-pub(super) const AGENT_KEYS: &[&str] = &[
+pub const AGENT_KEYS: &[&str] = &[
     "model",
     "backupModel",
     "system",
@@ -357,7 +357,7 @@ pub(super) const AGENT_KEYS: &[&str] = &[
 ];
 
 /// The keys of a `start-thread` block besides the common block keys.
-const THREAD_KEYS: &[&str] = &[
+pub const THREAD_KEYS: &[&str] = &[
     "thread",
     "model",
     "backupModel",
@@ -383,22 +383,55 @@ const THREAD_KEYS: &[&str] = &[
     "loopGuard",
 ];
 
-const BLOCK_COMMON: &[&str] = &["block", "display", "description", "title"];
-const DISPLAY: &[&str] = &["hidden", "name", "description", "stream", "title"];
-const THINKING: &[&str] = &["low", "medium", "high", "max", "off"];
-const SPEED: &[&str] = &["fast", "standard"];
-const CACHE: &[&str] = &["auto", "extended", "off"];
-const EXECUTION: &[&str] = &["sandbox", "device"];
-const MCP_SOURCES: &[&str] = &["remote", "device", "consumer"];
-const CONNECTION: &[&str] = &["eager", "lazy"];
-const ROLES: &[&str] = &["user", "assistant", "system"];
-const SERIALIZE_FORMATS: &[&str] = &["markdown", "json"];
-const SPEECH_FORMATS: &[&str] = &["mp3", "opus", "aac", "flac", "wav"];
-const RESOLUTIONS: &[&str] = &["1K", "2K", "4K"];
-const ANTHROPIC_TOOLS: &[&str] = &["web-search", "code-execution"];
-const ANTHROPIC_SKILL_TYPES: &[&str] = &["anthropic", "custom"];
+/// The keys of a `triggers:` entry.
+pub const TRIGGER_KEYS: &[&str] = &["description", "input"];
+/// The keys of a `tools:` entry.
+pub const TOOL_KEYS: &[&str] = &["description", "display", "title", "parameters"];
+/// The keys of a `skills:` or `onDemandSkills:` entry.
+pub const SKILL_KEYS: &[&str] = &["display", "title", "description", "execution"];
+/// The keys of an `mcpServers:` entry.
+pub const MCP_SERVER_KEYS: &[&str] = &[
+    "description",
+    "source",
+    "display",
+    "title",
+    "connection",
+    "execution",
+];
+/// The keys of an `onDemandMcpServers:` entry.
+pub const ON_DEMAND_MCP_KEYS: &[&str] = &[
+    "description",
+    "display",
+    "title",
+    "execution",
+    "contextRetention",
+];
+/// The keys of a `workers:` entry.
+pub const WORKER_KEYS: &[&str] = &["description", "display", "title", "tools"];
+/// The keys of `contextManagement`.
+pub const CONTEXT_MANAGEMENT_KEYS: &[&str] = &[
+    "summarizerWorker",
+    "thresholdPercent",
+    "recentPercent",
+    "recentWindow",
+];
+/// The keys every block takes, whatever its kind.
+pub const BLOCK_COMMON: &[&str] = &["block", "display", "description", "title"];
+pub(crate) const DISPLAY: &[&str] = &["hidden", "name", "description", "stream", "title"];
+pub(crate) const THINKING: &[&str] = &["low", "medium", "high", "max", "off"];
+pub(crate) const SPEED: &[&str] = &["fast", "standard"];
+pub(crate) const CACHE: &[&str] = &["auto", "extended", "off"];
+pub(crate) const EXECUTION: &[&str] = &["sandbox", "device"];
+pub(crate) const MCP_SOURCES: &[&str] = &["remote", "device", "consumer"];
+pub(crate) const CONNECTION: &[&str] = &["eager", "lazy"];
+pub(crate) const ROLES: &[&str] = &["user", "assistant", "system"];
+pub(crate) const SERIALIZE_FORMATS: &[&str] = &["markdown", "json"];
+pub(crate) const SPEECH_FORMATS: &[&str] = &["mp3", "opus", "aac", "flac", "wav"];
+pub(crate) const RESOLUTIONS: &[&str] = &["1K", "2K", "4K"];
+pub(crate) const ANTHROPIC_TOOLS: &[&str] = &["web-search", "code-execution"];
+pub(crate) const ANTHROPIC_SKILL_TYPES: &[&str] = &["anthropic", "custom"];
 /// Longest skill sandbox a thread may ask for: one hour, in milliseconds.
-const MAX_SANDBOX_TIMEOUT: i64 = 3_600_000;
+pub(crate) const MAX_SANDBOX_TIMEOUT: i64 = 3_600_000;
 
 /// `[A-Z][A-Z0-9_]*`: how variables are named, and so how a reference is
 /// told apart from a literal.
@@ -426,7 +459,7 @@ impl Lower<'_> {
                 input: Vec::new(),
             };
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(body, &["description", "input"], &place);
+            self.check_keys(body, TRIGGER_KEYS, &place);
             for field in first_occurrences(body) {
                 match field.key.text.as_str() {
                     "description" => trigger.description = self.text(&field.value, "`description`"),
@@ -448,11 +481,7 @@ impl Lower<'_> {
             let name = Name::of(&entry.key);
             let place = format!("tool `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(
-                body,
-                &["description", "display", "title", "parameters"],
-                &place,
-            );
+            self.check_keys(body, TOOL_KEYS, &place);
             let presentation = self.presentation(body);
             if presentation.description.is_none() {
                 self.missing(&name, &place, "description", "write `description:` saying what the tool does; the model reads it to decide when to call the tool");
@@ -477,11 +506,7 @@ impl Lower<'_> {
             let name = Name::of(&entry.key);
             let place = format!("skill `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(
-                body,
-                &["display", "title", "description", "execution"],
-                &place,
-            );
+            self.check_keys(body, SKILL_KEYS, &place);
             let presentation = self.presentation(body);
             let execution = self.choice_of(body, "execution", EXECUTION);
             skills.push(Skill {
@@ -496,11 +521,7 @@ impl Lower<'_> {
     /// `onDemandSkills:` is one declaration, not a mapping of skills.
     pub(super) fn on_demand_skills(&mut self, node: &Node) {
         let body = self.mapping(node, "`onDemandSkills`");
-        self.check_keys(
-            body,
-            &["display", "title", "description", "execution"],
-            "`onDemandSkills`",
-        );
+        self.check_keys(body, SKILL_KEYS, "`onDemandSkills`");
         self.presentation(body);
         self.choice_of(body, "execution", EXECUTION);
     }
@@ -511,18 +532,7 @@ impl Lower<'_> {
             let name = Name::of(&entry.key);
             let place = format!("MCP server `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(
-                body,
-                &[
-                    "description",
-                    "source",
-                    "display",
-                    "title",
-                    "connection",
-                    "execution",
-                ],
-                &place,
-            );
+            self.check_keys(body, MCP_SERVER_KEYS, &place);
             let presentation = self.presentation(body);
             let source = self.choice_of(body, "source", MCP_SOURCES);
             if !body.iter().any(|e| e.key.text == "source") {
@@ -560,17 +570,7 @@ impl Lower<'_> {
             }
             let place = format!("on-demand MCP source `{}`", source.text);
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(
-                body,
-                &[
-                    "description",
-                    "display",
-                    "title",
-                    "execution",
-                    "contextRetention",
-                ],
-                &place,
-            );
+            self.check_keys(body, ON_DEMAND_MCP_KEYS, &place);
             let presentation = self.presentation(body);
             let execution = self.choice_of(body, "execution", EXECUTION);
             if let Some(retention) = body.iter().find(|e| e.key.text == "contextRetention") {
@@ -607,7 +607,7 @@ impl Lower<'_> {
             let name = Name::of(&entry.key);
             let place = format!("worker `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
-            self.check_keys(body, &["description", "display", "title", "tools"], &place);
+            self.check_keys(body, WORKER_KEYS, &place);
             let presentation = self.presentation(body);
             let mut tools = Vec::new();
             if let Some(mapping) = body.iter().find(|e| e.key.text == "tools") {
@@ -847,16 +847,7 @@ impl Lower<'_> {
 
     fn context_management(&mut self, entry: &Entry) -> ContextManagement {
         let body = self.mapping(&entry.value, "`contextManagement`");
-        self.check_keys(
-            body,
-            &[
-                "summarizerWorker",
-                "thresholdPercent",
-                "recentPercent",
-                "recentWindow",
-            ],
-            "`contextManagement`",
-        );
+        self.check_keys(body, CONTEXT_MANAGEMENT_KEYS, "`contextManagement`");
         let mut management = ContextManagement {
             key: entry.key.span,
             summarizer_worker: None,
@@ -1344,16 +1335,15 @@ impl Lower<'_> {
     }
 
     fn invalid_choice(&mut self, name: &Name, what: &str, choices: &[&str]) {
-        let help = did_you_mean(&name.text, choices.iter().copied())
-            .unwrap_or_else(|| format!("the choices are {}", list(choices)));
-        self.push(
-            Diagnostic::new(
-                Code::InvalidValue,
-                name.span,
-                format!("`{}` is not {}", name.text, choice_phrase(what)),
-            )
-            .with_help(help),
+        let diagnostic = Diagnostic::new(
+            Code::InvalidValue,
+            name.span,
+            format!("`{}` is not {}", name.text, choice_phrase(what)),
         );
+        self.push(match nearest(&name.text, choices.iter().copied()) {
+            Some(near) => diagnostic.did_you_mean(name.span, near),
+            None => diagnostic.with_help(format!("the choices are {}", list(choices))),
+        });
     }
 
     fn missing(&mut self, name: &Name, place: &str, key: &str, help: &str) {
