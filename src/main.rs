@@ -92,6 +92,8 @@ enum Command {
     },
     /// Explain a diagnostic code (without a code: list them all).
     Explain { code: Option<String> },
+    /// Run the language server on standard input and output, for editors.
+    Lsp,
 }
 
 #[derive(Subcommand)]
@@ -241,6 +243,23 @@ fn main() -> ExitCode {
         // clap requires both paths when there is no subcommand.
         Command::Validate { .. } => ExitCode::from(2),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Lsp => lsp(),
+    }
+}
+
+fn lsp() -> ExitCode {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let served = agentc::lsp::serve(&connection);
+    drop(connection);
+    match served
+        .map_err(|e| e.to_string())
+        .and_then(|()| io_threads.join().map_err(|e| e.to_string()))
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: the language server stopped: {error}");
+            ExitCode::from(2)
+        }
     }
 }
 

@@ -134,6 +134,23 @@ impl Source {
         (line, column)
     }
 
+    /// The byte range of the 0-based line `line`, without its line break;
+    /// `None` past the last line.
+    pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
+        let start = *self.line_starts.get(line)? as usize;
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&next| next as usize);
+        let text = self.text[start..end].trim_end_matches(['\n', '\r']);
+        Some(start..start + text.len())
+    }
+
+    /// The number of lines (a final line break starts an empty last line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
     /// The text of the 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {

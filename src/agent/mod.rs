@@ -67,12 +67,34 @@ fn lacks_settings(dir: &Path) -> bool {
 /// with its folder's settings, prompts and references; any other alone
 /// (with `missing-settings` when it looks like an agent that lacks them).
 pub fn check_path(file: &Path) -> std::io::Result<Vec<Compilation>> {
+    check_path_with(file, &Disk)
+}
+
+/// Where the files of an agent folder are read from: the disk, or an
+/// editor's buffers, which may hold text not yet saved.
+pub trait Files {
+    /// The file's bytes, at most one more than [`MAX_FILE_BYTES`].
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
+}
+
+/// The files as saved.
+pub struct Disk;
+
+impl Files for Disk {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        read(path)
+    }
+}
+
+/// [`check_path`], reading through `files`. Which files make up the folder
+/// is still decided by what is on disk.
+pub fn check_path_with(file: &Path, files: &dyn Files) -> std::io::Result<Vec<Compilation>> {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     if is_protocol && is_agent_folder(dir) {
-        return Ok(check(load(dir)?));
+        return Ok(check(load_with(dir, files)?));
     }
-    let bytes = read(file)?;
+    let bytes = files.read(file)?;
     let mut compilation = crate::compile(&file.display().to_string(), &bytes);
     if is_protocol && lacks_settings(dir) {
         compilation.diagnostics.insert(0, missing_settings());
@@ -94,21 +116,45 @@ fn missing_settings() -> Diagnostic {
 /// Reads an agent folder. File names in diagnostics are `dir` joined with
 /// the file's path, as the user wrote `dir`.
 pub fn load(dir: &Path) -> std::io::Result<AgentFiles> {
+    load_with(dir, &Disk)
+}
+
+fn load_with(dir: &Path, files: &dyn Files) -> std::io::Result<AgentFiles> {
     let file = |path: PathBuf| -> std::io::Result<File> {
-        let bytes = read(&path)?;
+        let bytes = files.read(&path)?;
         Ok(File::new(&path.display().to_string(), &bytes))
     };
     Ok(AgentFiles {
         protocol: file(dir.join("protocol.yaml"))?,
         settings: file(dir.join("settings.json"))?,
-        prompts: markdown_files(&dir.join("prompts"), true)?,
-        references: markdown_files(&dir.join("references"), false)?,
+        prompts: markdown_files(&dir.join("prompts"), true, files)?,
+        references: markdown_files(&dir.join("references"), false, files)?,
     })
 }
 
 /// The `.md` files under `folder` (recursively when `nested`), sorted by
 /// name; none when the folder does not exist.
-fn markdown_files(folder: &Path, nested: bool) -> std::io::Result<Vec<Named>> {
+fn markdown_files(folder: &Path, nested: bool, files: &dyn Files) -> std::io::Result<Vec<Named>> {
+    let mut found = Vec::new();
+    for (name, path) in markdown_names(folder, nested)? {
+        let bytes = files.read(&path)?;
+        found.push(Named {
+            name,
+            file: File::new(&path.display().to_string(), &bytes),
+        });
+    }
+    Ok(found)
+}
+
+/// The names of the prompts of the agent folder `dir`, sorted; none when
+/// they cannot be listed.
+pub fn prompt_names(dir: &Path) -> Vec<String> {
+    let found = markdown_names(&dir.join("prompts"), true).unwrap_or_default();
+    found.into_iter().map(|(name, _)| name).collect()
+}
+
+/// The `.md` files under `folder` with their names, sorted by name.
+fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, PathBuf)>> {
     let mut found = Vec::new();
     if !folder.is_dir() {
         return Ok(found);
@@ -124,13 +170,9 @@ fn markdown_files(folder: &Path, nested: bool) -> std::io::Result<Vec<Named>> {
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
-        let bytes = read(&path)?;
-        found.push(Named {
-            name,
-            file: File::new(&path.display().to_string(), &bytes),
-        });
+        found.push((name, path));
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
+    found.sort();
     Ok(found)
 }
 

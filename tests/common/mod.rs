@@ -1,6 +1,8 @@
 //! Shared by the integration tests: paths, fixture discovery, compiling.
 #![allow(dead_code)]
 
+pub mod lsp;
+
 use std::path::{Path, PathBuf};
 
 pub fn root() -> &'static Path {

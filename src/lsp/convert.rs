@@ -1,0 +1,207 @@
+//! Between agentc's types and LSP's: byte offsets and positions in the
+//! negotiated encoding, paths and `file:` URIs, diagnostics.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::{Source, Span};
+use lsp_types as lsp;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// How a position's `character` counts: UTF-16 code units (LSP's default)
+/// or bytes, when the client offers UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    Utf16,
+}
+
+impl Encoding {
+    pub fn kind(self) -> lsp::PositionEncodingKind {
+        match self {
+            Encoding::Utf8 => lsp::PositionEncodingKind::UTF8,
+            Encoding::Utf16 => lsp::PositionEncodingKind::UTF16,
+        }
+    }
+}
+
+pub fn position(source: &Source, offset: usize, encoding: Encoding) -> lsp::Position {
+    let (line, character) = match encoding {
+        Encoding::Utf16 => source.utf16_position(offset),
+        Encoding::Utf8 => {
+            let (line, _) = source.utf16_position(offset);
+            let start = source.line_range(line).map_or(0, |r| r.start);
+            (line, offset.min(source.text().len()).saturating_sub(start))
+        }
+    };
+    lsp::Position::new(line as u32, character as u32)
+}
+
+pub fn range(source: &Source, span: Span, encoding: Encoding) -> lsp::Range {
+    lsp::Range::new(
+        position(source, span.start as usize, encoding),
+        position(source, span.end as usize, encoding),
+    )
+}
+
+/// The byte offset of a position. A client may send any numbers: a line
+/// past the end is the end of the text, a character past the end of its
+/// line is the line's end, and one inside a character is its start.
+pub fn offset(source: &Source, position: lsp::Position, encoding: Encoding) -> usize {
+    let Some(line) = source.line_range(position.line as usize) else {
+        return source.text().len();
+    };
+    let text = &source.text()[line.clone()];
+    let wanted = position.character as usize;
+    let mut units = 0;
+    for (at, c) in text.char_indices() {
+        let width = match encoding {
+            Encoding::Utf8 => c.len_utf8(),
+            Encoding::Utf16 => c.len_utf16(),
+        };
+        if units + width > wanted {
+            return line.start + at;
+        }
+        units += width;
+    }
+    line.end
+}
+
+/// The span a range covers, start before end whatever the client sent.
+pub fn span(source: &Source, range: lsp::Range, encoding: Encoding) -> Span {
+    let start = offset(source, range.start, encoding);
+    let end = offset(source, range.end, encoding);
+    Span::new(start.min(end), start.max(end))
+}
+
+/// The local path a `file:` URI names.
+pub fn path_of(uri: &lsp::Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    // `file:///x` and `file://localhost/x`; other hosts are not local.
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let bytes = percent_decode(path)?;
+    let text = String::from_utf8(bytes).ok()?;
+    // `file:///C:/x` on Windows.
+    let text = match text.as_bytes() {
+        [b'/', drive, b':', ..] if drive.is_ascii_alphabetic() && cfg!(windows) => &text[1..],
+        _ => text.as_str(),
+    };
+    Some(PathBuf::from(text))
+}
+
+/// The `file:` URI of an absolute path.
+pub fn uri_of(path: &Path) -> Option<lsp::Uri> {
+    let text = path.to_str()?.replace('\\', "/");
+    let mut uri = String::from("file://");
+    if !text.starts_with('/') {
+        uri.push('/');
+    }
+    for byte in text.bytes() {
+        let plain = byte.is_ascii_alphanumeric() || b"/-._~:".contains(&byte);
+        if plain {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    lsp::Uri::from_str(&uri).ok()
+}
+
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// An agentc diagnostic as the editor shows it: the same code, message
+/// and span as `agentc check`; the help and notes follow the message, and
+/// the labels are related information.
+pub fn diagnostic(
+    source: &Source,
+    uri: &lsp::Uri,
+    diagnostic: &Diagnostic,
+    encoding: Encoding,
+) -> lsp::Diagnostic {
+    let mut message = diagnostic.message.clone();
+    if let Some(help) = &diagnostic.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    for note in &diagnostic.notes {
+        message.push_str("\nnote: ");
+        message.push_str(note);
+    }
+    let related: Vec<_> = diagnostic
+        .labels
+        .iter()
+        .map(|label| lsp::DiagnosticRelatedInformation {
+            location: lsp::Location::new(uri.clone(), range(source, label.span, encoding)),
+            message: label.message.clone(),
+        })
+        .collect();
+    lsp::Diagnostic {
+        range: range(source, diagnostic.span, encoding),
+        severity: Some(match diagnostic.severity {
+            Severity::Error => lsp::DiagnosticSeverity::ERROR,
+            Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+            Severity::Info => lsp::DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(lsp::NumberOrString::String(
+            diagnostic.code.name().to_string(),
+        )),
+        source: Some("agentc".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..lsp::Diagnostic::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_round_trip_in_both_encodings_on_non_ascii_lines() {
+        let source = Source::new("t", "a: é😀x\nb: 1\n");
+        let x = source.text().find('x').unwrap();
+        let utf16 = position(&source, x, Encoding::Utf16);
+        assert_eq!(utf16, lsp::Position::new(0, 6));
+        let utf8 = position(&source, x, Encoding::Utf8);
+        assert_eq!(utf8, lsp::Position::new(0, 9));
+        assert_eq!(offset(&source, utf16, Encoding::Utf16), x);
+        assert_eq!(offset(&source, utf8, Encoding::Utf8), x);
+        // Inside the emoji's surrogate pair: its start.
+        let inside = lsp::Position::new(0, 5);
+        assert_eq!(offset(&source, inside, Encoding::Utf16), x - 4);
+        // Past the line's end, past the last line.
+        assert_eq!(
+            offset(&source, lsp::Position::new(0, 99), Encoding::Utf16),
+            x + 1
+        );
+        let end = lsp::Position::new(99, 0);
+        assert_eq!(offset(&source, end, Encoding::Utf16), source.text().len());
+    }
+
+    #[test]
+    fn file_uris_round_trip_with_escapes() {
+        let path = Path::new("/tmp/my agents/é/protocol.yaml");
+        let uri = uri_of(path).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/my%20agents/%C3%A9/protocol.yaml");
+        assert_eq!(path_of(&uri).unwrap(), path);
+        let other = lsp::Uri::from_str("untitled:Untitled-1").unwrap();
+        assert_eq!(path_of(&other), None);
+    }
+}

@@ -1,0 +1,438 @@
+//! Hover, go to definition, find references, rename and quick fixes, each
+//! answered from a protocol's latest [`Analysis`].
+
+use super::Analysis;
+use super::convert::{self, Encoding};
+use crate::Code;
+use crate::diagnostic::{Diagnostics, Edit};
+use crate::emit::{self, Selection, Target};
+use crate::source::{Source, Span};
+use crate::symbols::{Occurrence, Role, SymbolKind};
+use crate::syntax::{TypeDefKind, TypeExprKind};
+use lsp_server::{ErrorCode, ResponseError};
+use lsp_types as lsp;
+use std::collections::HashMap;
+
+/// Most lines of a declaration a hover shows.
+const MAX_HOVER_LINES: usize = 40;
+
+fn occurrence_at(
+    analysis: &Analysis,
+    position: lsp::Position,
+    encoding: Encoding,
+) -> Option<&Occurrence> {
+    let offset = convert::offset(&analysis.compilation.source, position, encoding);
+    analysis.index.at(offset)
+}
+
+fn location(analysis: &Analysis, span: Span, encoding: Encoding) -> lsp::Location {
+    let range = convert::range(&analysis.compilation.source, span, encoding);
+    lsp::Location::new(analysis.uri.clone(), range)
+}
+
+/// A type shows its declaration and the JSON Schema `agentc emit --type`
+/// prints; a tool, its parameter schema; anything else, its declaration.
+pub fn hover(
+    analysis: &Analysis,
+    position: lsp::Position,
+    encoding: Encoding,
+) -> Option<lsp::Hover> {
+    let occurrence = occurrence_at(analysis, position, encoding)?;
+    let symbol = analysis.index.symbol(occurrence.symbol);
+    let source = &analysis.compilation.source;
+    let mut text = format!("**{} `{}`**", symbol.kind.describe(), symbol.name);
+    if let Some(trigger) = &symbol.trigger {
+        text.push_str(&format!(" (input of trigger `{trigger}`)"));
+    }
+    match analysis.index.definitions(occurrence.symbol).next() {
+        Some(definition) => {
+            text.push_str("\n\n```yaml\n");
+            text.push_str(&declaration(source, definition.span));
+            text.push_str("\n```");
+        }
+        None if matches!(symbol.kind, SymbolKind::Prompt | SymbolKind::Reference) => {
+            let folder = if symbol.kind == SymbolKind::Prompt {
+                "prompts"
+            } else {
+                "references"
+            };
+            text.push_str(&format!("\n\nthe file `{folder}/{}.md`", symbol.name));
+        }
+        None => text.push_str("\n\nnot declared in this protocol"),
+    }
+    let selection = match symbol.kind {
+        SymbolKind::Type => Some(Selection::Type(&symbol.name)),
+        SymbolKind::Tool => Some(Selection::Tool(&symbol.name)),
+        _ => None,
+    };
+    if let Some(selection) = selection {
+        text.push_str("\n\n");
+        text.push_str(&schema(analysis, selection));
+    }
+    Some(lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(convert::range(source, occurrence.span, encoding)),
+    })
+}
+
+/// The schema `agentc emit` prints, or why there is none. The json-schema
+/// target names each type once under `$defs` and refers to it by `$ref`,
+/// so it terminates on any protocol but a recursive one; a name that does
+/// not resolve shows as `{}`.
+fn schema(analysis: &Analysis, selection: Selection) -> String {
+    let compilation = &analysis.compilation;
+    let recursive = compilation
+        .diagnostics
+        .iter()
+        .any(|d| d.code == Code::CircularType);
+    let model = match &compilation.model {
+        Some(model) if !recursive => model,
+        _ => return "JSON Schema: shown once the protocol's types are not recursive".to_string(),
+    };
+    let heading = match selection {
+        Selection::Tool(_) => "Parameters (JSON Schema)",
+        _ => "JSON Schema",
+    };
+    let caveat = if compilation.has_errors() {
+        " (the protocol has errors; a type that is not defined shows as `{}`)"
+    } else {
+        ""
+    };
+    match emit::emit(
+        model,
+        Target::JsonSchema,
+        selection,
+        &mut Diagnostics::default(),
+    ) {
+        Ok(output) => format!("{heading}{caveat}:\n\n```json\n{}```", output.into_text()),
+        Err(error) => format!("JSON Schema: {error}"),
+    }
+}
+
+/// The lines of a declaration: the name's line and every line below it
+/// indented deeper than the name (blank lines included), at most
+/// [`MAX_HOVER_LINES`].
+fn declaration(source: &Source, span: Span) -> String {
+    let (first, _) = source.utf16_position(span.start as usize);
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '-']).len();
+    let Some(range) = source.line_range(first) else {
+        return String::new();
+    };
+    let text = source.text();
+    let head = &text[range];
+    let depth = indent(head);
+    let mut lines = vec![head];
+    for line in first + 1..source.line_count() {
+        let Some(range) = source.line_range(line) else {
+            break;
+        };
+        let body = &text[range];
+        if !body.trim().is_empty() && indent(body) <= depth {
+            break;
+        }
+        if lines.len() == MAX_HOVER_LINES {
+            lines.push("  # …");
+            break;
+        }
+        lines.push(body);
+    }
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+pub fn definition(
+    analysis: &Analysis,
+    position: lsp::Position,
+    encoding: Encoding,
+) -> Option<Vec<lsp::Location>> {
+    let occurrence = occurrence_at(analysis, position, encoding)?;
+    let symbol = analysis.index.symbol(occurrence.symbol);
+    let folder = match symbol.kind {
+        SymbolKind::Prompt => "prompts",
+        SymbolKind::Reference => "references",
+        _ => {
+            let found = analysis.index.definitions(occurrence.symbol);
+            let locations: Vec<_> = found
+                .map(|d| location(analysis, d.span, encoding))
+                .collect();
+            return (!locations.is_empty()).then_some(locations);
+        }
+    };
+    let dir = analysis.folder.as_ref()?;
+    let file = dir.join(folder).join(format!("{}.md", symbol.name));
+    if !file.is_file() {
+        return None;
+    }
+    let uri = convert::uri_of(&file)?;
+    Some(vec![lsp::Location::new(uri, lsp::Range::default())])
+}
+
+pub fn references(
+    analysis: &Analysis,
+    position: lsp::Position,
+    include_declaration: bool,
+    encoding: Encoding,
+) -> Option<Vec<lsp::Location>> {
+    let occurrence = occurrence_at(analysis, position, encoding)?;
+    let found = analysis.index.occurrences(occurrence.symbol);
+    let found = found.filter(|o| include_declaration || o.role == Role::Reference);
+    Some(
+        found
+            .map(|o| location(analysis, o.span, encoding))
+            .collect(),
+    )
+}
+
+/// Whether a symbol can be renamed here: it is declared in this file.
+/// Prompts and references are files; `main` is the platform's thread.
+fn renameable(analysis: &Analysis, occurrence: &Occurrence) -> bool {
+    let kind = analysis.index.symbol(occurrence.symbol).kind;
+    !matches!(kind, SymbolKind::Prompt | SymbolKind::Reference)
+        && analysis
+            .index
+            .definitions(occurrence.symbol)
+            .next()
+            .is_some()
+}
+
+/// The name under a span, without the quotes a quoted scalar carries.
+fn unquoted(source: &Source, span: Span) -> Span {
+    let text = source.slice(span);
+    let quoted = text.len() >= 2
+        && ((text.starts_with('"') && text.ends_with('"'))
+            || (text.starts_with('\'') && text.ends_with('\'')));
+    if quoted {
+        Span::new(span.start as usize + 1, span.end as usize - 1)
+    } else {
+        span
+    }
+}
+
+pub fn prepare_rename(
+    analysis: &Analysis,
+    position: lsp::Position,
+    encoding: Encoding,
+) -> Option<lsp::PrepareRenameResponse> {
+    let occurrence = occurrence_at(analysis, position, encoding)?;
+    if !renameable(analysis, occurrence) {
+        return None;
+    }
+    let span = unquoted(&analysis.compilation.source, occurrence.span);
+    let range = convert::range(&analysis.compilation.source, span, encoding);
+    Some(lsp::PrepareRenameResponse::Range(range))
+}
+
+pub fn rename(
+    analysis: &Analysis,
+    position: lsp::Position,
+    new_name: &str,
+    encoding: Encoding,
+) -> Result<Option<lsp::WorkspaceEdit>, ResponseError> {
+    let Some(occurrence) = occurrence_at(analysis, position, encoding) else {
+        return Ok(None);
+    };
+    let symbol = analysis.index.symbol(occurrence.symbol);
+    if !renameable(analysis, occurrence) {
+        return Err(refuse(format!(
+            "{} `{}` cannot be renamed here",
+            symbol.kind.describe(),
+            symbol.name
+        )));
+    }
+    if let Some(problem) = name_problem(new_name) {
+        return Err(refuse(format!("`{new_name}` {problem}")));
+    }
+    let source = &analysis.compilation.source;
+    let edits = analysis
+        .index
+        .occurrences(occurrence.symbol)
+        .map(|o| lsp::TextEdit {
+            range: convert::range(source, unquoted(source, o.span), encoding),
+            new_text: new_name.to_string(),
+        })
+        .collect();
+    let changes = HashMap::from([(analysis.uri.clone(), edits)]);
+    Ok(Some(lsp::WorkspaceEdit::new(changes)))
+}
+
+/// Why a new name cannot be written in place of an old one: it would not
+/// read back as the same plain scalar everywhere it goes.
+fn name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        return Some("is empty");
+    }
+    let special = |c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                ':' | '#'
+                    | '{'
+                    | '}'
+                    | '['
+                    | ']'
+                    | ','
+                    | '&'
+                    | '*'
+                    | '!'
+                    | '|'
+                    | '>'
+                    | '\''
+                    | '"'
+                    | '%'
+                    | '@'
+                    | '`'
+            )
+    };
+    if name.chars().any(special) || name.starts_with(['-', '?']) {
+        return Some("is not a plain name (no spaces or YAML punctuation)");
+    }
+    None
+}
+
+fn refuse(message: String) -> ResponseError {
+    ResponseError {
+        code: ErrorCode::RequestFailed as i32,
+        message,
+        data: None,
+    }
+}
+
+/// The quick fixes for the diagnostics in `range`: each diagnostic's own
+/// fix ("did you mean", quoting a shorthand), and for a `responseType`
+/// that is not an object type, a wrapper type declared and used.
+pub fn code_actions(
+    analysis: &Analysis,
+    range: lsp::Range,
+    encoding: Encoding,
+) -> Vec<lsp::CodeActionOrCommand> {
+    let compilation = &analysis.compilation;
+    let source = &compilation.source;
+    let wanted = convert::span(source, range, encoding);
+    let mut actions = Vec::new();
+    let touches = |span: Span| span.end >= wanted.start && span.start <= wanted.end;
+    for diagnostic in &compilation.diagnostics {
+        let span = diagnostic.span;
+        // On the problem, or on what its fix changes (a syntax error is
+        // found after the text to quote).
+        let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
+        if !touches(span) && !edits.map(|e| e.span).any(touches) {
+            continue;
+        }
+        let fix = match &diagnostic.fix {
+            Some(fix) => Some((fix.title.clone(), fix.edits.clone())),
+            None if diagnostic.code == Code::InvalidResponseType => {
+                wrap_response_type(analysis, span)
+            }
+            None => None,
+        };
+        let Some((title, edits)) = fix else {
+            continue;
+        };
+        let edits = edits
+            .into_iter()
+            .map(|edit| lsp::TextEdit {
+                range: convert::range(source, edit.span, encoding),
+                new_text: edit.text,
+            })
+            .collect();
+        let uri = &analysis.uri;
+        actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+            title,
+            kind: Some(lsp::CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![convert::diagnostic(source, uri, diagnostic, encoding)]),
+            edit: Some(lsp::WorkspaceEdit::new(HashMap::from([(
+                uri.clone(),
+                edits,
+            )]))),
+            is_preferred: Some(true),
+            ..lsp::CodeAction::default()
+        }));
+    }
+    actions
+}
+
+/// For `responseType: T` where `T` is a union, a primitive or a list: a new
+/// object type with one property of that type, declared first under
+/// `types:` (or in a new `types:` section), and used as the
+/// `responseType`. Offered only where the edit is sure to read right: the
+/// `types:` entries in block style.
+fn wrap_response_type(analysis: &Analysis, span: Span) -> Option<(String, Vec<Edit>)> {
+    let model = analysis.compilation.model.as_ref()?;
+    let source = &analysis.compilation.source;
+    let expr = model
+        .protocol
+        .blocks()
+        .filter_map(|block| block.response_type.as_ref())
+        .find(|expr| expr.span == span)?;
+    match &expr.kind {
+        TypeExprKind::Named(name) => {
+            let def = model.def(model.lookup(name)?);
+            if !matches!(def.kind, TypeDefKind::Union(_) | TypeDefKind::Array(_)) {
+                return None;
+            }
+        }
+        TypeExprKind::List(_) | TypeExprKind::Builtin(_) => {}
+        TypeExprKind::Array | TypeExprKind::Object => return None,
+    }
+    let (wrapper, property) = crate::check::wrapper_for(expr);
+    let wrapper = free_name(model, &wrapper);
+    let written = crate::syntax::quote_type(&expr.display());
+    let declaration = |indent: &str| {
+        format!("{wrapper}:\n{indent}  {property}:\n{indent}    type: {written}\n{indent}")
+    };
+    let insert = match model.protocol.types.first() {
+        Some(first) => {
+            let at = first.name.span.start as usize;
+            let (line, _) = source.utf16_position(at);
+            let start = source.line_range(line)?.start;
+            let indent = &source.text()[start..at];
+            if !indent.chars().all(|c| c == ' ') {
+                return None;
+            }
+            Edit {
+                span: Span::empty(at),
+                text: declaration(indent),
+            }
+        }
+        None if model.protocol.section("types").is_some() => return None,
+        None => {
+            let at = model
+                .protocol
+                .sections
+                .first()
+                .map_or(0, |s| s.span.start as usize);
+            let (_, column) = source.utf16_position(at);
+            if column != 0 {
+                return None;
+            }
+            Edit {
+                span: Span::empty(at),
+                text: format!("types:\n  {}\n", declaration("  ").trim_end()),
+            }
+        }
+    };
+    let usage = Edit {
+        span: expr.span,
+        text: wrapper.clone(),
+    };
+    Some((
+        format!("wrap in a new object type `{wrapper}`"),
+        vec![insert, usage],
+    ))
+}
+
+/// `name`, or `name2`, `name3`, ... when it is taken.
+fn free_name(model: &crate::Model, name: &str) -> String {
+    if model.lookup(name).is_none() {
+        return name.to_string();
+    }
+    (2..)
+        .map(|n| format!("{name}{n}"))
+        .find(|candidate| model.lookup(candidate).is_none())
+        .unwrap_or_default()
+}

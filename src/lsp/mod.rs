@@ -1,0 +1,487 @@
+//! `agentc lsp`: a language server over stdio (lsp-server, lsp-types).
+//!
+//! Checking is synchronous and takes about a millisecond, so the server is
+//! one loop: every change is checked at once and its diagnostics published
+//! before the next message is read. A request on a file being edited is
+//! answered from its latest check. Nothing a client sends can stop the
+//! loop: malformed parameters get an error response, positions out of
+//! range are clamped, and a request that fails anyway (a bug) is answered
+//! with an internal error while the server goes on.
+//!
+//! Files in an agent folder (`protocol.yaml` beside `settings.json`) are
+//! checked together, as `agentc check` checks the folder, with the
+//! editor's unsaved text in place of what is on disk.
+
+// `lsp_types::Uri` keeps parsed parts in cells, which clippy takes for a
+// mutable key; it compares, orders and hashes by its text, which never
+// changes.
+#![allow(clippy::mutable_key_type)]
+
+mod completion;
+mod convert;
+mod features;
+
+pub use convert::Encoding;
+
+use crate::agent::{self, Files};
+use crate::symbols::Index;
+use crate::{Compilation, Diagnostic};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
+use lsp_types as lsp;
+use lsp_types::notification::Notification as _;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::error::Error;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+/// Serves one client until it sends `shutdown` and `exit`, or hangs up.
+pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
+    let (id, params) = connection.initialize_start()?;
+    let params: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let encoding = negotiate(&params);
+    let result = lsp::InitializeResult {
+        capabilities: capabilities(encoding),
+        server_info: Some(lsp::ServerInfo {
+            name: "agentc".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        }),
+    };
+    connection.initialize_finish(id, serde_json::to_value(result)?)?;
+    let mut server = Server::new(connection, encoding);
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request)? {
+                    return Ok(());
+                }
+                let response = server.respond(request);
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) => {
+                if notification.method == lsp::notification::Exit::METHOD {
+                    return Ok(());
+                }
+                server.notify(notification);
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// UTF-8 when the client offers it (no conversion needed), else LSP's
+/// default, UTF-16.
+fn negotiate(params: &lsp::InitializeParams) -> Encoding {
+    let offered = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|general| general.position_encodings.as_ref());
+    match offered {
+        Some(kinds) if kinds.contains(&lsp::PositionEncodingKind::UTF8) => Encoding::Utf8,
+        _ => Encoding::Utf16,
+    }
+}
+
+fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        position_encoding: Some(encoding.kind()),
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
+            lsp::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lsp::TextDocumentSyncKind::INCREMENTAL),
+                save: Some(lsp::TextDocumentSyncSaveOptions::Supported(true)),
+                ..lsp::TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: lsp::WorkDoneProgressOptions::default(),
+        })),
+        completion_provider: Some(lsp::CompletionOptions {
+            trigger_characters: Some(vec![":".to_string(), " ".to_string()]),
+            ..lsp::CompletionOptions::default()
+        }),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                ..lsp::CodeActionOptions::default()
+            },
+        )),
+        ..lsp::ServerCapabilities::default()
+    }
+}
+
+/// A file open in the editor.
+struct Document {
+    text: String,
+}
+
+/// The latest check of a protocol file open in the editor.
+pub(crate) struct Analysis {
+    pub uri: lsp::Uri,
+    pub compilation: Compilation,
+    pub index: Index,
+    /// The agent folder, when the protocol is one's `protocol.yaml`.
+    pub folder: Option<PathBuf>,
+    /// The names completion offers: this check's, or while the file cannot
+    /// be read, the last ones it had.
+    pub names: completion::Names,
+    /// The prompts of the agent folder, by name.
+    pub prompts: Vec<String>,
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    encoding: Encoding,
+    documents: BTreeMap<lsp::Uri, Document>,
+    /// By the protocol's URI.
+    analyses: BTreeMap<lsp::Uri, Analysis>,
+    /// Files whose last published diagnostics were not empty, by the
+    /// protocol whose check found them.
+    published: BTreeMap<lsp::Uri, BTreeSet<lsp::Uri>>,
+}
+
+/// The editor's buffers over the disk.
+struct Overlay<'d>(&'d BTreeMap<lsp::Uri, Document>);
+
+impl Files for Overlay<'_> {
+    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
+        match open {
+            Some(document) => Ok(document.text.clone().into_bytes()),
+            None => agent::read(path),
+        }
+    }
+}
+
+impl<'c> Server<'c> {
+    fn new(connection: &'c Connection, encoding: Encoding) -> Server<'c> {
+        Server {
+            connection,
+            encoding,
+            documents: BTreeMap::new(),
+            analyses: BTreeMap::new(),
+            published: BTreeMap::new(),
+        }
+    }
+
+    fn respond(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(request))) {
+            Ok(response_result) => Response {
+                id,
+                response_result,
+            },
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                "agentc failed on this request (a bug: please report it with the file)".to_string(),
+            ),
+        }
+    }
+
+    fn dispatch(&mut self, request: Request) -> Result<Value, ResponseError> {
+        use lsp::request::*;
+        let encoding = self.encoding;
+        match request.method.as_str() {
+            HoverRequest::METHOD => handle::<HoverRequest>(request, |p| {
+                let at = &p.text_document_position_params;
+                let analysis = self.analysis(&at.text_document.uri)?;
+                features::hover(analysis, at.position, encoding)
+            }),
+            GotoDefinition::METHOD => handle::<GotoDefinition>(request, |p| {
+                let at = &p.text_document_position_params;
+                let analysis = self.analysis(&at.text_document.uri)?;
+                features::definition(analysis, at.position, encoding)
+                    .map(lsp::GotoDefinitionResponse::Array)
+            }),
+            References::METHOD => handle::<References>(request, |p| {
+                let at = &p.text_document_position;
+                let analysis = self.analysis(&at.text_document.uri)?;
+                let declarations = p.context.include_declaration;
+                features::references(analysis, at.position, declarations, encoding)
+            }),
+            PrepareRenameRequest::METHOD => handle::<PrepareRenameRequest>(request, |p| {
+                let analysis = self.analysis(&p.text_document.uri)?;
+                features::prepare_rename(analysis, p.position, encoding)
+            }),
+            Rename::METHOD => handle_fallible::<Rename>(request, |p| {
+                let at = &p.text_document_position;
+                let Some(analysis) = self.analysis(&at.text_document.uri) else {
+                    return Ok(None);
+                };
+                features::rename(analysis, at.position, &p.new_name, encoding)
+            }),
+            Completion::METHOD => handle::<Completion>(request, |p| {
+                let at = &p.text_document_position;
+                let analysis = self.analysis(&at.text_document.uri)?;
+                let items = completion::complete(analysis, at.position, encoding);
+                Some(lsp::CompletionResponse::Array(items))
+            }),
+            CodeActionRequest::METHOD => handle::<CodeActionRequest>(request, |p| {
+                let analysis = self.analysis(&p.text_document.uri)?;
+                Some(features::code_actions(analysis, p.range, encoding))
+            }),
+            _ => Err(ResponseError {
+                code: ErrorCode::MethodNotFound as i32,
+                message: format!("agentc does not answer `{}`", request.method),
+                data: None,
+            }),
+        }
+    }
+
+    fn analysis(&self, uri: &lsp::Uri) -> Option<&Analysis> {
+        self.analyses.get(uri)
+    }
+
+    fn notify(&mut self, notification: Notification) {
+        use lsp::notification::*;
+        let method = notification.method.clone();
+        let result = catch_unwind(AssertUnwindSafe(|| match method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                if let Ok(p) = params::<DidOpenTextDocument>(notification) {
+                    let document = Document {
+                        text: p.text_document.text,
+                    };
+                    self.documents.insert(p.text_document.uri.clone(), document);
+                    self.refresh(&p.text_document.uri);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Ok(p) = params::<DidChangeTextDocument>(notification) {
+                    let uri = p.text_document.uri;
+                    let Some(document) = self.documents.get_mut(&uri) else {
+                        return;
+                    };
+                    for change in p.content_changes {
+                        apply(&mut document.text, change, self.encoding);
+                    }
+                    self.refresh(&uri);
+                }
+            }
+            DidSaveTextDocument::METHOD => {
+                if let Ok(p) = params::<DidSaveTextDocument>(notification) {
+                    self.refresh(&p.text_document.uri);
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Ok(p) = params::<DidCloseTextDocument>(notification) {
+                    self.close(&p.text_document.uri);
+                }
+            }
+            _ => {}
+        }));
+        if result.is_err() {
+            self.log(&format!(
+                "agentc failed on `{method}` (a bug: please report it)"
+            ));
+        }
+    }
+
+    fn log(&self, message: &str) {
+        let params = lsp::LogMessageParams {
+            typ: lsp::MessageType::ERROR,
+            message: message.to_string(),
+        };
+        self.send(lsp::notification::LogMessage::METHOD, params);
+    }
+
+    fn send(&self, method: &str, params: impl serde::Serialize) {
+        let notification = Notification::new(method.to_string(), params);
+        // A client that hung up ends the loop on the next read.
+        let _ = self
+            .connection
+            .sender
+            .send(Message::Notification(notification));
+    }
+
+    /// Checks the protocol a file belongs to and publishes what changed.
+    fn refresh(&mut self, uri: &lsp::Uri) {
+        if let Some(protocol) = self.protocol_of(uri) {
+            self.check(&protocol);
+        }
+    }
+
+    /// The protocol a file is checked with: itself, or for `settings.json`
+    /// and the Markdown files of an agent folder, the folder's
+    /// `protocol.yaml`.
+    fn protocol_of(&self, uri: &lsp::Uri) -> Option<lsp::Uri> {
+        let path = convert::path_of(uri);
+        let extension = path.as_ref().and_then(|p| p.extension()?.to_str());
+        if !matches!(extension, Some("json" | "md")) {
+            return Some(uri.clone());
+        }
+        let path = path?;
+        let folder = path
+            .ancestors()
+            .skip(1)
+            .take(16)
+            .find(|dir| agent::is_agent_folder(dir))?;
+        convert::uri_of(&folder.join("protocol.yaml"))
+    }
+
+    fn check(&mut self, uri: &lsp::Uri) {
+        let path = convert::path_of(uri);
+        let compilations = match (&path, self.documents.get(uri)) {
+            (Some(path), _) => agent::check_path_with(path, &Overlay(&self.documents)),
+            (None, Some(document)) => {
+                Ok(vec![crate::compile(uri.as_str(), document.text.as_bytes())])
+            }
+            (None, None) => return,
+        };
+        let Ok(mut compilations) = compilations else {
+            // Neither open nor readable any more: nothing to report on.
+            self.forget(uri);
+            return;
+        };
+        let mut published = BTreeSet::new();
+        let before = self.published.remove(uri).unwrap_or_default();
+        for compilation in &compilations {
+            let Some(file) = self.uri_of_file(uri, &compilation.source) else {
+                continue;
+            };
+            if !compilation.diagnostics.is_empty() || before.contains(&file) || &file == uri {
+                self.publish(&file, compilation);
+            }
+            if !compilation.diagnostics.is_empty() {
+                published.insert(file);
+            }
+        }
+        for stale in before.difference(&published) {
+            if !compilations
+                .iter()
+                .any(|c| self.uri_of_file(uri, &c.source).as_ref() == Some(stale))
+            {
+                self.clear(stale);
+            }
+        }
+        self.published.insert(uri.clone(), published);
+        if compilations.is_empty() {
+            return;
+        }
+        let compilation = compilations.swap_remove(0);
+        let index = compilation
+            .model
+            .as_ref()
+            .map(Index::new)
+            .unwrap_or_default();
+        let folder = path
+            .filter(|p| p.file_name().is_some_and(|n| n == "protocol.yaml"))
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .filter(|dir| agent::is_agent_folder(dir));
+        let names = match &compilation.model {
+            Some(model) => completion::Names::new(model),
+            None => self
+                .analyses
+                .get(uri)
+                .map(|previous| previous.names.clone())
+                .unwrap_or_default(),
+        };
+        let prompts = folder
+            .as_deref()
+            .map(agent::prompt_names)
+            .unwrap_or_default();
+        let analysis = Analysis {
+            uri: uri.clone(),
+            compilation,
+            index,
+            folder,
+            names,
+            prompts,
+        };
+        self.analyses.insert(uri.clone(), analysis);
+    }
+
+    /// The URI of a file a check reported on: the protocol's own, or the
+    /// path its name gives.
+    fn uri_of_file(&self, protocol: &lsp::Uri, source: &crate::Source) -> Option<lsp::Uri> {
+        let path = Path::new(source.name());
+        match convert::path_of(protocol) {
+            Some(own) if own == path => Some(protocol.clone()),
+            Some(_) => convert::uri_of(path),
+            None => Some(protocol.clone()),
+        }
+    }
+
+    fn publish(&self, uri: &lsp::Uri, compilation: &Compilation) {
+        let diagnostics = compilation
+            .diagnostics
+            .iter()
+            .map(|d: &Diagnostic| convert::diagnostic(&compilation.source, uri, d, self.encoding))
+            .collect();
+        let params = lsp::PublishDiagnosticsParams::new(uri.clone(), diagnostics, None);
+        self.send(lsp::notification::PublishDiagnostics::METHOD, params);
+    }
+
+    fn clear(&self, uri: &lsp::Uri) {
+        let params = lsp::PublishDiagnosticsParams::new(uri.clone(), Vec::new(), None);
+        self.send(lsp::notification::PublishDiagnostics::METHOD, params);
+    }
+
+    fn close(&mut self, uri: &lsp::Uri) {
+        self.documents.remove(uri);
+        if self.analyses.contains_key(uri) {
+            self.forget(uri);
+        } else {
+            // A folder's other file: its saved text counts again.
+            self.refresh(uri);
+        }
+    }
+
+    /// Drops a protocol's check and the diagnostics it published.
+    fn forget(&mut self, uri: &lsp::Uri) {
+        self.analyses.remove(uri);
+        let published = self.published.remove(uri).unwrap_or_default();
+        for file in published.iter().chain(std::iter::once(uri)) {
+            self.clear(file);
+        }
+    }
+}
+
+/// Applies one change to a document's text; a range past the end is
+/// clamped to it.
+fn apply(text: &mut String, change: lsp::TextDocumentContentChangeEvent, encoding: Encoding) {
+    match change.range {
+        None => *text = change.text,
+        Some(range) => {
+            let source = crate::Source::new("", std::mem::take(text));
+            let span = convert::span(&source, range, encoding);
+            let mut edited = source.text().to_string();
+            edited.replace_range(span.range(), &change.text);
+            *text = edited;
+        }
+    }
+}
+
+fn params<N: lsp::notification::Notification>(notification: Notification) -> Result<N::Params, ()> {
+    notification.extract(N::METHOD).map_err(|_| ())
+}
+
+/// Decodes a request's parameters, runs `f`, encodes its answer; `None`
+/// (the file is not open, nothing at the position) is `null`.
+fn handle<R: lsp::request::Request>(
+    request: Request,
+    f: impl FnOnce(R::Params) -> R::Result,
+) -> Result<Value, ResponseError> {
+    handle_fallible::<R>(request, |p| Ok(f(p)))
+}
+
+fn handle_fallible<R: lsp::request::Request>(
+    request: Request,
+    f: impl FnOnce(R::Params) -> Result<R::Result, ResponseError>,
+) -> Result<Value, ResponseError> {
+    let (_, params) = request
+        .extract::<R::Params>(R::METHOD)
+        .map_err(|error| ResponseError {
+            code: ErrorCode::InvalidParams as i32,
+            message: format!("invalid parameters for `{}`: {error:?}", R::METHOD),
+            data: None,
+        })?;
+    let result = f(params)?;
+    Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+}

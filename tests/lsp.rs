@@ -1,0 +1,696 @@
+//! `agentc lsp`, driven in memory the way an editor drives it over stdio:
+//! diagnostics as `agentc check` reports them, navigation, completion,
+//! rename and quick fixes, in UTF-16 and UTF-8 positions.
+
+mod common;
+
+use common::lsp::{Client, find, range, scratch, uri};
+use common::root;
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).expect("fixture is readable")
+}
+
+/// `[line, character]` of a range's start and end.
+fn span_of(range: &Value) -> [[u64; 2]; 2] {
+    let at = |p: &Value| {
+        [
+            p["line"].as_u64().unwrap(),
+            p["character"].as_u64().unwrap(),
+        ]
+    };
+    [at(&range["start"]), at(&range["end"])]
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<&str> {
+    diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect()
+}
+
+/// Applies LSP text edits to `text` (UTF-16 positions), last first.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let character = p["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (at, c) in text[start..].char_indices() {
+            if units >= character || c == '\n' {
+                return start + at;
+            }
+            units += c.len_utf16();
+        }
+        text.len()
+    };
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            let r = &e["range"];
+            (
+                offset(&r["start"]),
+                offset(&r["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    edits.sort_by_key(|&(start, _, _)| std::cmp::Reverse(start));
+    let mut out = text.to_string();
+    for (start, end, new) in edits {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
+#[test]
+fn diagnostics_are_those_of_agentc_check_with_the_same_codes_messages_and_spans() {
+    let mut client = Client::start(false);
+    let mut compared = 0;
+    for path in common::files(&root().join("protocols/invalid"), "yaml") {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue; // not UTF-8: an editor cannot send it as it is
+        };
+        let published = client.open(&uri(&path), &text);
+        let compilation = agentc::compile(&path.display().to_string(), text.as_bytes());
+        let source = &compilation.source;
+        assert_eq!(
+            published.len(),
+            compilation.diagnostics.len(),
+            "{}: {published:#?}",
+            path.display()
+        );
+        for (lsp, ours) in published.iter().zip(&compilation.diagnostics) {
+            assert_eq!(lsp["code"], ours.code.name());
+            assert_eq!(lsp["source"], "agentc");
+            let message = lsp["message"].as_str().unwrap();
+            assert_eq!(message.lines().next(), Some(ours.message.as_str()));
+            if let Some(help) = &ours.help {
+                assert!(message.contains(&format!("help: {help}")), "{message}");
+            }
+            let (line, character) = source.utf16_position(ours.span.start as usize);
+            let (end_line, end_character) = source.utf16_position(ours.span.end as usize);
+            let expected = [
+                [line as u64, character as u64],
+                [end_line as u64, end_character as u64],
+            ];
+            assert_eq!(span_of(&lsp["range"]), expected, "{}", path.display());
+            let related = lsp["relatedInformation"].as_array().map_or(0, Vec::len);
+            assert_eq!(related, ours.labels.len());
+            let severity = if ours.is_error() { 1 } else { 2 };
+            assert_eq!(lsp["severity"], severity);
+        }
+        compared += published.len();
+    }
+    assert!(compared > 60, "only {compared} diagnostics compared");
+    client.shutdown();
+}
+
+#[test]
+fn related_information_points_at_the_secondary_label() {
+    let mut client = Client::start(false);
+    let text = "types:\n  A:\n    x: { type: string }\n    x: { type: number }\n";
+    let published = client.open(&scratch("dup.yaml"), text);
+    assert_eq!(codes(&published), ["duplicate-key"]);
+    let related = &published[0]["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], scratch("dup.yaml"));
+    assert_eq!(span_of(&related["location"]["range"]), [[2, 4], [2, 5]]);
+    client.shutdown();
+}
+
+/// A line with non-ASCII text before the error: the column counts UTF-16
+/// units by default and bytes once UTF-8 is negotiated.
+#[test]
+fn positions_follow_the_negotiated_encoding_on_non_ascii_lines() {
+    let text = "types:\n  A:\n    \"é😀\": { type: Adress }\n  Address:\n    s: { type: string }\n";
+    let mut utf16 = Client::start(false);
+    assert_eq!(utf16.encoding, "utf-16");
+    let published = utf16.open(&scratch("a.yaml"), text);
+    let unknown = published
+        .iter()
+        .find(|d| d["code"] == "unknown-type")
+        .unwrap();
+    // `    "é😀": { type: ` is 4 + 1 + 1 + 2 + 1 + 2 + 2 + 6 = 19 units.
+    assert_eq!(span_of(&unknown["range"]), [[2, 19], [2, 25]]);
+    let hover = utf16.at("textDocument/hover", &scratch("a.yaml"), 2, 20);
+    assert_eq!(span_of(&hover["range"]), [[2, 19], [2, 25]]);
+    utf16.shutdown();
+
+    let mut utf8 = Client::start(true);
+    assert_eq!(utf8.encoding, "utf-8");
+    let published = utf8.open(&scratch("a.yaml"), text);
+    let unknown = published
+        .iter()
+        .find(|d| d["code"] == "unknown-type")
+        .unwrap();
+    // é is 2 bytes and 😀 is 4: 4 + 1 + 2 + 4 + 1 + 2 + 2 + 6 = 22.
+    assert_eq!(span_of(&unknown["range"]), [[2, 22], [2, 28]]);
+    let hover = utf8.at("textDocument/hover", &scratch("a.yaml"), 2, 23);
+    assert_eq!(span_of(&hover["range"]), [[2, 22], [2, 28]]);
+    utf8.shutdown();
+}
+
+#[test]
+fn every_change_is_checked_and_published() {
+    let mut client = Client::start(false);
+    let doc = scratch("edit.yaml");
+    let text = "types:\n  A:\n    x: { type: string }\n";
+    assert!(client.open(&doc, text).is_empty());
+    // `string` → `strin`
+    let published = client.change(&doc, range((2, 20), (2, 21)), "");
+    assert_eq!(codes(&published), ["unknown-type"]);
+    assert!(
+        published[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `string`?")
+    );
+    // And back, through an edit that spans lines.
+    let published = client.change(
+        &doc,
+        range((1, 0), (3, 0)),
+        "  A:\n    x: { type: integer }\n",
+    );
+    assert!(published.is_empty(), "{published:#?}");
+    // A whole-text change, and a range far past the end (clamped).
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 4}, "contentChanges": [{"text": "types: [\n"}]}),
+    );
+    assert_eq!(codes(&client.diagnostics(&doc)), ["yaml-syntax"]);
+    let published = client.change(&doc, range((90, 3), (99, 9)), " ]");
+    assert_eq!(codes(&published), ["wrong-shape"], "{published:#?}");
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert!(client.diagnostics(&doc).is_empty());
+    client.shutdown();
+}
+
+#[test]
+fn hover_shows_a_types_definition_and_the_schema_it_emits() {
+    let mut client = Client::start(false);
+    let path = "protocols/shop-assistant/protocol.yaml";
+    let text = read(path);
+    let doc = uri(Path::new(path));
+    assert!(client.open(&doc, &text).is_empty());
+    let (line, character) = find(&text, "type: Money", 0, 7);
+    let hover = client.at("textDocument/hover", &doc, line, character);
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.starts_with("**type `Money`**"), "{value}");
+    assert!(
+        value.contains("```yaml\n  Money:\n    amount:\n"),
+        "{value}"
+    );
+    let emitted = agentc::emit::emit(
+        agentc::compile(path, text.as_bytes())
+            .model
+            .as_ref()
+            .unwrap(),
+        agentc::emit::Target::JsonSchema,
+        agentc::emit::Selection::Type("Money"),
+        &mut agentc::Diagnostics::default(),
+    )
+    .unwrap()
+    .into_text();
+    assert!(
+        value.contains(&format!("JSON Schema:\n\n```json\n{emitted}```")),
+        "{value}"
+    );
+
+    // A tool, where it is listed under `agent.tools`: its parameters.
+    let (line, character) = find(&text, "add-to-cart", 1, 2);
+    let hover = client.at("textDocument/hover", &doc, line, character);
+    let value = hover["contents"]["value"].as_str().unwrap();
+    assert!(value.starts_with("**tool `add-to-cart`**"), "{value}");
+    assert!(value.contains("Parameters (JSON Schema):"), "{value}");
+    assert!(value.contains("\"productId\""), "{value}");
+    // Nothing to say on a plain value.
+    let (line, character) = find(&text, "anthropic/claude", 0, 3);
+    assert_eq!(
+        client.at("textDocument/hover", &doc, line, character),
+        Value::Null
+    );
+    client.shutdown();
+}
+
+/// Definition and references for each kind of name, in the support-desk
+/// agent: from a use to the declaration, and from the declaration to
+/// every use.
+#[test]
+fn definition_and_references_cover_every_kind_of_name() {
+    let mut client = Client::start(false);
+    let path = "protocols/support-desk/protocol.yaml";
+    let text = read(path);
+    let doc = uri(Path::new(path));
+    assert!(client.open(&doc, &text).is_empty());
+    // (a use, its declaration, how many places name it)
+    let cases = [
+        (("get-account", 1), ("get-account:", 0), 2),     // tool
+        (("create-ticket", 1), ("create-ticket:", 0), 2), // tool in tool-call
+        (("PLAN_TIER", 1), ("PLAN_TIER:", 0), 4),         // input
+        (("SUMMARY", 1), ("SUMMARY:", 0), 3),             // variable
+        (("URGENCY", 1), ("URGENCY:", 0), 3),             // trigger input
+        (("request-human", 1), ("request-human:", 0), 2), // handler → trigger
+        (("escalation\n", 1), ("escalation\n", 0), 3),    // thread
+    ];
+    for ((used, nth), (declared, dnth), count) in cases {
+        let at = find(&text, used, nth, 1);
+        let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+        let expected = find(&text, declared, dnth, 0);
+        let start = &definition[0]["range"]["start"];
+        assert_eq!(
+            (
+                start["line"].as_u64().unwrap() as u32,
+                start["character"].as_u64().unwrap() as u32
+            ),
+            expected,
+            "definition of `{used}`: {definition}"
+        );
+        assert_eq!(definition[0]["uri"], doc);
+        let references = client.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": doc}, "position": {"line": at.0, "character": at.1},
+                   "context": {"includeDeclaration": true}}),
+        );
+        assert_eq!(
+            references.as_array().unwrap().len(),
+            count,
+            "`{used}`: {references}"
+        );
+        let uses = client.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": doc}, "position": {"line": at.0, "character": at.1},
+                   "context": {"includeDeclaration": false}}),
+        );
+        assert_eq!(
+            uses.as_array().unwrap().len(),
+            count - 1,
+            "`{used}`: {uses}"
+        );
+    }
+    // A prompt: into its file.
+    for (prompt, file) in [
+        ("system: system", "system.md"),
+        ("escalation/system", "escalation/system.md"),
+    ] {
+        let at = find(&text, prompt, 0, prompt.len() as u32 - 1);
+        let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+        let target = root().join("protocols/support-desk/prompts").join(file);
+        assert_eq!(definition[0]["uri"], uri(&target), "{prompt}: {definition}");
+    }
+    // A reference file.
+    let at = find(&text, "refund-policy", 0, 2);
+    let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+    let target = root().join("protocols/support-desk/references/refund-policy.md");
+    assert_eq!(definition[0]["uri"], uri(&target));
+    client.shutdown();
+}
+
+#[test]
+fn definition_finds_types_and_workers() {
+    let mut client = Client::start(false);
+    let text = "\
+types:
+  Reply:
+    text: { type: string }
+    items: { type: \"Item[]\" }
+  Item:
+    name: { type: string }
+workers:
+  summarizer:
+    description: Summarizes
+agent:
+  model: openai/gpt-4o
+  system: system
+  workers: [summarizer]
+triggers:
+  go: { input: {} }
+handlers:
+  go:
+    Run:
+      block: run-worker
+      worker: summarizer
+    Reply:
+      block: next-message
+      responseType: Reply
+";
+    let doc = scratch("nav.yaml");
+    client.open(&doc, text);
+    let at = find(text, "Item[]", 0, 2);
+    let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+    assert_eq!(span_of(&definition[0]["range"]), [[4, 2], [4, 6]]);
+    let at = find(text, "responseType: Reply", 0, 16);
+    let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+    assert_eq!(span_of(&definition[0]["range"]), [[1, 2], [1, 7]]);
+    let at = find(text, "worker: summarizer", 0, 10);
+    let definition = client.at("textDocument/definition", &doc, at.0, at.1);
+    assert_eq!(span_of(&definition[0]["range"]), [[7, 2], [7, 12]]);
+    let references = client.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 7, "character": 3},
+               "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(references.as_array().unwrap().len(), 3, "{references}");
+    client.shutdown();
+}
+
+fn labels(items: &Value) -> Vec<String> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn offers(offered: &[String], label: &str) -> bool {
+    offered.iter().any(|o| o == label)
+}
+
+#[test]
+fn completion_offers_what_fits_where_the_cursor_is() {
+    let mut client = Client::start(false);
+    let text = "\
+types:
+  Money:
+    amount: { type: number }
+  Order:
+    total:
+      type: Mo
+      
+tools:
+  refund:
+    
+input:
+  STORE: { type: string }
+triggers:
+  ask:
+    input:
+      QUESTION: { type: string }
+handlers:
+  ask:
+    Answer:
+      block: 
+    Call:
+      block: tool-call
+      
+      input:
+        amount: 
+";
+    let doc = scratch("complete.yaml");
+    client.open(&doc, text);
+    let at = |client: &mut Client, line, character| {
+        client.at("textDocument/completion", &doc, line, character)
+    };
+    // A type where a type is expected: built-ins and declared types.
+    let items = at(&mut client, 5, 14);
+    let offered = labels(&items);
+    for wanted in ["string", "integer", "Money", "Order"] {
+        assert!(offers(&offered, wanted), "{offered:?}");
+    }
+    let money = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "Money")
+        .unwrap();
+    // It replaces the word being typed.
+    assert_eq!(span_of(&money["textEdit"]["range"]), [[5, 12], [5, 14]]);
+    // The keys of a property, less those it already has.
+    let offered = labels(&at(&mut client, 6, 6));
+    assert!(
+        offers(&offered, "description") && offers(&offered, "optional"),
+        "{offered:?}"
+    );
+    assert!(!offers(&offered, "type"), "{offered:?}");
+    // The keys of a tool.
+    let offered = labels(&at(&mut client, 9, 4));
+    assert_eq!(offered, ["description", "display", "title", "parameters"]);
+    // Block kinds after `block:`.
+    let offered = labels(&at(&mut client, 19, 13));
+    assert!(
+        offers(&offered, "next-message") && offers(&offered, "run-worker"),
+        "{offered:?}"
+    );
+    // The keys of a `tool-call` block.
+    let offered = labels(&at(&mut client, 22, 6));
+    assert!(
+        offers(&offered, "tool") && offers(&offered, "output"),
+        "{offered:?}"
+    );
+    assert!(
+        !offers(&offered, "block") && !offers(&offered, "responseType"),
+        "{offered:?}"
+    );
+    // Variables in an input mapping: the trigger's inputs, then the protocol's.
+    let offered = labels(&at(&mut client, 24, 16));
+    assert_eq!(offered, ["QUESTION", "STORE"]);
+    // The sections at the top level.
+    let offered = labels(&at(&mut client, 25, 0));
+    assert!(
+        offers(&offered, "agent") && offers(&offered, "variables"),
+        "{offered:?}"
+    );
+    assert!(
+        !offers(&offered, "types") && !offers(&offered, "handlers"),
+        "{offered:?}"
+    );
+    client.shutdown();
+}
+
+#[test]
+fn completion_still_offers_names_while_the_file_is_not_valid_yaml() {
+    let mut client = Client::start(false);
+    let doc = scratch("half.yaml");
+    let text =
+        "types:\n  Money:\n    amount: { type: number }\n  Order:\n    total: { type: number }\n";
+    client.open(&doc, text);
+    let published = client.change(&doc, range((4, 27), (4, 27)), "\n    paid: { type: Mo");
+    assert_eq!(codes(&published), ["yaml-syntax"]);
+    let offered = labels(&client.at("textDocument/completion", &doc, 5, 20));
+    assert!(offers(&offered, "Money"), "{offered:?}");
+    client.shutdown();
+}
+
+#[test]
+fn rename_changes_every_occurrence_and_refuses_a_name_that_would_not_read_back() {
+    let mut client = Client::start(false);
+    let doc = scratch("rename.yaml");
+    let text = "\
+types:
+  Money:
+    amount: { type: number }
+  Order:
+    total: { type: Money }
+    refunds: { type: \"Money[]\" }
+    quoted: { type: 'Money' }
+";
+    assert!(client.open(&doc, text).is_empty());
+    let prepared = client.request(
+        "textDocument/prepareRename",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 6, "character": 22}}),
+    );
+    assert_eq!(span_of(&prepared), [[6, 21], [6, 26]]);
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 1, "character": 3}, "newName": "Price"}),
+    );
+    let edits = edit["changes"][doc.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 4);
+    let renamed = apply(text, edits);
+    assert_eq!(renamed, text.replace("Money", "Price"));
+    assert!(
+        client
+            .change(&doc, range((0, 0), (99, 0)), &renamed)
+            .is_empty()
+    );
+
+    let refused = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 1, "character": 3}, "newName": "my price"}),
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a plain name"),
+        "{refused}"
+    );
+    client.shutdown();
+}
+
+fn quick_fixes(client: &mut Client, doc: &str, line: u32, character: u32) -> Vec<Value> {
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": doc}, "range": range((line, character), (line, character)),
+               "context": {"diagnostics": []}}),
+    );
+    actions.as_array().cloned().unwrap_or_default()
+}
+
+/// Each quick fix, applied, leaves the protocol without the problem.
+#[test]
+fn quick_fixes_resolve_their_diagnostics() {
+    let cases = [
+        // did you mean: a type, a key, a tool.
+        (
+            "types:\n  Address:\n    s: { type: string }\n  A:\n    b: { type: Adress }\n",
+            (4, 17),
+            "change to `Address`",
+        ),
+        (
+            "types:\n  A:\n    b: { type: string, optinal: true }\n",
+            (2, 25),
+            "change to `optional`",
+        ),
+        // A list type in a flow mapping.
+        (
+            "types:\n  A:\n    tags: {type: string[]}\n",
+            (2, 18),
+            "quote `string[]`",
+        ),
+    ];
+    let mut client = Client::start(false);
+    for (i, (text, (line, character), title)) in cases.into_iter().enumerate() {
+        let doc = scratch(&format!("fix{i}.yaml"));
+        assert!(!client.open(&doc, text).is_empty());
+        let fixes = quick_fixes(&mut client, &doc, line, character);
+        assert_eq!(fixes.len(), 1, "{text}: {fixes:#?}");
+        assert_eq!(fixes[0]["title"], title);
+        assert_eq!(fixes[0]["kind"], "quickfix");
+        let fixed = apply(
+            text,
+            fixes[0]["edit"]["changes"][doc.as_str()]
+                .as_array()
+                .unwrap(),
+        );
+        let published = client.change(&doc, range((0, 0), (99, 0)), &fixed);
+        assert!(published.is_empty(), "{fixed}\n{published:#?}");
+    }
+    client.shutdown();
+}
+
+#[test]
+fn a_union_response_type_is_wrapped_in_a_new_object_type() {
+    let text = "\
+types:
+  Text:
+    kind: { type: string, const: text }
+    body: { type: string }
+  Card:
+    kind: { type: string, const: card }
+    title: { type: string }
+  Reply:
+    anyOf: [Text, Card]
+    discriminator: kind
+triggers:
+  ask: { input: {} }
+agent:
+  model: openai/gpt-4o
+  system: system
+handlers:
+  ask:
+    Answer:
+      block: next-message
+      responseType: Reply
+";
+    let mut client = Client::start(false);
+    let doc = scratch("wrap.yaml");
+    assert_eq!(codes(&client.open(&doc, text)), ["invalid-response-type"]);
+    let fixes = quick_fixes(&mut client, &doc, 19, 22);
+    assert_eq!(fixes.len(), 1, "{fixes:#?}");
+    assert_eq!(
+        fixes[0]["title"],
+        "wrap in a new object type `ReplyWrapper`"
+    );
+    let fixed = apply(
+        text,
+        fixes[0]["edit"]["changes"][doc.as_str()]
+            .as_array()
+            .unwrap(),
+    );
+    assert!(
+        fixed.starts_with("types:\n  ReplyWrapper:\n    response:\n      type: Reply\n  Text:\n"),
+        "{fixed}"
+    );
+    assert!(fixed.ends_with("responseType: ReplyWrapper\n"), "{fixed}");
+    assert!(
+        client
+            .change(&doc, range((0, 0), (99, 0)), &fixed)
+            .is_empty()
+    );
+    client.shutdown();
+}
+
+/// `settings.json` and the prompts of an agent folder are checked with
+/// their folder, and their problems published to them.
+#[test]
+fn agent_folder_files_are_checked_in_their_folders_context() {
+    let dir = tempdir("agent");
+    std::fs::create_dir_all(dir.join("prompts")).unwrap();
+    let protocol = "\
+triggers:
+  ask: { input: {} }
+agent:
+  model: openai/gpt-4o
+  system: system
+handlers:
+  ask:
+    Answer:
+      block: next-message
+";
+    std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
+    let settings = r#"{"slug": "a", "name": "A", "format": "interactive"}"#;
+    std::fs::write(dir.join("settings.json"), settings).unwrap();
+    std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
+
+    let mut client = Client::start(false);
+    let protocol_uri = uri(&dir.join("protocol.yaml"));
+    assert!(client.open(&protocol_uri, protocol).is_empty());
+    // An unsaved edit to settings.json is checked with the folder.
+    let settings_uri = uri(&dir.join("settings.json"));
+    let bad = r#"{"slug": "a", "name": "A", "format": "interactiv"}"#;
+    let published = client.open(&settings_uri, bad);
+    assert_eq!(codes(&published), ["invalid-value"], "{published:#?}");
+    // A prompt that reads an input nobody passes.
+    let prompt_uri = uri(&dir.join("prompts/system.md"));
+    let published = client.open(&prompt_uri, "You help {{CUSTOMER}}.\n");
+    assert!(!published.is_empty(), "{published:#?}");
+    // The protocol's go-to-definition reaches the prompt file.
+    let at = find(protocol, "system: system", 0, 10);
+    let definition = client.at("textDocument/definition", &protocol_uri, at.0, at.1);
+    assert_eq!(definition[0]["uri"], prompt_uri);
+    client.shutdown();
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentc-lsp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn malformed_requests_get_errors_and_the_server_goes_on() {
+    let mut client = Client::start(false);
+    let doc = scratch("m.yaml");
+    client.open(&doc, "types: {}\n");
+    let error = client.request("textDocument/hover", json!({"nonsense": true}));
+    assert_eq!(error["error"]["code"], -32602);
+    let error = client.request("textDocument/formatting", json!({}));
+    assert_eq!(error["error"]["code"], -32601);
+    // A file the server was never told about.
+    let unknown = client.at("textDocument/hover", &scratch("other.yaml"), 0, 0);
+    assert_eq!(unknown, Value::Null);
+    // Positions far outside the text.
+    let hover = client.at("textDocument/hover", &doc, 4_000_000, 4_000_000);
+    assert_eq!(hover, Value::Null);
+    client.notify("textDocument/didChange", json!({"garbage": 1}));
+    let hover = client.at("textDocument/hover", &doc, 0, 0);
+    assert_eq!(hover, Value::Null);
+    client.shutdown();
+}
