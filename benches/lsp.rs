@@ -106,7 +106,7 @@ impl Session {
         let handle = std::thread::spawn(move || {
             agentc::lsp::serve(&server).expect("the server ends cleanly");
         });
-        let mut session = Session {
+        let session = Session {
             client,
             server: Some(handle),
             version: 1,

@@ -694,3 +694,49 @@ fn malformed_requests_get_errors_and_the_server_goes_on() {
     assert_eq!(hover, Value::Null);
     client.shutdown();
 }
+
+/// A tool and a trigger's input, renamed in the support-desk agent: every
+/// use changes, a protocol-level name of the same spelling does not, and
+/// the result checks clean.
+#[test]
+fn rename_reaches_tools_and_scoped_variables() {
+    let path = "protocols/support-desk/protocol.yaml";
+    let text = read(path);
+    let mut client = Client::start(false);
+    let doc = scratch("support.yaml");
+    assert!(client.open(&doc, &text).is_empty());
+    let rename = |client: &mut Client, text: &str, at: (u32, u32), new: &str| {
+        let edit = client.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": doc}, "position": {"line": at.0, "character": at.1}, "newName": new}),
+        );
+        let edits = edit["changes"][doc.as_str()].as_array().unwrap().clone();
+        (edits.len(), apply(text, &edits))
+    };
+    let (count, renamed) = rename(
+        &mut client,
+        &text,
+        find(&text, "create-ticket", 1, 3),
+        "open-ticket",
+    );
+    assert_eq!(count, 2);
+    assert_eq!(renamed, text.replace("create-ticket", "open-ticket"));
+    let (count, renamed) = rename(
+        &mut client,
+        &renamed,
+        find(&renamed, "URGENCY", 2, 1),
+        "LEVEL",
+    );
+    assert_eq!(count, 3);
+    assert_eq!(
+        renamed,
+        text.replace("create-ticket", "open-ticket")
+            .replace("URGENCY", "LEVEL")
+    );
+    assert!(
+        client
+            .change(&doc, range((0, 0), (999, 0)), &renamed)
+            .is_empty()
+    );
+    client.shutdown();
+}
