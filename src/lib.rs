@@ -10,6 +10,7 @@ pub mod agent;
 pub mod check;
 pub mod diagnostic;
 pub mod emit;
+pub mod format;
 pub mod lsp;
 pub mod model;
 pub mod render;

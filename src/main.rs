@@ -92,6 +92,8 @@ enum Command {
     },
     /// Explain a diagnostic code (without a code: list them all).
     Explain { code: Option<String> },
+    /// Print the JSON Schema of the protocol file format, for editors' YAML support.
+    Schema,
     /// Run the language server on standard input and output, for editors.
     Lsp,
 }
@@ -243,6 +245,10 @@ fn main() -> ExitCode {
         // clap requires both paths when there is no subcommand.
         Command::Validate { .. } => ExitCode::from(2),
         Command::Explain { code } => explain(code.as_deref()),
+        Command::Schema => {
+            print(&format!("{:#}\n", agentc::format::schema()));
+            ExitCode::SUCCESS
+        }
         Command::Lsp => lsp(),
     }
 }
