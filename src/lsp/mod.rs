@@ -326,6 +326,10 @@ impl<'c> Server<'c> {
     }
 
     fn check(&mut self, uri: &lsp::Uri) {
+        // The previous check goes before the next is built, so its memory
+        // is reused rather than the heap growing to hold both; only the
+        // names survive, for completion while the file cannot be read.
+        let previous = self.analyses.remove(uri).map(|a| a.names);
         let path = convert::path_of(uri);
         let compilations = match (&path, self.documents.get(uri)) {
             (Some(path), _) => agent::check_path_with(path, &Overlay(&self.documents)),
@@ -376,11 +380,7 @@ impl<'c> Server<'c> {
             .filter(|dir| agent::is_agent_folder(dir));
         let names = match &compilation.model {
             Some(model) => completion::Names::new(model),
-            None => self
-                .analyses
-                .get(uri)
-                .map(|previous| previous.names.clone())
-                .unwrap_or_default(),
+            None => previous.unwrap_or_default(),
         };
         let prompts = folder
             .as_deref()
