@@ -17,7 +17,6 @@ use agentc::yaml::{Node, NodeKind, Scalar, ScalarStyle};
 use agentc::{Diagnostics, Severity, Source};
 use serde_json::{Number, Value};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 fn schema() -> &'static Value {
@@ -134,24 +133,6 @@ fn errors(compiled: &agentc::Compilation) -> Vec<&'static str> {
         .collect()
 }
 
-/// Every `*.yaml` under `dir`, at any depth, sorted.
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("list a folder") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
 #[test]
 fn committed_schema_is_what_agentc_schema_prints() {
     let expected = format!("{:#}\n", agentc::format::schema());
@@ -194,7 +175,7 @@ fn schema_accepts_the_real_protocols() {
     let Some(dir) = common::shared("corpus/octavus-examples") else {
         return;
     };
-    let files = yaml_files(&dir);
+    let files = common::yaml_files(&dir);
     assert!(!files.is_empty(), "no protocols in {}", dir.display());
     for path in files {
         let text = std::fs::read_to_string(&path).expect("read a corpus file");
@@ -213,7 +194,7 @@ fn schema_accepts_the_real_protocols() {
 #[test]
 fn schema_accepts_every_protocol_agentc_accepts() {
     let mut accepted = 0;
-    for path in yaml_files(&common::root().join("protocols")) {
+    for path in common::yaml_files(&common::root().join("protocols")) {
         let compiled = common::compile(&path);
         if compiled.has_errors() {
             continue;

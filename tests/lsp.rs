@@ -125,31 +125,27 @@ fn related_information_points_at_the_secondary_label() {
 #[test]
 fn positions_follow_the_negotiated_encoding_on_non_ascii_lines() {
     let text = "types:\n  A:\n    \"é😀\": { type: Adress }\n  Address:\n    s: { type: string }\n";
-    let mut utf16 = Client::start(false);
-    assert_eq!(utf16.encoding, "utf-16");
-    let published = utf16.open(&scratch("a.yaml"), text);
-    let unknown = published
-        .iter()
-        .find(|d| d["code"] == "unknown-type")
-        .unwrap();
-    // `    "é😀": { type: ` is 4 + 1 + 1 + 2 + 1 + 2 + 2 + 6 = 19 units.
-    assert_eq!(span_of(&unknown["range"]), [[2, 19], [2, 25]]);
-    let hover = utf16.at("textDocument/hover", &scratch("a.yaml"), 2, 20);
-    assert_eq!(span_of(&hover["range"]), [[2, 19], [2, 25]]);
-    utf16.shutdown();
-
-    let mut utf8 = Client::start(true);
-    assert_eq!(utf8.encoding, "utf-8");
-    let published = utf8.open(&scratch("a.yaml"), text);
-    let unknown = published
-        .iter()
-        .find(|d| d["code"] == "unknown-type")
-        .unwrap();
-    // é is 2 bytes and 😀 is 4: 4 + 1 + 2 + 4 + 1 + 2 + 2 + 6 = 22.
-    assert_eq!(span_of(&unknown["range"]), [[2, 22], [2, 28]]);
-    let hover = utf8.at("textDocument/hover", &scratch("a.yaml"), 2, 23);
-    assert_eq!(span_of(&hover["range"]), [[2, 22], [2, 28]]);
-    utf8.shutdown();
+    // Before `Adress`: `    "é😀": { type: ` is 4 + 1 + 1 + 2 + 1 + 2 + 2 + 6 =
+    // 19 UTF-16 units; in bytes é is 2 and 😀 is 4, so 22.
+    for (utf8, encoding, column) in [(false, "utf-16", 19), (true, "utf-8", 22)] {
+        let mut client = Client::start(utf8);
+        assert_eq!(client.encoding, encoding);
+        let published = client.open(&scratch("a.yaml"), text);
+        let unknown = published
+            .iter()
+            .find(|d| d["code"] == "unknown-type")
+            .unwrap();
+        let expected = [[2, column], [2, column + 6]];
+        assert_eq!(span_of(&unknown["range"]), expected, "{encoding}");
+        let hover = client.at(
+            "textDocument/hover",
+            &scratch("a.yaml"),
+            2,
+            column as u32 + 1,
+        );
+        assert_eq!(span_of(&hover["range"]), expected, "{encoding}");
+        client.shutdown();
+    }
 }
 
 #[test]

@@ -16,17 +16,7 @@ use std::path::PathBuf;
 fn protocols() -> Vec<String> {
     let mut paths: Vec<PathBuf> = common::valid_protocols();
     if let Some(corpus) = common::shared("corpus/octavus-examples") {
-        let mut pending = vec![corpus];
-        while let Some(dir) = pending.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else if path.extension().is_some_and(|e| e == "yaml") {
-                    paths.push(path);
-                }
-            }
-        }
+        paths.extend(common::yaml_files(&corpus));
     }
     paths.sort();
     paths
