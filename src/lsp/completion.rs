@@ -14,7 +14,7 @@ use crate::model::Model;
 use crate::source::Source;
 use crate::syntax::{
     AGENT_KEYS, BLOCK_COMMON, BlockKind, Builtin, CONTEXT_MANAGEMENT_KEYS, FieldContext,
-    MCP_SERVER_KEYS, ON_DEMAND_MCP_KEYS, SECTIONS, SKILL_KEYS, TOOL_KEYS, TRIGGER_KEYS,
+    MCP_SERVER_KEYS, Name, ON_DEMAND_MCP_KEYS, SECTIONS, SKILL_KEYS, TOOL_KEYS, TRIGGER_KEYS,
     WORKER_KEYS,
 };
 use lsp_types as lsp;
@@ -39,43 +39,39 @@ pub struct Names {
 impl Names {
     pub fn new(model: &Model) -> Names {
         let protocol = &model.protocol;
-        let texts = |names: &mut dyn Iterator<Item = &String>| names.cloned().collect::<Vec<_>>();
         let mut threads: Vec<String> = Vec::new();
+        if !model.is_worker() {
+            threads.push("main".to_string());
+        }
         for block in protocol.blocks() {
-            if block.kind == Some(BlockKind::StartThread) {
-                if let Some(thread) = &block.thread {
-                    if !threads.contains(&thread.text) {
-                        threads.push(thread.text.clone());
-                    }
+            let started = block
+                .thread
+                .as_ref()
+                .filter(|_| block.kind == Some(BlockKind::StartThread));
+            if let Some(thread) = started {
+                if !threads.contains(&thread.text) {
+                    threads.push(thread.text.clone());
                 }
             }
         }
-        if !model.is_worker() {
-            threads.insert(0, "main".to_string());
-        }
+        let variables = protocol
+            .input
+            .iter()
+            .chain(&protocol.resources)
+            .chain(&protocol.variables);
         Names {
-            types: texts(&mut protocol.types.iter().map(|t| &t.name.text)),
-            tools: texts(&mut protocol.tools.iter().map(|t| &t.name.text)),
-            workers: texts(&mut protocol.workers.iter().map(|w| &w.name.text)),
-            triggers: texts(&mut protocol.triggers.iter().map(|t| &t.name.text)),
+            types: texts(protocol.types.iter().map(|t| &t.name)),
+            tools: texts(protocol.tools.iter().map(|t| &t.name)),
+            workers: texts(protocol.workers.iter().map(|w| &w.name)),
+            triggers: texts(protocol.triggers.iter().map(|t| &t.name)),
             threads,
-            skills: texts(&mut protocol.skills.iter().map(|s| &s.name.text)),
-            mcp_servers: texts(&mut protocol.mcp_servers.iter().map(|m| &m.name.text)),
-            variables: texts(
-                &mut protocol
-                    .input
-                    .iter()
-                    .chain(&protocol.resources)
-                    .chain(&protocol.variables)
-                    .map(|f| &f.name.text),
-            ),
+            skills: texts(protocol.skills.iter().map(|s| &s.name)),
+            mcp_servers: texts(protocol.mcp_servers.iter().map(|m| &m.name)),
+            variables: texts(variables.map(|f| &f.name)),
             trigger_inputs: protocol
                 .triggers
                 .iter()
-                .map(|t| {
-                    let inputs = t.input.iter().map(|f| f.name.text.clone()).collect();
-                    (t.name.text.clone(), inputs)
-                })
+                .map(|t| (t.name.text.clone(), texts(t.input.iter().map(|f| &f.name))))
                 .collect(),
         }
     }
@@ -95,6 +91,10 @@ impl Names {
         }
         names
     }
+}
+
+fn texts<'a>(names: impl Iterator<Item = &'a Name>) -> Vec<String> {
+    names.map(|name| name.text.clone()).collect()
 }
 
 /// One line of the file as completion reads it.
