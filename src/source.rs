@@ -77,12 +77,14 @@ impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
         let text = text.into();
         let mut line_starts = vec![0u32];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| (i + 1) as u32),
-        );
+        // A line ends at `\n`, `\r\n` or a lone `\r`, as YAML and LSP count
+        // lines.
+        let bytes = text.as_bytes();
+        let breaks = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
+        line_starts.extend(breaks.map(|(i, _)| (i + 1) as u32));
         Source {
             name: name.into(),
             text,
@@ -105,7 +107,7 @@ impl Source {
     }
 
     /// 0-based line index containing `offset`, and that line's start.
-    fn line_of(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_of(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = match self.line_starts.binary_search(&(offset as u32)) {
             Ok(exact) => exact,
@@ -213,7 +215,7 @@ pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
     (Source::new(name, text), diagnostic)
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
@@ -233,5 +235,14 @@ mod tests {
         assert_eq!(source.position(0), Position { line: 1, column: 1 });
         assert_eq!(source.position(source.text().len()).line, 3);
         assert_eq!(source.line_text(2), "b: \"é😀\" x");
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        let source = Source::new("t", "a\r\nb\rc\nd");
+        let d = source.text().find('d').unwrap();
+        assert_eq!(source.position(d), Position { line: 4, column: 1 });
+        assert_eq!(source.line_text(2), "b");
+        assert_eq!(source.line_range(1), Some(3..4));
     }
 }

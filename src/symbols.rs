@@ -8,8 +8,10 @@
 //! handler, where it hides a protocol-level `MESSAGE`.
 
 use crate::model::{Model, field_references};
-use crate::source::Span;
-use crate::syntax::{Block, Field, Name, Setting, ThreadConfig, TypeExpr, TypeExprKind};
+use crate::source::{Source, Span};
+use crate::syntax::{
+    Block, Field, InputMapping, Name, Setting, ThreadConfig, TypeExpr, TypeExprKind,
+};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,6 +68,10 @@ pub struct Occurrence {
     pub symbol: SymbolId,
     pub span: Span,
     pub role: Role,
+    /// The name is also the label a prompt or worker sees (`input: [X]`
+    /// passes `X` as `X`): a new name for the variable keeps the label
+    /// (`X: NEW`).
+    pub labelled: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,7 +85,11 @@ pub struct Index {
 }
 
 impl Index {
-    pub fn new(model: &Model) -> Index {
+    /// The index of `model`, compiled from `source`. A place is kept only
+    /// where the text under its span is the name itself (quotes aside), so
+    /// an edit there can never reach past the name: a type written with
+    /// escapes (`"Fo\x6F[]"`) has only its whole scalar's span.
+    pub fn new(model: &Model, source: &Source) -> Index {
         let mut builder = Builder {
             model,
             ids: HashMap::new(),
@@ -87,6 +97,10 @@ impl Index {
         };
         builder.protocol();
         let mut index = builder.index;
+        let symbols = &index.symbols;
+        index
+            .occurrences
+            .retain(|o| unquoted(source, o.span).1 == symbols[o.symbol.0 as usize].name);
         // A YAML alias repeats its anchor's spans; keep each place once.
         index
             .occurrences
@@ -143,6 +157,7 @@ impl<'m> Builder<'m> {
             symbol: id,
             span,
             role,
+            labelled: false,
         });
     }
 
@@ -174,6 +189,16 @@ impl<'m> Builder<'m> {
             trigger: own_input.map(str::to_string),
         };
         self.add(symbol, name.span, role);
+    }
+
+    /// An input mapping's source; in `input: [X]` the label too.
+    fn mapping(&mut self, mapping: &InputMapping, trigger: Option<&str>) {
+        self.variable(&mapping.source, Role::Reference, trigger);
+        if mapping.label.span == mapping.source.span {
+            if let Some(last) = self.index.occurrences.last_mut() {
+                last.labelled = true;
+            }
+        }
     }
 
     fn setting(&mut self, setting: &Option<Setting>, trigger: Option<&str>) {
@@ -296,7 +321,7 @@ impl<'m> Builder<'m> {
             self.name(SymbolKind::Prompt, system, Role::Reference);
         }
         for mapping in &config.input {
-            self.variable(&mapping.source, Role::Reference, trigger);
+            self.mapping(mapping, trigger);
         }
         self.names(SymbolKind::Tool, &config.tools);
         self.names(SymbolKind::Skill, &config.skills);
@@ -320,7 +345,7 @@ impl<'m> Builder<'m> {
             self.variable(name, Role::Reference, trigger);
         }
         for mapping in &block.input {
-            self.variable(&mapping.source, Role::Reference, trigger);
+            self.mapping(mapping, trigger);
         }
         for read in &block.reads {
             self.variable(&read.name, Role::Reference, trigger);
@@ -350,5 +375,20 @@ impl<'m> Builder<'m> {
         if let Some(config) = &block.config {
             self.config(config, trigger);
         }
+    }
+}
+
+/// The name under a span without the quotes of a quoted scalar: its span
+/// and its text.
+pub fn unquoted(source: &Source, span: Span) -> (Span, &str) {
+    let text = source.slice(span);
+    let quoted = text.len() >= 2
+        && ((text.starts_with('"') && text.ends_with('"'))
+            || (text.starts_with('\'') && text.ends_with('\'')));
+    if quoted {
+        let inner = Span::new(span.start as usize + 1, span.end as usize - 1);
+        (inner, source.slice(inner))
+    } else {
+        (span, text)
     }
 }

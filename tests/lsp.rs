@@ -663,6 +663,19 @@ handlers:
     client.shutdown();
 }
 
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
 fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("agentc-lsp-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -692,14 +705,16 @@ fn malformed_requests_get_errors_and_the_server_goes_on() {
 }
 
 /// A tool and a trigger's input, renamed in the support-desk agent: every
-/// use changes, a protocol-level name of the same spelling does not, and
-/// the result checks clean.
+/// use changes, and where the input is passed to a prompt by its own name
+/// (`- URGENCY`), the prompt keeps seeing `URGENCY` (`- URGENCY: LEVEL`),
+/// so `{{URGENCY}}` in the prompt still resolves. The result checks clean.
 #[test]
 fn rename_reaches_tools_and_scoped_variables() {
-    let path = "protocols/support-desk/protocol.yaml";
-    let text = read(path);
+    let dir = tempdir("support-desk");
+    copy_dir(&root().join("protocols/support-desk"), &dir);
+    let text = read("protocols/support-desk/protocol.yaml");
     let mut client = Client::start(false);
-    let doc = scratch("support.yaml");
+    let doc = uri(&dir.join("protocol.yaml"));
     assert!(client.open(&doc, &text).is_empty());
     let rename = |client: &mut Client, text: &str, at: (u32, u32), new: &str| {
         let edit = client.request(
@@ -724,15 +739,104 @@ fn rename_reaches_tools_and_scoped_variables() {
         "LEVEL",
     );
     assert_eq!(count, 3);
-    assert_eq!(
-        renamed,
-        text.replace("create-ticket", "open-ticket")
-            .replace("URGENCY", "LEVEL")
-    );
+    let expected = text
+        .replace("create-ticket", "open-ticket")
+        .replace("- URGENCY\n", "- @\n")
+        .replace("URGENCY", "LEVEL")
+        .replace("- @\n", "- URGENCY: LEVEL\n");
+    assert_eq!(renamed, expected);
     assert!(
         client
             .change(&doc, range((0, 0), (999, 0)), &renamed)
             .is_empty()
     );
+    client.shutdown();
+}
+
+/// What a review found, each kept fixed: a curly quote before a key in
+/// completion; a client that escapes a path differently from the server;
+/// closing the protocol while its settings stay open; names YAML would not
+/// read back; a type written with escapes.
+#[test]
+fn review_findings_stay_fixed() {
+    let mut client = Client::start(false);
+    let doc = scratch("quote.yaml");
+    let text = "tools:\n  a:\n    description: \u{201c}Hello: ";
+    client.open(&doc, text);
+    let items = client.at("textDocument/completion", &doc, 2, 26);
+    assert!(items.is_array(), "{items}");
+
+    // Parentheses that the client leaves unescaped.
+    let dir = tempdir("spelling").join("a(b)");
+    std::fs::create_dir_all(&dir).unwrap();
+    let protocol = "types:\n  A:\n    x: { type: string }\n";
+    std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
+    let spelled = format!("file://{}", dir.join("protocol.yaml").display());
+    assert!(spelled.contains("a(b)"));
+    let published = client.open(&spelled, "types:\n  A:\n    x: { type: strin }\n");
+    assert_eq!(
+        codes(&published),
+        ["unknown-type"],
+        "the buffer, not the disk"
+    );
+    let hover = client.at("textDocument/hover", &spelled, 2, 18);
+    assert_eq!(
+        hover["contents"]["value"]
+            .as_str()
+            .map(|v| v.starts_with("**type `strin`**")),
+        Some(true)
+    );
+
+    // Names YAML would not read back, and a variable in another case.
+    let doc = scratch("names.yaml");
+    let text = "input:\n  STORE: { type: string }\ntypes:\n  Foo:\n    x: { type: string }\n  Bar:\n    y: { type: \"Fo\\x6F[]\" }\n";
+    client.open(&doc, text);
+    for (line, character, name) in [(3, 3, "null"), (3, 3, "~"), (1, 3, "store"), (3, 3, "a\\b")] {
+        let refused = client.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": character}, "newName": name}),
+        );
+        assert!(refused["error"]["message"].is_string(), "{name}: {refused}");
+    }
+    // `"Fo\x6F[]"` names `Foo[]` but its span is the whole scalar: rename
+    // leaves it alone rather than overwrite the `[]`.
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 3, "character": 3}, "newName": "Baz"}),
+    );
+    let edits = edit["changes"][doc.as_str()].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    client.shutdown();
+}
+
+#[test]
+fn closing_the_protocol_keeps_an_open_settings_files_diagnostics() {
+    let dir = tempdir("close");
+    let protocol = "triggers:\n  ask: { input: {} }\nagent:\n  model: openai/gpt-4o\n  system: system\nhandlers:\n  ask:\n    Answer:\n      block: next-message\n";
+    std::fs::create_dir_all(dir.join("prompts")).unwrap();
+    std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
+    std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
+    let settings = r#"{"slug": "a", "name": "A", "format": "interactiv"}"#;
+    std::fs::write(dir.join("settings.json"), settings).unwrap();
+    let mut client = Client::start(false);
+    let protocol_uri = uri(&dir.join("protocol.yaml"));
+    let settings_uri = uri(&dir.join("settings.json"));
+    client.open(&protocol_uri, protocol);
+    assert_eq!(codes(&client.diagnostics(&settings_uri)), ["invalid-value"]);
+    assert_eq!(
+        codes(&client.open(&settings_uri, settings)),
+        ["invalid-value"]
+    );
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": protocol_uri}}),
+    );
+    assert_eq!(codes(&client.diagnostics(&settings_uri)), ["invalid-value"]);
+    // The last file of the folder closed: everything is cleared.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": settings_uri}}),
+    );
+    assert!(client.diagnostics(&settings_uri).is_empty());
     client.shutdown();
 }

@@ -62,7 +62,7 @@ fn step() -> impl Strategy<Value = Step> {
         Just(String::new()),
         "[ -~]{0,12}",
         "[a-zA-Z:_\\[\\]{}\"'#&*!|>\\-\n ]{0,16}",
-        "[éß😀\u{200d}\t\r\n ]{0,6}",
+        "[éß😀“—→\u{200d}\t\r\n: ]{0,6}",
         Just("\n    type: ".to_string()),
         Just("  New:\n    x: { type: string }\n".to_string()),
     ];

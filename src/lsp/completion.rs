@@ -244,16 +244,11 @@ pub fn complete(
 
     // A value: after `key:` on this line (flow collections included), or
     // a list item under a `key:` line.
-    let value_of = match head.rfind(':') {
-        Some(colon) if colon + 1 < head.len() || head.ends_with(": ") || head.ends_with(':') => {
-            let key_text = &head[..colon];
-            let key_start = key_text
-                .rfind(|c: char| !(c.is_alphanumeric() || "_-".contains(c)))
-                .map_or(0, |i| i + 1);
-            Some(&key_text[key_start..])
-        }
-        _ if trimmed.starts_with("- ") && after_item.is_empty() => place.path.last().copied(),
-        _ => None,
+    let value_of = match value_key(head) {
+        Some(key) => Some(key),
+        None if head.contains(": ") => return Vec::new(),
+        None if trimmed.starts_with("- ") && after_item.is_empty() => place.path.last().copied(),
+        None => None,
     };
     if let Some(key) = value_of {
         let in_mapping = place.path.last().copied();
@@ -277,6 +272,27 @@ pub fn complete(
             )
         })
         .collect()
+}
+
+/// The key whose value the text before the cursor ends in: the word before
+/// the last `: ` (or a final `:`), unless a flow mapping has moved on to
+/// its next key (`{type: string, de`).
+fn value_key(head: &str) -> Option<&str> {
+    let colon = match head.rfind(": ") {
+        Some(at) => at,
+        None => head.strip_suffix(':').map(str::len)?,
+    };
+    let after = &head[colon + 1..];
+    let opened = |c: char| head[..colon].rfind(c);
+    if after.contains(',') && opened('{') > opened('[') {
+        return None;
+    }
+    let key_text = &head[..colon];
+    let key_start = key_text
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_alphanumeric() || "_-".contains(c)))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    Some(&key_text[key_start..])
 }
 
 type Choice<'a> = (&'a str, lsp::CompletionItemKind, &'a str);

@@ -24,23 +24,50 @@ impl Encoding {
     }
 }
 
-pub fn position(source: &Source, offset: usize, encoding: Encoding) -> lsp::Position {
-    let (line, character) = match encoding {
-        Encoding::Utf16 => source.utf16_position(offset),
-        Encoding::Utf8 => {
-            let (line, _) = source.utf16_position(offset);
-            let start = source.line_range(line).map_or(0, |r| r.start);
-            (line, offset.min(source.text().len()).saturating_sub(start))
-        }
-    };
-    lsp::Position::new(line as u32, character as u32)
+pub fn range(source: &Source, span: Span, encoding: Encoding) -> lsp::Range {
+    Positions::new(source, encoding).range(span)
 }
 
-pub fn range(source: &Source, span: Span, encoding: Encoding) -> lsp::Range {
-    lsp::Range::new(
-        position(source, span.start as usize, encoding),
-        position(source, span.end as usize, encoding),
-    )
+/// Converts offsets to positions, remembering the last: an offset after it
+/// on the same line is counted from there, so converting a file's
+/// diagnostics in source order costs one pass over each line, however many
+/// of them share a (long) line.
+pub struct Positions<'s> {
+    source: &'s Source,
+    encoding: Encoding,
+    last: Option<(usize, lsp::Position)>,
+}
+
+impl<'s> Positions<'s> {
+    pub fn new(source: &'s Source, encoding: Encoding) -> Positions<'s> {
+        Positions {
+            source,
+            encoding,
+            last: None,
+        }
+    }
+
+    pub fn get(&mut self, offset: usize) -> lsp::Position {
+        let text = self.source.text();
+        let offset = crate::source::floor_char_boundary(text, offset.min(text.len()));
+        let (line, start) = self.source.line_of(offset);
+        let (from, units) = match self.last {
+            Some((at, position)) if at <= offset && at >= start => (at, position.character),
+            _ => (start, 0),
+        };
+        let counted = match self.encoding {
+            Encoding::Utf8 => offset - from,
+            Encoding::Utf16 => text[from..offset].encode_utf16().count(),
+        };
+        let position = lsp::Position::new(line as u32, units + counted as u32);
+        self.last = Some((offset, position));
+        position
+    }
+
+    pub fn range(&mut self, span: Span) -> lsp::Range {
+        let start = self.get(span.start as usize);
+        lsp::Range::new(start, self.get(span.end as usize))
+    }
 }
 
 /// The byte offset of a position. A client may send any numbers: a line
@@ -109,6 +136,15 @@ pub fn uri_of(path: &Path) -> Option<lsp::Uri> {
     lsp::Uri::from_str(&uri).ok()
 }
 
+/// One spelling per file: a `file:` URI as [`uri_of`] writes its path
+/// (clients differ in which characters they escape: `(`, `:`, `@`); any
+/// other URI as it is.
+pub fn canonical(uri: &lsp::Uri) -> lsp::Uri {
+    path_of(uri)
+        .and_then(|path| uri_of(&path))
+        .unwrap_or_else(|| uri.clone())
+}
+
 fn percent_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -130,10 +166,9 @@ fn percent_decode(text: &str) -> Option<Vec<u8>> {
 /// and span as `agentc check`; the help and notes follow the message, and
 /// the labels are related information.
 pub fn diagnostic(
-    source: &Source,
+    positions: &mut Positions,
     uri: &lsp::Uri,
     diagnostic: &Diagnostic,
-    encoding: Encoding,
 ) -> lsp::Diagnostic {
     let mut message = diagnostic.message.clone();
     if let Some(help) = &diagnostic.help {
@@ -144,16 +179,17 @@ pub fn diagnostic(
         message.push_str("\nnote: ");
         message.push_str(note);
     }
+    let range = positions.range(diagnostic.span);
     let related: Vec<_> = diagnostic
         .labels
         .iter()
         .map(|label| lsp::DiagnosticRelatedInformation {
-            location: lsp::Location::new(uri.clone(), range(source, label.span, encoding)),
+            location: lsp::Location::new(uri.clone(), positions.range(label.span)),
             message: label.message.clone(),
         })
         .collect();
     lsp::Diagnostic {
-        range: range(source, diagnostic.span, encoding),
+        range,
         severity: Some(match diagnostic.severity {
             Severity::Error => lsp::DiagnosticSeverity::ERROR,
             Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -177,9 +213,9 @@ mod tests {
     fn positions_round_trip_in_both_encodings_on_non_ascii_lines() {
         let source = Source::new("t", "a: é😀x\nb: 1\n");
         let x = source.text().find('x').unwrap();
-        let utf16 = position(&source, x, Encoding::Utf16);
+        let utf16 = Positions::new(&source, Encoding::Utf16).get(x);
         assert_eq!(utf16, lsp::Position::new(0, 6));
-        let utf8 = position(&source, x, Encoding::Utf8);
+        let utf8 = Positions::new(&source, Encoding::Utf8).get(x);
         assert_eq!(utf8, lsp::Position::new(0, 9));
         assert_eq!(offset(&source, utf16, Encoding::Utf16), x);
         assert_eq!(offset(&source, utf8, Encoding::Utf8), x);
@@ -193,6 +229,17 @@ mod tests {
         );
         let end = lsp::Position::new(99, 0);
         assert_eq!(offset(&source, end, Encoding::Utf16), source.text().len());
+    }
+
+    #[test]
+    fn remembered_positions_agree_with_fresh_ones() {
+        let source = Source::new("t", "a: é😀x y z\r\nb: 😀 c\rd\n");
+        let mut remembered = Positions::new(&source, Encoding::Utf16);
+        let offsets = (0..=source.text().len()).filter(|&o| source.text().is_char_boundary(o));
+        for offset in offsets.chain([3, 0, 14, 2, 999]) {
+            let fresh = Positions::new(&source, Encoding::Utf16).get(offset);
+            assert_eq!(remembered.get(offset), fresh, "offset {offset}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::Code;
 use crate::diagnostic::{Diagnostics, Edit};
 use crate::emit::{self, Selection, Target};
 use crate::source::{Source, Span};
-use crate::symbols::{Occurrence, Role, SymbolKind};
+use crate::symbols::{Occurrence, Role, SymbolKind, unquoted};
 use crate::syntax::{TypeDefKind, TypeExprKind};
 use lsp_server::{ErrorCode, ResponseError};
 use lsp_types as lsp;
@@ -200,19 +200,6 @@ fn renameable(analysis: &Analysis, occurrence: &Occurrence) -> bool {
             .is_some()
 }
 
-/// The name under a span, without the quotes a quoted scalar carries.
-fn unquoted(source: &Source, span: Span) -> Span {
-    let text = source.slice(span);
-    let quoted = text.len() >= 2
-        && ((text.starts_with('"') && text.ends_with('"'))
-            || (text.starts_with('\'') && text.ends_with('\'')));
-    if quoted {
-        Span::new(span.start as usize + 1, span.end as usize - 1)
-    } else {
-        span
-    }
-}
-
 pub fn prepare_rename(
     analysis: &Analysis,
     position: lsp::Position,
@@ -222,7 +209,7 @@ pub fn prepare_rename(
     if !renameable(analysis, occurrence) {
         return None;
     }
-    let span = unquoted(&analysis.compilation.source, occurrence.span);
+    let (span, _) = unquoted(&analysis.compilation.source, occurrence.span);
     let range = convert::range(&analysis.compilation.source, span, encoding);
     Some(lsp::PrepareRenameResponse::Range(range))
 }
@@ -244,16 +231,23 @@ pub fn rename(
             symbol.name
         )));
     }
-    if let Some(problem) = name_problem(new_name) {
+    if let Some(problem) = name_problem(symbol.kind, new_name) {
         return Err(refuse(format!("`{new_name}` {problem}")));
     }
     let source = &analysis.compilation.source;
     let edits = analysis
         .index
         .occurrences(occurrence.symbol)
-        .map(|o| lsp::TextEdit {
-            range: convert::range(source, unquoted(source, o.span), encoding),
-            new_text: new_name.to_string(),
+        .map(|o| {
+            let (span, old) = unquoted(source, o.span);
+            lsp::TextEdit {
+                range: convert::range(source, span, encoding),
+                new_text: if o.labelled {
+                    format!("{old}: {new_name}")
+                } else {
+                    new_name.to_string()
+                },
+            }
         })
         .collect();
     let changes = HashMap::from([(analysis.uri.clone(), edits)]);
@@ -261,10 +255,18 @@ pub fn rename(
 }
 
 /// Why a new name cannot be written in place of an old one: it would not
-/// read back as the same plain scalar everywhere it goes.
-fn name_problem(name: &str) -> Option<&'static str> {
+/// read back as the same name everywhere it goes.
+fn name_problem(kind: SymbolKind, name: &str) -> Option<&'static str> {
     if name.is_empty() {
         return Some("is empty");
+    }
+    if matches!(name, "~" | "null" | "Null" | "NULL") {
+        return Some("reads as null in YAML, which is no name");
+    }
+    if kind == SymbolKind::Variable && !crate::syntax::is_variable_name(name) {
+        return Some(
+            "is not UPPERCASE_SNAKE_CASE; a value in another case reads as a literal, not a variable",
+        );
     }
     let special = |c: char| {
         c.is_whitespace()
@@ -286,6 +288,7 @@ fn name_problem(name: &str) -> Option<&'static str> {
                     | '%'
                     | '@'
                     | '`'
+                    | '\\'
             )
     };
     if name.chars().any(special) || name.starts_with(['-', '?']) {
@@ -324,6 +327,16 @@ pub fn code_actions(
             continue;
         }
         let fix = match &diagnostic.fix {
+            // A name written with escapes has only its whole scalar's span,
+            // which the edit would overwrite with more than the name.
+            Some(fix)
+                if fix
+                    .edits
+                    .iter()
+                    .any(|e| source.slice(e.span).contains('\\')) =>
+            {
+                None
+            }
             Some(fix) => Some((fix.title.clone(), fix.edits.clone())),
             None if diagnostic.code == Code::InvalidResponseType => {
                 wrap_response_type(analysis, span)
@@ -344,7 +357,11 @@ pub fn code_actions(
         actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
             title,
             kind: Some(lsp::CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![convert::diagnostic(source, uri, diagnostic, encoding)]),
+            diagnostics: Some(vec![convert::diagnostic(
+                &mut convert::Positions::new(source, encoding),
+                uri,
+                diagnostic,
+            )]),
             edit: Some(lsp::WorkspaceEdit::new(HashMap::from([(
                 uri.clone(),
                 edits,
@@ -382,8 +399,14 @@ fn wrap_response_type(analysis: &Analysis, span: Span) -> Option<(String, Vec<Ed
     let (wrapper, property) = crate::check::wrapper_for(expr);
     let wrapper = free_name(model, &wrapper);
     let written = crate::syntax::quote_type(&expr.display());
+    // In the file's own line ending.
+    let nl = if source.text().contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
     let declaration = |indent: &str| {
-        format!("{wrapper}:\n{indent}  {property}:\n{indent}    type: {written}\n{indent}")
+        format!("{wrapper}:{nl}{indent}  {property}:{nl}{indent}    type: {written}{nl}{indent}")
     };
     let insert = match model.protocol.types.first() {
         Some(first) => {
@@ -412,7 +435,7 @@ fn wrap_response_type(analysis: &Analysis, span: Span) -> Option<(String, Vec<Ed
             }
             Edit {
                 span: Span::empty(at),
-                text: format!("types:\n  {}\n", declaration("  ").trim_end()),
+                text: format!("types:{nl}  {}{nl}", declaration("  ").trim_end()),
             }
         }
     };

@@ -144,6 +144,10 @@ struct Server<'c> {
     /// Files whose last published diagnostics were not empty, by the
     /// protocol whose check found them.
     published: BTreeMap<lsp::Uri, BTreeSet<lsp::Uri>>,
+    /// The URI of each open file as the client spelled it. Inside, a file
+    /// is known by one spelling ([`convert::canonical`]), since clients
+    /// differ in which characters they escape.
+    spellings: BTreeMap<lsp::Uri, lsp::Uri>,
 }
 
 /// The editor's buffers over the disk.
@@ -167,6 +171,7 @@ impl<'c> Server<'c> {
             documents: BTreeMap::new(),
             analyses: BTreeMap::new(),
             published: BTreeMap::new(),
+            spellings: BTreeMap::new(),
         }
     }
 
@@ -236,7 +241,12 @@ impl<'c> Server<'c> {
     }
 
     fn analysis(&self, uri: &lsp::Uri) -> Option<&Analysis> {
-        self.analyses.get(uri)
+        self.analyses.get(&convert::canonical(uri))
+    }
+
+    /// A file's URI as the client knows it.
+    fn spelled(&self, uri: &lsp::Uri) -> lsp::Uri {
+        self.spellings.get(uri).unwrap_or(uri).clone()
     }
 
     fn notify(&mut self, notification: Notification) {
@@ -248,13 +258,15 @@ impl<'c> Server<'c> {
                     let document = Document {
                         text: p.text_document.text,
                     };
-                    self.documents.insert(p.text_document.uri.clone(), document);
-                    self.refresh(&p.text_document.uri);
+                    let uri = convert::canonical(&p.text_document.uri);
+                    self.spellings.insert(uri.clone(), p.text_document.uri);
+                    self.documents.insert(uri.clone(), document);
+                    self.refresh(&uri);
                 }
             }
             DidChangeTextDocument::METHOD => {
                 if let Ok(p) = params::<DidChangeTextDocument>(notification) {
-                    let uri = p.text_document.uri;
+                    let uri = convert::canonical(&p.text_document.uri);
                     let Some(document) = self.documents.get_mut(&uri) else {
                         return;
                     };
@@ -266,12 +278,12 @@ impl<'c> Server<'c> {
             }
             DidSaveTextDocument::METHOD => {
                 if let Ok(p) = params::<DidSaveTextDocument>(notification) {
-                    self.refresh(&p.text_document.uri);
+                    self.refresh(&convert::canonical(&p.text_document.uri));
                 }
             }
             DidCloseTextDocument::METHOD => {
                 if let Ok(p) = params::<DidCloseTextDocument>(notification) {
-                    self.close(&p.text_document.uri);
+                    self.close(&convert::canonical(&p.text_document.uri));
                 }
             }
             _ => {}
@@ -307,21 +319,25 @@ impl<'c> Server<'c> {
         }
     }
 
-    /// The protocol a file is checked with: itself, or for `settings.json`
-    /// and the Markdown files of an agent folder, the folder's
-    /// `protocol.yaml`.
+    /// The protocol a file is checked with: itself, or for an agent
+    /// folder's `settings.json` and the Markdown files under its `prompts/`
+    /// and `references/`, the folder's `protocol.yaml`. Other JSON and
+    /// Markdown files are not the server's.
     fn protocol_of(&self, uri: &lsp::Uri) -> Option<lsp::Uri> {
-        let path = convert::path_of(uri);
-        let extension = path.as_ref().and_then(|p| p.extension()?.to_str());
-        if !matches!(extension, Some("json" | "md")) {
+        let Some(path) = convert::path_of(uri) else {
             return Some(uri.clone());
-        }
-        let path = path?;
-        let folder = path
-            .ancestors()
-            .skip(1)
-            .take(16)
-            .find(|dir| agent::is_agent_folder(dir))?;
+        };
+        let folder = match path.extension().and_then(|e| e.to_str()) {
+            Some("json") => path
+                .parent()
+                .filter(|_| path.file_name().is_some_and(|n| n == "settings.json"))
+                .filter(|dir| agent::is_agent_folder(dir))?,
+            Some("md") => path.ancestors().skip(2).take(16).find(|dir| {
+                let inside = |sub: &str| path.starts_with(dir.join(sub));
+                (inside("prompts") || inside("references")) && agent::is_agent_folder(dir)
+            })?,
+            _ => return Some(uri.clone()),
+        };
         convert::uri_of(&folder.join("protocol.yaml"))
     }
 
@@ -372,7 +388,7 @@ impl<'c> Server<'c> {
         let index = compilation
             .model
             .as_ref()
-            .map(Index::new)
+            .map(|model| Index::new(model, &compilation.source))
             .unwrap_or_default();
         let folder = path
             .filter(|p| p.file_name().is_some_and(|n| n == "protocol.yaml"))
@@ -387,7 +403,7 @@ impl<'c> Server<'c> {
             .map(agent::prompt_names)
             .unwrap_or_default();
         let analysis = Analysis {
-            uri: uri.clone(),
+            uri: self.spelled(uri),
             compilation,
             index,
             folder,
@@ -409,28 +425,40 @@ impl<'c> Server<'c> {
     }
 
     fn publish(&self, uri: &lsp::Uri, compilation: &Compilation) {
+        let uri = &self.spelled(uri);
+        let mut positions = convert::Positions::new(&compilation.source, self.encoding);
         let diagnostics = compilation
             .diagnostics
             .iter()
-            .map(|d: &Diagnostic| convert::diagnostic(&compilation.source, uri, d, self.encoding))
+            .map(|d: &Diagnostic| convert::diagnostic(&mut positions, uri, d))
             .collect();
         let params = lsp::PublishDiagnosticsParams::new(uri.clone(), diagnostics, None);
         self.send(lsp::notification::PublishDiagnostics::METHOD, params);
     }
 
     fn clear(&self, uri: &lsp::Uri) {
-        let params = lsp::PublishDiagnosticsParams::new(uri.clone(), Vec::new(), None);
+        let params = lsp::PublishDiagnosticsParams::new(self.spelled(uri), Vec::new(), None);
         self.send(lsp::notification::PublishDiagnostics::METHOD, params);
     }
 
+    /// A closed file's saved text counts again: its protocol is checked
+    /// from disk while another file it is checked with is open, and
+    /// forgotten once none is.
     fn close(&mut self, uri: &lsp::Uri) {
+        let protocol = self.protocol_of(uri);
         self.documents.remove(uri);
-        if self.analyses.contains_key(uri) {
-            self.forget(uri);
-        } else {
-            // A folder's other file: its saved text counts again.
-            self.refresh(uri);
+        if let Some(protocol) = protocol {
+            let still_open = self
+                .documents
+                .keys()
+                .any(|open| self.protocol_of(open).as_ref() == Some(&protocol));
+            if still_open {
+                self.check(&protocol);
+            } else {
+                self.forget(&protocol);
+            }
         }
+        self.spellings.remove(uri);
     }
 
     /// Drops a protocol's check and the diagnostics it published.
