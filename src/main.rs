@@ -139,8 +139,14 @@ enum ProfileArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
+    /// Each problem drawn on its source lines, with help.
     Human,
+    /// The JSON contract, version 1.
     Json,
+    /// One line per problem: `file:line:col: severity[code] message`.
+    Short,
+    /// GitHub Actions workflow commands (annotations on pull requests).
+    Github,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -422,6 +428,8 @@ fn report_data(
     let warnings = report.count(Severity::Warning);
     let out = match options.format {
         Format::Json => render::json::render(std::slice::from_ref(&report)),
+        Format::Short => render::short::render(std::slice::from_ref(&report)),
+        Format::Github => render::github::render(std::slice::from_ref(&report)),
         Format::Human => {
             let style = terminal_style(std::io::stdout().is_terminal());
             let values = match values {
@@ -484,6 +492,8 @@ fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool, targets: &[Ta
     let warnings: usize = compiled.iter().map(|c| c.count(Severity::Warning)).sum();
     let out = match format {
         Format::Json => render::json::render(&compiled),
+        Format::Short => render::short::render(&compiled),
+        Format::Github => render::github::render(&compiled),
         Format::Human => {
             let style = terminal_style(std::io::stdout().is_terminal());
             let mut out: String = compiled.iter().map(|c| human::render(c, style)).collect();
@@ -688,9 +698,13 @@ fn explain(code: Option<&str>) -> ExitCode {
     }
 }
 
+/// Colors on a terminal, unless `NO_COLOR` is set; anywhere when
+/// `CLICOLOR_FORCE` is set (to anything but `0`), which wins over both
+/// (no-color.org, bixense.com/clicolors).
 fn terminal_style(is_terminal: bool) -> Style {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    if is_terminal && !no_color {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+    if forced || (is_terminal && !set("NO_COLOR")) {
         Style::Color
     } else {
         Style::Plain

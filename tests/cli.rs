@@ -421,3 +421,80 @@ fn emit_aap_meta_needs_settings_and_a_version() {
     let wrong_target = agentc(&["emit", VALID, "--meta", "--agent-version", "1.0.0"]);
     assert_eq!(wrong_target.status.code(), Some(2));
 }
+
+/// `short` and `github` carry what `json` carries, in their own shape: the
+/// same diagnostics, positions and codes, in the same order.
+#[test]
+fn check_short_and_github_formats_match_the_json_contract() {
+    let files = [
+        "protocols/invalid/deprecated.yaml",
+        "protocols/invalid/unknown-type.yaml",
+    ];
+    let json = agentc(&[&["check", "--format", "json"][..], &files[..]].concat());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let diagnostics = json["diagnostics"].as_array().unwrap();
+    let short = agentc(&[&["check", "--format", "short"][..], &files[..]].concat());
+    let github = agentc(&[&["check", "--format", "github"][..], &files[..]].concat());
+    assert_eq!(short.status.code(), Some(1));
+    assert_eq!(github.status.code(), Some(1));
+    let (short, github) = (stdout(&short), stdout(&github));
+    assert_eq!(short.lines().count(), diagnostics.len());
+    assert_eq!(github.lines().count(), diagnostics.len());
+    for ((line, command), d) in short.lines().zip(github.lines()).zip(diagnostics) {
+        let at = format!(
+            "{}:{}:{}: ",
+            d["file"].as_str().unwrap(),
+            d["line"],
+            d["column"]
+        );
+        let tag = format!(
+            "{}[{}] ",
+            d["severity"].as_str().unwrap(),
+            d["code"].as_str().unwrap()
+        );
+        assert!(line.starts_with(&format!("{at}{tag}")), "{line}");
+        let kind = match d["severity"].as_str().unwrap() {
+            "error" => "error",
+            "warning" => "warning",
+            _ => "notice",
+        };
+        let properties = format!(
+            "::{kind} file={},line={},col={},endLine={},endColumn={},title={}::",
+            d["file"].as_str().unwrap(),
+            d["line"],
+            d["column"],
+            d["endLine"],
+            d["endColumn"],
+            d["code"].as_str().unwrap()
+        );
+        assert!(command.starts_with(&properties), "{command}");
+    }
+    let settings = common::snapshot_settings();
+    settings.bind(|| {
+        insta::assert_snapshot!("cli-check-short", short);
+        insta::assert_snapshot!("cli-check-github", github);
+    });
+}
+
+/// `NO_COLOR` turns colors off; `CLICOLOR_FORCE` turns them on even
+/// through a pipe, and wins over `NO_COLOR`.
+#[test]
+fn colors_follow_no_color_and_clicolor_force() {
+    let run = |vars: &[(&str, &str)]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"));
+        command
+            .args(["check", "protocols/invalid/unknown-type.yaml"])
+            .current_dir(common::root())
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        stdout(&command.output().unwrap())
+    };
+    let escape = "\u{1b}[";
+    assert!(!run(&[]).contains(escape), "a pipe is not a terminal");
+    assert!(run(&[("CLICOLOR_FORCE", "1")]).contains(escape));
+    assert!(run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains(escape));
+    assert!(!run(&[("CLICOLOR_FORCE", "0")]).contains(escape));
+}

@@ -74,19 +74,7 @@ pub fn render(files: &[Compilation]) -> String {
 
 fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
     let (line, column, end_line, end_column) = range(source, d.span);
-    let help = match (&d.help, d.notes.is_empty()) {
-        (help, true) => help.clone(),
-        (help, false) => {
-            let notes = d.notes.iter().map(|n| format!("note: {n}"));
-            Some(
-                help.iter()
-                    .cloned()
-                    .chain(notes)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-        }
-    };
+    let help = super::help_and_notes(d);
     JsonDiagnostic {
         file: source.name(),
         severity: d.severity,
@@ -115,7 +103,8 @@ fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
     }
 }
 
-fn range(source: &Source, span: Span) -> (usize, usize, usize, usize) {
+/// 1-based line and column of the start, then of the (exclusive) end.
+pub(super) fn range(source: &Source, span: Span) -> (usize, usize, usize, usize) {
     let start = source.position(span.start as usize);
     let end = source.position(span.end as usize);
     (start.line, start.column, end.line, end.column)

@@ -1,0 +1,63 @@
+//! `--format github`: GitHub Actions workflow commands, which the runner
+//! turns into annotations on the pull request's diff:
+//! `::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=CODE::message`.
+//! Errors are `error`, warnings `warning`, information `notice`. The help
+//! and notes follow the message on their own lines.
+//!
+//! The runner reads `%`, CR and LF escaped in the message, and also `:` and
+//! `,` in property values (its `escapeData` and `escapeProperty`).
+
+use crate::Compilation;
+use crate::diagnostic::Severity;
+
+/// One workflow command per diagnostic of every file.
+pub fn render(files: &[Compilation]) -> String {
+    let mut out = String::new();
+    for file in files {
+        for d in &file.diagnostics {
+            let (line, column, end_line, end_column) = super::json::range(&file.source, d.span);
+            let command = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "notice",
+            };
+            let mut message = d.message.clone();
+            if let Some(help) = super::help_and_notes(d) {
+                message.push('\n');
+                message.push_str(&help);
+            }
+            out.push_str(&format!(
+                "::{command} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}\n",
+                property(file.source.name()),
+                property(d.code.name()),
+                data(&message),
+            ));
+        }
+    }
+    out
+}
+
+/// A message: `%`, CR and LF escaped.
+fn data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A property value: as a message, and `:` and `,` too.
+fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_the_runner_reads_them() {
+        assert_eq!(data("100% sure\r\nnext"), "100%25 sure%0D%0Anext");
+        assert_eq!(property("a:b,c%d\n"), "a%3Ab%2Cc%25d%0A");
+        // `%` first, so an escape is never escaped twice.
+        assert_eq!(data("%0A"), "%250A");
+    }
+}
