@@ -7,7 +7,7 @@ use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
 use agentc::{Code, Compilation, Diagnostics, Severity, Source, agent, emit, render, source};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -96,6 +96,21 @@ enum Command {
     Schema,
     /// Run the language server on standard input and output, for editors.
     Lsp,
+    /// Print a shell completion script (source it, or put it where your
+    /// shell loads completions).
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the manual page (roff), for `man -l -` or a `man1` folder.
+    Man,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(Subcommand)]
@@ -256,6 +271,30 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Lsp => lsp(),
+        Command::Completions { shell } => {
+            let shell = match shell {
+                Shell::Bash => clap_complete::Shell::Bash,
+                Shell::Zsh => clap_complete::Shell::Zsh,
+                Shell::Fish => clap_complete::Shell::Fish,
+            };
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
+            print(&String::from_utf8_lossy(&script));
+            ExitCode::SUCCESS
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+                Ok(()) => {
+                    print(&String::from_utf8_lossy(&page));
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("error: cannot render the manual page: {error}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
 }
 

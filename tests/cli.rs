@@ -498,3 +498,73 @@ fn colors_follow_no_color_and_clicolor_force() {
     assert!(run(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains(escape));
     assert!(!run(&[("CLICOLOR_FORCE", "0")]).contains(escape));
 }
+
+/// The bash completion script works in bash: it completes subcommands and
+/// the values of `--format`. zsh and fish scripts name every subcommand.
+#[test]
+fn completions_complete_subcommands_and_values() {
+    let script = agentc(&["completions", "bash"]);
+    assert_eq!(script.status.code(), Some(0));
+    let script_path = std::env::temp_dir().join(format!("agentc-{}.bash", std::process::id()));
+    std::fs::write(&script_path, &script.stdout).unwrap();
+    let probe = format!(
+        "source '{}'; COMP_WORDS=(agentc ch); COMP_CWORD=1; _agentc agentc ch agentc; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(agentc check --format ''); COMP_CWORD=3; _agentc agentc '' --format; echo \"${{COMPREPLY[@]}}\"",
+        script_path.display()
+    );
+    let Ok(bash) = std::process::Command::new("bash")
+        .args(["-c", &probe])
+        .output()
+    else {
+        println!("skipped the bash run: no bash");
+        return;
+    };
+    assert_eq!(
+        stdout(&bash),
+        "check\nhuman json short github\n",
+        "{}",
+        stderr(&bash)
+    );
+    for shell in ["zsh", "fish"] {
+        let script = stdout(&agentc(&["completions", shell]));
+        for command in [
+            "check", "emit", "validate", "explain", "schema", "lsp", "man",
+        ] {
+            assert!(script.contains(command), "{shell}: {command}");
+        }
+    }
+    assert_eq!(agentc(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+/// The manual page is roff that `man` renders, with every subcommand.
+#[test]
+fn the_manual_page_renders() {
+    let page = agentc(&["man"]);
+    assert_eq!(page.status.code(), Some(0));
+    let page = stdout(&page);
+    assert!(page.contains(".TH agentc 1"), "{page}");
+    for command in [
+        "check",
+        "emit",
+        "validate",
+        "explain",
+        "schema",
+        "lsp",
+        "completions",
+    ] {
+        assert!(page.contains(command), "{command}");
+    }
+    let path = std::env::temp_dir().join(format!("agentc-{}.1", std::process::id()));
+    std::fs::write(&path, &page).unwrap();
+    let Ok(man) = std::process::Command::new("man")
+        .args(["-l", "-P", "cat"])
+        .arg(&path)
+        .env("MANWIDTH", "80")
+        .output()
+    else {
+        println!("skipped rendering: no man");
+        return;
+    };
+    let text = String::from_utf8_lossy(&man.stdout);
+    assert!(text.contains("Offline compiler and linter"), "{text}");
+}
