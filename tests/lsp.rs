@@ -626,23 +626,11 @@ handlers:
 /// their folder, and their problems published to them.
 #[test]
 fn agent_folder_files_are_checked_in_their_folders_context() {
-    let dir = tempdir("agent");
-    std::fs::create_dir_all(dir.join("prompts")).unwrap();
-    let protocol = "\
-triggers:
-  ask: { input: {} }
-agent:
-  model: openai/gpt-4o
-  system: system
-handlers:
-  ask:
-    Answer:
-      block: next-message
-";
-    std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
-    let settings = r#"{"slug": "a", "name": "A", "format": "interactive"}"#;
-    std::fs::write(dir.join("settings.json"), settings).unwrap();
-    std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
+    let dir = agent_folder(
+        "agent",
+        r#"{"slug": "a", "name": "A", "format": "interactive"}"#,
+    );
+    let protocol = AGENT_PROTOCOL;
 
     let mut client = Client::start(false);
     let protocol_uri = uri(&dir.join("protocol.yaml"));
@@ -661,6 +649,30 @@ handlers:
     let definition = client.at("textDocument/definition", &protocol_uri, at.0, at.1);
     assert_eq!(definition[0]["uri"], prompt_uri);
     client.shutdown();
+}
+
+/// A small interactive agent whose system prompt is `prompts/system.md`.
+const AGENT_PROTOCOL: &str = "\
+triggers:
+  ask: { input: {} }
+agent:
+  model: openai/gpt-4o
+  system: system
+handlers:
+  ask:
+    Answer:
+      block: next-message
+";
+
+/// A temporary agent folder: [`AGENT_PROTOCOL`], `settings`, and a system
+/// prompt.
+fn agent_folder(name: &str, settings: &str) -> std::path::PathBuf {
+    let dir = tempdir(name);
+    std::fs::create_dir_all(dir.join("prompts")).unwrap();
+    std::fs::write(dir.join("protocol.yaml"), AGENT_PROTOCOL).unwrap();
+    std::fs::write(dir.join("settings.json"), settings).unwrap();
+    std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
+    dir
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -811,13 +823,9 @@ fn review_findings_stay_fixed() {
 
 #[test]
 fn closing_the_protocol_keeps_an_open_settings_files_diagnostics() {
-    let dir = tempdir("close");
-    let protocol = "triggers:\n  ask: { input: {} }\nagent:\n  model: openai/gpt-4o\n  system: system\nhandlers:\n  ask:\n    Answer:\n      block: next-message\n";
-    std::fs::create_dir_all(dir.join("prompts")).unwrap();
-    std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
-    std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
     let settings = r#"{"slug": "a", "name": "A", "format": "interactiv"}"#;
-    std::fs::write(dir.join("settings.json"), settings).unwrap();
+    let dir = agent_folder("close", settings);
+    let protocol = AGENT_PROTOCOL;
     let mut client = Client::start(false);
     let protocol_uri = uri(&dir.join("protocol.yaml"));
     let settings_uri = uri(&dir.join("settings.json"));
