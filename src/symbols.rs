@@ -392,3 +392,41 @@ pub fn unquoted(source: &Source, span: Span) -> (Span, &str) {
         (span, text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::BlockKind;
+
+    /// `BlockKind::names_variables`, which completion reads, says exactly
+    /// which keys the lowering reads as variables: for every key of every
+    /// block kind, `key: SOME_VAR` is a variable reference in the index
+    /// just when it says so.
+    #[test]
+    fn names_variables_agrees_with_the_lowering() {
+        for kind in BlockKind::ALL {
+            for &key in kind.keys().iter().chain(&["output"]) {
+                if key == "input" || key == "thread" {
+                    continue;
+                }
+                // A single name, or a list of them (`files`).
+                let read = ["SOME_VAR", "[SOME_VAR]"].into_iter().any(|value| {
+                    let text = format!(
+                        "variables:\n  SOME_VAR: {{ type: string }}\ntriggers:\n  go: {{ input: {{}} }}\nhandlers:\n  go:\n    Step:\n      block: {}\n      {key}: {value}\n",
+                        kind.name()
+                    );
+                    let compiled = crate::compile("t.yaml", text.as_bytes());
+                    let Some(model) = &compiled.model else {
+                        return false;
+                    };
+                    let index = Index::new(model, &compiled.source);
+                    let at = text.rfind("SOME_VAR").unwrap_or(0);
+                    index
+                        .at(at)
+                        .is_some_and(|o| index.symbol(o.symbol).kind == SymbolKind::Variable)
+                });
+                assert_eq!(read, kind.names_variables(key), "{} `{key}`", kind.name());
+            }
+        }
+    }
+}

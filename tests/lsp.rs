@@ -31,6 +31,14 @@ fn codes(diagnostics: &[Value]) -> Vec<&str> {
         .collect()
 }
 
+/// `text` with a workspace edit's changes to `doc` applied.
+fn applied(text: &str, edit: &Value, doc: &str) -> String {
+    let edits = edit["changes"][doc]
+        .as_array()
+        .expect("edits for the document");
+    apply(text, edits)
+}
+
 /// Applies LSP text edits to `text` (UTF-16 positions), last first.
 fn apply(text: &str, edits: &[Value]) -> String {
     let offset = |p: &Value| {
@@ -499,11 +507,7 @@ types:
     assert_eq!(edits.len(), 4);
     let renamed = apply(text, edits);
     assert_eq!(renamed, text.replace("Money", "Price"));
-    assert!(
-        client
-            .change(&doc, range((0, 0), (99, 0)), &renamed)
-            .is_empty()
-    );
+    assert!(client.replace(&doc, &renamed).is_empty());
 
     let refused = client.request(
         "textDocument/rename",
@@ -558,13 +562,8 @@ fn quick_fixes_resolve_their_diagnostics() {
         assert_eq!(fixes.len(), 1, "{text}: {fixes:#?}");
         assert_eq!(fixes[0]["title"], title);
         assert_eq!(fixes[0]["kind"], "quickfix");
-        let fixed = apply(
-            text,
-            fixes[0]["edit"]["changes"][doc.as_str()]
-                .as_array()
-                .unwrap(),
-        );
-        let published = client.change(&doc, range((0, 0), (99, 0)), &fixed);
+        let fixed = applied(text, &fixes[0]["edit"], &doc);
+        let published = client.replace(&doc, &fixed);
         assert!(published.is_empty(), "{fixed}\n{published:#?}");
     }
     client.shutdown();
@@ -603,22 +602,13 @@ handlers:
         fixes[0]["title"],
         "wrap in a new object type `ReplyWrapper`"
     );
-    let fixed = apply(
-        text,
-        fixes[0]["edit"]["changes"][doc.as_str()]
-            .as_array()
-            .unwrap(),
-    );
+    let fixed = applied(text, &fixes[0]["edit"], &doc);
     assert!(
         fixed.starts_with("types:\n  ReplyWrapper:\n    response:\n      type: Reply\n  Text:\n"),
         "{fixed}"
     );
     assert!(fixed.ends_with("responseType: ReplyWrapper\n"), "{fixed}");
-    assert!(
-        client
-            .change(&doc, range((0, 0), (99, 0)), &fixed)
-            .is_empty()
-    );
+    assert!(client.replace(&doc, &fixed).is_empty());
     client.shutdown();
 }
 
@@ -757,11 +747,7 @@ fn rename_reaches_tools_and_scoped_variables() {
         .replace("URGENCY", "LEVEL")
         .replace("- @\n", "- URGENCY: LEVEL\n");
     assert_eq!(renamed, expected);
-    assert!(
-        client
-            .change(&doc, range((0, 0), (999, 0)), &renamed)
-            .is_empty()
-    );
+    assert!(client.replace(&doc, &renamed).is_empty());
     client.shutdown();
 }
 

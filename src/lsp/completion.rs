@@ -316,6 +316,7 @@ fn value_choices<'a>(
 ) -> Vec<Choice<'a>> {
     use lsp::CompletionItemKind as Kind;
     let in_blocks = matches!(place.path.first(), Some(&"handlers" | &"steps" | &"agent"));
+    let block = place.block.and_then(BlockKind::from_name);
     let variables = || {
         names
             .readable(trigger)
@@ -347,13 +348,7 @@ fn value_choices<'a>(
         "system" => prompts(analysis),
         "prompt" if place.block == Some("add-message") => prompts(analysis),
         "input" if in_blocks => variables(),
-        "output" | "resource" | "value" | "uiContent" | "files" | "text" | "audio"
-        | "referenceImages"
-            if in_blocks =>
-        {
-            variables()
-        }
-        "prompt" if in_blocks => variables(),
+        _ if block.is_some_and(|kind| kind.names_variables(key)) => variables(),
         // A value in an input mapping: `label: VARIABLE`.
         _ if in_blocks && in_mapping == Some("input") => variables(),
         _ => Vec::new(),
@@ -394,9 +389,7 @@ fn key_choices<'a>(place: &Place<'a>, names: &'a Names) -> Vec<&'a str> {
         ["handlers"] => names.triggers.iter().map(String::as_str).collect(),
         ["handlers", _, _] | ["steps", _] => {
             let mut keys = BLOCK_COMMON.to_vec();
-            let kind = BlockKind::ALL
-                .into_iter()
-                .find(|k| Some(k.name()) == place.block);
+            let kind = place.block.and_then(BlockKind::from_name);
             let extra = kind.map_or(&[][..], BlockKind::keys);
             let extra: Vec<&str> = extra
                 .iter()

@@ -359,26 +359,27 @@ impl<'c> Server<'c> {
             self.forget(uri);
             return;
         };
-        let mut published = BTreeSet::new();
+        // Publish each file with problems now, or with problems last time
+        // (to clear them), and the protocol always; clear the files this
+        // check no longer covers.
         let before = self.published.remove(uri).unwrap_or_default();
+        let mut checked = BTreeSet::new();
+        let mut published = BTreeSet::new();
         for compilation in &compilations {
             let Some(file) = self.uri_of_file(uri, &compilation.source) else {
                 continue;
             };
-            if !compilation.diagnostics.is_empty() || before.contains(&file) || &file == uri {
+            let has_problems = !compilation.diagnostics.is_empty();
+            if has_problems || before.contains(&file) || &file == uri {
                 self.publish(&file, compilation);
             }
-            if !compilation.diagnostics.is_empty() {
-                published.insert(file);
+            if has_problems {
+                published.insert(file.clone());
             }
+            checked.insert(file);
         }
-        for stale in before.difference(&published) {
-            if !compilations
-                .iter()
-                .any(|c| self.uri_of_file(uri, &c.source).as_ref() == Some(stale))
-            {
-                self.clear(stale);
-            }
+        for gone in before.difference(&checked) {
+            self.clear(gone);
         }
         self.published.insert(uri.clone(), published);
         if compilations.is_empty() {

@@ -270,7 +270,38 @@ impl BlockKind {
         }
     }
 
-    fn from_name(name: &str) -> Option<BlockKind> {
+    /// Whether the value of `key` may name variables: ones the block reads
+    /// or writes (`output`, `uiContent`, a `generate-image` `prompt`, ...),
+    /// or a setting given by a variable (`model: MODEL`). `input`, which
+    /// maps labels to variables, is apart.
+    pub fn names_variables(self, key: &str) -> bool {
+        use BlockKind::*;
+        matches!(
+            (self, key),
+            (_, "output")
+                | (
+                    StartThread,
+                    "model"
+                        | "backupModel"
+                        | "imageModel"
+                        | "maxSteps"
+                        | "temperature"
+                        | "thinking"
+                        | "speed"
+                )
+                | (GenerateImage, "imageModel")
+                | (GenerateVideo, "videoModel")
+                | (GenerateSpeech, "speechModel")
+                | (TranscribeAudio, "transcriptionModel")
+                | (AddMessage, "files" | "uiContent")
+                | (SetResource, "resource" | "value")
+                | (GenerateImage | GenerateVideo, "prompt" | "referenceImages")
+                | (GenerateSpeech, "text")
+                | (TranscribeAudio, "audio")
+        )
+    }
+
+    pub fn from_name(name: &str) -> Option<BlockKind> {
         BlockKind::ALL.into_iter().find(|k| k.name() == name)
     }
 }

@@ -130,6 +130,15 @@ impl Client {
         self.diagnostics(uri)
     }
 
+    /// Replaces the whole text and returns the diagnostics published.
+    pub fn replace(&mut self, uri: &str, text: &str) -> Vec<Value> {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": text}]}),
+        );
+        self.diagnostics(uri)
+    }
+
     pub fn at(&mut self, method: &str, uri: &str, line: u32, character: u32) -> Value {
         self.request(
             method,
