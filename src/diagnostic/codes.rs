@@ -171,11 +171,41 @@ codes! {
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";
     SlugNameCase = "slug-name-case", Warning, "a tool, trigger, skill, server, worker, prompt or reference name that is not lowercase-with-dashes";
+
+    // Configuration (`agentc.toml`) and inline suppressions.
+    InvalidConfig = "invalid-config", Error, "`agentc.toml` is not well-formed, or has a key or value agentc does not know";
+    InvalidSuppression = "invalid-suppression", Warning, "an `agentc-ignore` comment that names no code, or one it cannot silence";
+    SuppressionWithoutReason = "suppression-without-reason", Warning, "an `agentc-ignore` comment without a reason";
+    UnusedSuppression = "unused-suppression", Warning, "an `agentc-ignore` comment that silences nothing";
 }
 
 impl Code {
     pub fn from_name(name: &str) -> Option<Code> {
         Code::ALL.iter().copied().find(|code| code.name() == name)
+    }
+
+    /// Whether `agentc.toml` may change this code's severity and an
+    /// `agentc-ignore` comment may silence it. Not for the codes that say
+    /// the file could not be read as written (its bytes, its YAML or
+    /// JSON, agentc's own configuration): past them, every other answer
+    /// about the file is unreliable, so they always stop a check.
+    pub fn can_be_silenced(self) -> bool {
+        !matches!(
+            self,
+            Code::FileTooLarge
+                | Code::InvalidUtf8
+                | Code::NulByte
+                | Code::YamlSyntax
+                | Code::MultipleDocuments
+                | Code::RootNotMapping
+                | Code::DuplicateKey
+                | Code::NonScalarKey
+                | Code::MergeKey
+                | Code::AliasLimit
+                | Code::NestingLimit
+                | Code::InvalidJson
+                | Code::InvalidConfig
+        )
     }
 }
 
