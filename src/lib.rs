@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod check;
+pub mod config;
 pub mod diagnostic;
 pub mod emit;
 pub mod format;
@@ -15,9 +16,11 @@ pub mod lsp;
 pub mod model;
 pub mod render;
 pub mod source;
+pub mod suppress;
 pub mod symbols;
 pub mod syntax;
 pub mod validate;
+pub mod workspace;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Label, Severity};
@@ -26,6 +29,7 @@ pub use source::{Source, Span};
 
 pub use diagnostic::Diagnostics;
 use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 /// The result of compiling one file: its source, the model when the file
 /// could be read as a protocol, and every diagnostic in source order.
@@ -33,6 +37,47 @@ pub struct Compilation {
     pub source: Source,
     pub model: Option<Model>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the time went (`agentc check --timings`).
+    pub timings: Timings,
+}
+
+/// Time spent in each phase of checking a file: reading it from disk,
+/// parsing its YAML, lowering that to the model, checking the model (and,
+/// for an agent folder, the files around it), and the targets' checks
+/// (`--target`), which run the emitters.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timings {
+    pub read: Duration,
+    pub parse: Duration,
+    pub lower: Duration,
+    pub check: Duration,
+    pub emit: Duration,
+}
+
+impl Timings {
+    pub fn total(&self) -> Duration {
+        self.read + self.parse + self.lower + self.check + self.emit
+    }
+}
+
+impl std::ops::AddAssign for Timings {
+    fn add_assign(&mut self, other: Timings) {
+        self.read += other.read;
+        self.parse += other.parse;
+        self.lower += other.lower;
+        self.check += other.check;
+        self.emit += other.emit;
+    }
+}
+
+impl std::iter::Sum for Timings {
+    fn sum<I: Iterator<Item = Timings>>(iter: I) -> Timings {
+        let mut total = Timings::default();
+        for timings in iter {
+            total += timings;
+        }
+        total
+    }
 }
 
 impl Compilation {
@@ -63,6 +108,7 @@ pub fn compile(name: &str, bytes: &[u8]) -> Compilation {
             source,
             model: None,
             diagnostics: vec![diagnostic],
+            timings: Timings::default(),
         },
         None => compile_source(source),
     }
@@ -71,18 +117,29 @@ pub fn compile(name: &str, bytes: &[u8]) -> Compilation {
 /// Compiles text that is already a [`Source`].
 pub fn compile_source(source: Source) -> Compilation {
     let mut diags = Diagnostics::default();
-    let model = yaml::parse(&source, &mut diags).map(|root| {
-        let protocol = syntax::lower(&root, &mut diags);
-        let model = Model::new(protocol);
+    let mut timings = Timings::default();
+    let mut clock = Instant::now();
+    let mut lap = |phase: &mut Duration| {
+        let now = Instant::now();
+        *phase += now - clock;
+        clock = now;
+    };
+    let root = yaml::parse(&source, &mut diags);
+    lap(&mut timings.parse);
+    let model = root.map(|root| {
+        let model = Model::new(syntax::lower(&root, &mut diags));
+        lap(&mut timings.lower);
         check::check(&model, &mut diags);
         model
     });
     let mut diagnostics = diags.into_vec();
     order(&mut diagnostics);
+    lap(&mut timings.check);
     Compilation {
         source,
         model,
         diagnostics,
+        timings,
     }
 }
 
@@ -96,11 +153,13 @@ pub fn check_targets(compilation: &mut Compilation, targets: &[emit::Target]) {
     let Some(model) = &compilation.model else {
         return;
     };
+    let started = Instant::now();
     let mut diags = Diagnostics::default();
     for &target in targets {
         emit::check(model, target, &mut diags);
     }
     compilation.add(diags);
+    compilation.timings.emit += started.elapsed();
 }
 
 /// Puts diagnostics in source order and drops repeats.

@@ -6,11 +6,17 @@ use agentc::render::human::{self, Style};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Code, Compilation, Diagnostics, Severity, Source, agent, emit, render, source};
+use agentc::workspace::{self, ConfigChoice};
+use agentc::{
+    Code, Compilation, Diagnostics, Severity, Source, Timings, agent, emit, render, source,
+};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(
@@ -26,19 +32,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Check protocol files and report every problem.
-    Check {
-        /// Protocol files, or folders to search for `protocol.yaml` (default: the current folder).
-        paths: Vec<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
-        /// Exit with 1 when there are warnings, too.
-        #[arg(long)]
-        deny_warnings: bool,
-        /// Also report what this consumer cannot express or would reject (repeatable).
-        #[arg(long = "target", value_enum, value_name = "TARGET")]
-        targets: Vec<TargetArg>,
-    },
+    Check(CheckArgs),
     /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
     Emit {
         /// The protocol file.
@@ -106,6 +100,35 @@ enum Command {
     Man,
 }
 
+/// `agentc check`'s arguments.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Protocol files, folders to search, or globs (default: the current folder).
+    paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Exit with 1 when there are warnings, too.
+    #[arg(long)]
+    deny_warnings: bool,
+    /// Also report what this consumer cannot express or would reject
+    /// (repeatable; replaces the configuration's `targets`).
+    #[arg(long = "target", value_enum, value_name = "TARGET")]
+    targets: Vec<TargetArg>,
+    /// Use this configuration file instead of the nearest `agentc.toml`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Ignore every `agentc.toml`: the defaults.
+    #[arg(long)]
+    no_config: bool,
+    /// Print the configuration the check would use for the first path, and stop.
+    #[arg(long)]
+    print_config: bool,
+    /// Print the time each phase took, per file and in total, on standard error.
+    #[arg(long)]
+    timings: bool,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum Shell {
     Bash,
@@ -162,6 +185,8 @@ enum Format {
     Short,
     /// GitHub Actions workflow commands (annotations on pull requests).
     Github,
+    /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
+    Sarif,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -200,15 +225,7 @@ impl From<TargetArg> for Target {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check {
-            paths,
-            format,
-            deny_warnings,
-            targets,
-        } => {
-            let targets: Vec<Target> = targets.into_iter().map(Target::from).collect();
-            check(paths, format, deny_warnings, &targets)
-        }
+        Command::Check(args) => check(args),
         Command::Emit {
             file,
             target,
@@ -462,27 +479,17 @@ fn report_data(
         source,
         model: None,
         diagnostics,
+        timings: Timings::default(),
     };
-    let errors = report.count(Severity::Error);
-    let warnings = report.count(Severity::Warning);
-    let out = match options.format {
-        Format::Json => render::json::render(std::slice::from_ref(&report)),
-        Format::Short => render::short::render(std::slice::from_ref(&report)),
-        Format::Github => render::github::render(std::slice::from_ref(&report)),
-        Format::Human => {
-            let style = terminal_style(std::io::stdout().is_terminal());
-            let values = match values {
-                1 => "1 value".to_string(),
-                n => format!("{n} values"),
-            };
-            format!(
-                "{}validated {values} against {against}: {}\n",
-                human::render(&report, style),
-                human::summary(errors, warnings)
-            )
-        }
+    let values = match values {
+        1 => "1 value".to_string(),
+        n => format!("{n} values"),
     };
-    print(&out);
+    let (errors, warnings) = report_to_stdout(
+        options.format,
+        std::slice::from_ref(&report),
+        &format!("validated {values} against {against}"),
+    );
     if errors > 0 || (options.deny_warnings && warnings > 0) {
         ExitCode::from(1)
     } else {
@@ -490,71 +497,205 @@ fn report_data(
     }
 }
 
-fn check(paths: Vec<PathBuf>, format: Format, deny_warnings: bool, targets: &[Target]) -> ExitCode {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        paths
+/// Prints `files`' diagnostics in `format`; the count of errors and
+/// warnings. People get a summary line (`done: 1 error`) after them: on
+/// standard output for `human`, on standard error for the one-line formats,
+/// whose output tools read; `json` and `sarif` carry their own.
+fn report_to_stdout(format: Format, files: &[Compilation], done: &str) -> (usize, usize) {
+    let errors: usize = files.iter().map(|c| c.count(Severity::Error)).sum();
+    let warnings: usize = files.iter().map(|c| c.count(Severity::Warning)).sum();
+    let summary = format!("{done}: {}\n", human::summary(errors, warnings));
+    match format {
+        Format::Json => print(&render::json::render(files)),
+        Format::Sarif => print(&render::sarif::render(files)),
+        Format::Short | Format::Github => {
+            let out = match format {
+                Format::Short => render::short::render(files),
+                _ => render::github::render(files),
+            };
+            print(&out);
+            eprint!("{summary}");
+        }
+        Format::Human => {
+            let style = terminal_style(std::io::stdout().is_terminal());
+            let mut out: String = files.iter().map(|c| human::render(c, style)).collect();
+            out.push_str(&summary);
+            print(&out);
+        }
+    }
+    (errors, warnings)
+}
+
+fn check(args: CheckArgs) -> ExitCode {
+    let choice = match (args.config, args.no_config) {
+        (Some(file), _) => ConfigChoice::File(file),
+        (None, true) => ConfigChoice::Defaults,
+        (None, false) => ConfigChoice::Nearest,
     };
-    let mut io_failed = false;
-    let mut files = Vec::new();
-    for path in &paths {
-        match agent::find_protocols(path) {
-            Ok(found) if found.is_empty() => {
-                eprintln!("error: no protocol.yaml found under {}", path.display());
-                io_failed = true;
+    let targets: Option<Vec<Target>> =
+        (!args.targets.is_empty()).then(|| args.targets.into_iter().map(Target::from).collect());
+    if args.print_config {
+        return print_config(&args.paths, choice, targets, args.format);
+    }
+
+    let plan = workspace::plan(&args.paths, choice);
+    if !plan.broken_configs.is_empty() {
+        return broken_configs(plan.broken_configs, args.format);
+    }
+    let mut io_failed = !plan.failures.is_empty();
+    for failure in &plan.failures {
+        eprintln!("error: {failure}");
+    }
+
+    let started = Instant::now();
+    let done = AtomicUsize::new(0);
+    let results = with_progress(plan.files.len(), &done, || {
+        workspace::check(&plan.files, targets.as_deref(), &done)
+    });
+    let wall = started.elapsed();
+
+    let mut compiled = Vec::new();
+    let mut timings = Vec::new();
+    for ((path, _), result) in plan.files.iter().zip(results) {
+        match result {
+            Ok(files) => {
+                timings.push((path, files.iter().map(|c| c.timings).sum::<Timings>()));
+                compiled.extend(files);
             }
-            Ok(found) => files.extend(found),
-            Err(error) => {
+            Err((path, error)) => {
                 eprintln!("error: cannot read {}: {error}", path.display());
                 io_failed = true;
             }
         }
     }
-    let mut compiled = Vec::new();
-    for file in files {
-        match agent::check_path(&file) {
-            Ok(mut reports) => {
-                for report in &mut reports {
-                    agentc::check_targets(report, targets);
-                }
-                compiled.extend(reports);
-            }
-            Err(error) => {
-                eprintln!("error: cannot read {}: {error}", file.display());
-                io_failed = true;
-            }
-        }
-    }
-
-    let errors: usize = compiled.iter().map(|c| c.count(Severity::Error)).sum();
-    let warnings: usize = compiled.iter().map(|c| c.count(Severity::Warning)).sum();
-    let out = match format {
-        Format::Json => render::json::render(&compiled),
-        Format::Short => render::short::render(&compiled),
-        Format::Github => render::github::render(&compiled),
-        Format::Human => {
-            let style = terminal_style(std::io::stdout().is_terminal());
-            let mut out: String = compiled.iter().map(|c| human::render(c, style)).collect();
-            let files = match compiled.len() {
-                1 => "1 file".to_string(),
-                n => format!("{n} files"),
-            };
-            out.push_str(&format!(
-                "checked {files}: {}\n",
-                human::summary(errors, warnings)
-            ));
-            out
-        }
+    let files = match compiled.len() {
+        1 => "1 file".to_string(),
+        n => format!("{n} files"),
     };
-    print(&out);
+    let (errors, warnings) = report_to_stdout(args.format, &compiled, &format!("checked {files}"));
+    if args.timings {
+        eprint!("{}", timings_table(&timings, wall));
+    }
     if io_failed {
         ExitCode::from(2)
-    } else if errors > 0 || (deny_warnings && warnings > 0) {
+    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `agentc check --print-config`: the configuration for the first path,
+/// with `--target` applied.
+fn print_config(
+    paths: &[PathBuf],
+    choice: ConfigChoice,
+    targets: Option<Vec<Target>>,
+    format: Format,
+) -> ExitCode {
+    let mut configs = workspace::Configs::new(choice);
+    let path = paths.first().map_or(Path::new("."), PathBuf::as_path);
+    let mut config = (*configs.of(path)).clone();
+    if !configs.broken.is_empty() {
+        return broken_configs(configs.broken, format);
+    }
+    if let Some(failure) = configs.failures.first() {
+        eprintln!("error: {failure}");
+        return ExitCode::from(2);
+    }
+    if let Some(targets) = targets {
+        config.targets = targets;
+    }
+    print(&config.to_toml());
+    ExitCode::SUCCESS
+}
+
+/// Reports the problems of configuration files; the run stops (exit 2).
+fn broken_configs(broken: Vec<(Source, Vec<agentc::Diagnostic>)>, format: Format) -> ExitCode {
+    let files: Vec<Compilation> = broken
+        .into_iter()
+        .map(|(source, diagnostics)| Compilation {
+            source,
+            model: None,
+            diagnostics,
+            timings: Timings::default(),
+        })
+        .collect();
+    report_to_stdout(
+        format,
+        &files,
+        "agentc.toml has problems; nothing was checked",
+    );
+    ExitCode::from(2)
+}
+
+/// Runs `work`, showing on standard error how many of `total` files are
+/// `done`: only on a terminal, and only once the run has taken a second.
+fn with_progress<T>(total: usize, done: &AtomicUsize, work: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let (finished, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut shown = false;
+            let mut pause = Duration::from_secs(1);
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(pause) {
+                eprint!(
+                    "\r\x1b[2Kchecking: {}/{total} files",
+                    done.load(Ordering::Relaxed)
+                );
+                shown = true;
+                pause = Duration::from_millis(100);
+            }
+            if shown {
+                eprint!("\r\x1b[2K");
+            }
+        });
+        let result = work();
+        drop(finished);
+        result
+    })
+}
+
+/// `--timings`: milliseconds per phase for each protocol (with its agent
+/// folder's files) and in total, and the run's wall-clock time.
+fn timings_table(rows: &[(&PathBuf, Timings)], wall: Duration) -> String {
+    let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1000.0);
+    let total: Timings = rows.iter().map(|(_, t)| *t).sum();
+    let names: Vec<String> = rows.iter().map(|(p, _)| p.display().to_string()).collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let mut out = format!(
+        "{:width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}\n",
+        "ms", "read", "parse", "lower", "check", "emit", "total"
+    );
+    let line = |name: &str, t: &Timings| {
+        format!(
+            "{name:width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}\n",
+            ms(t.read),
+            ms(t.parse),
+            ms(t.lower),
+            ms(t.check),
+            ms(t.emit),
+            ms(t.total())
+        )
+    };
+    for (name, (_, t)) in names.iter().zip(rows) {
+        out.push_str(&line(name, t));
+    }
+    out.push_str(&line("total", &total));
+    let threads = rayon::current_num_threads();
+    out.push_str(&format!(
+        "wall clock {} ms on {threads} thread{}\n",
+        ms(wall),
+        if threads == 1 { "" } else { "s" }
+    ));
+    out
 }
 
 /// What `agentc emit` was asked for.

@@ -521,7 +521,7 @@ fn completions_complete_subcommands_and_values() {
     };
     assert_eq!(
         stdout(&bash),
-        "check\nhuman json short github\n",
+        "check\nhuman json short github sarif\n",
         "{}",
         stderr(&bash)
     );

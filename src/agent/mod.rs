@@ -14,9 +14,10 @@ pub mod template;
 
 use crate::diagnostic::Diagnostic;
 use crate::source::{self, MAX_FILE_BYTES, Source};
-use crate::{Compilation, compile_source};
+use crate::{Compilation, Timings, compile_source};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// A file of the agent folder, decoded; `problem` says why its text could
 /// not be read (too large, not UTF-8), in which case the text is empty.
@@ -91,11 +92,20 @@ impl Files for Disk {
 pub fn check_path_with(file: &Path, files: &dyn Files) -> std::io::Result<Vec<Compilation>> {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
+    let started = Instant::now();
     if is_protocol && is_agent_folder(dir) {
-        return Ok(check(load_with(dir, files)?));
+        let loaded = load_with(dir, files)?;
+        let read = started.elapsed();
+        let mut checked = check(loaded);
+        if let Some(protocol) = checked.first_mut() {
+            protocol.timings.read += read;
+        }
+        return Ok(checked);
     }
     let bytes = files.read(file)?;
+    let read = started.elapsed();
     let mut compilation = crate::compile(&file.display().to_string(), &bytes);
+    compilation.timings.read += read;
     if is_protocol && lacks_settings(dir) {
         compilation.diagnostics.insert(0, missing_settings());
     }
@@ -160,7 +170,7 @@ fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, P
         return Ok(found);
     }
     let is_markdown = |path: &Path| path.extension().is_some_and(|e| e == "md");
-    for path in files_below(folder, nested, is_markdown)? {
+    for path in files_below(folder, nested, is_markdown, |_| true)? {
         let Ok(relative) = path.strip_prefix(folder) else {
             continue;
         };
@@ -176,27 +186,14 @@ fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, P
     Ok(found)
 }
 
-/// A file as given, or every `protocol.yaml` below a folder (skipping
-/// hidden folders, `node_modules` and `target`), sorted by path.
-pub fn find_protocols(path: &Path) -> std::io::Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        std::fs::metadata(path)?;
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut found = files_below(path, true, |p| {
-        p.file_name().is_some_and(|n| n == "protocol.yaml")
-    })?;
-    found.sort();
-    Ok(found)
-}
-
 /// The files below `folder` that `wanted` accepts, in no particular order;
-/// with `nested`, in subfolders too, except hidden ones, `node_modules`
-/// and `target`.
-fn files_below(
+/// with `nested`, in the subfolders that `descend` accepts too, but never
+/// in hidden ones, `node_modules` or `target`.
+pub(crate) fn files_below(
     folder: &Path,
     nested: bool,
     wanted: impl Fn(&Path) -> bool,
+    mut descend: impl FnMut(&Path) -> bool,
 ) -> std::io::Result<Vec<PathBuf>> {
     let mut found = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
@@ -209,7 +206,7 @@ fn files_below(
                 let skip = name
                     .to_str()
                     .is_some_and(|n| n.starts_with('.') || n == "node_modules" || n == "target");
-                if nested && !skip {
+                if nested && !skip && descend(&path) {
                     pending.push(path);
                 }
             } else if wanted(&path) {
@@ -231,9 +228,11 @@ pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// One report per file, in order: the protocol, `settings.json`, then every
-/// prompt and every reference, by name.
+/// prompt and every reference, by name. The time spent on the files around
+/// the protocol counts as the protocol's check.
 pub fn check(files: AgentFiles) -> Vec<Compilation> {
     let mut protocol = compile(files.protocol);
+    let started = Instant::now();
     let mut settings = Report::new(files.settings);
     let mut prompts: Vec<Report> = files.prompts.into_iter().map(Report::named).collect();
     let mut references: Vec<Report> = files.references.into_iter().map(Report::named).collect();
@@ -253,6 +252,9 @@ pub fn check(files: AgentFiles) -> Vec<Compilation> {
     for compilation in &mut out {
         crate::order(&mut compilation.diagnostics);
     }
+    if let Some(protocol) = out.first_mut() {
+        protocol.timings.check += started.elapsed();
+    }
     out
 }
 
@@ -262,6 +264,7 @@ fn compile(file: File) -> Compilation {
             source: file.source,
             model: None,
             diagnostics: vec![problem],
+            timings: Timings::default(),
         },
         None => compile_source(file.source),
     }
@@ -299,6 +302,7 @@ impl Report {
             source: self.source,
             model: None,
             diagnostics: self.diagnostics,
+            timings: Timings::default(),
         }
     }
 }

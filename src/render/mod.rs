@@ -1,10 +1,12 @@
 //! Renderers turn diagnostics into text for people (`human`), for tools
-//! (`json`), for editors and grep (`short`) and for GitHub Actions
-//! (`github`). They return strings; the binary decides where they go.
+//! (`json`), for editors and grep (`short`), for GitHub Actions (`github`)
+//! and for code scanning services (`sarif`). They return strings; the
+//! binary decides where they go.
 
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 pub mod short;
 
 use crate::diagnostic::Diagnostic;

@@ -1,0 +1,595 @@
+//! `agentc.toml`: a project's settings for `agentc check`.
+//!
+//! ```toml
+//! targets = ["openai"]             # checked as if given as --target
+//! include = ["agents/**/*.yaml"]   # what a folder or glob search finds
+//! exclude = ["agents/legacy"]      # and what it skips
+//!
+//! [severity]
+//! property-name-case = "error"     # error, warning, info or off
+//! deprecated = "off"
+//! ```
+//!
+//! The file is found upward from each checked file (the nearest one wins),
+//! or given with `--config`. Globs are relative to the folder of the file
+//! they are written in: `*` stays within a folder, `**` crosses folders,
+//! and a glob that matches a folder matches everything below it. Every
+//! problem in the file is an `invalid-config` error at its key or value,
+//! all reported at once.
+
+use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
+use crate::emit::Target;
+use crate::source::{self, Source, Span};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+/// The configuration file's name.
+pub const FILE_NAME: &str = "agentc.toml";
+
+/// What a search finds when no `include` is given.
+pub const DEFAULT_INCLUDE: &str = "**/protocol.yaml";
+
+/// The keys of `agentc.toml`, in the order `--print-config` writes them.
+const KEYS: [&str; 4] = ["targets", "include", "exclude", "severity"];
+
+/// The severity a configuration gives a code, or `off` to drop it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Warning,
+    Info,
+    Off,
+}
+
+impl Level {
+    const ALL: [Level; 4] = [Level::Error, Level::Warning, Level::Info, Level::Off];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Info => "info",
+            Level::Off => "off",
+        }
+    }
+
+    fn of(severity: Severity) -> Level {
+        match severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+            Severity::Info => Level::Info,
+        }
+    }
+}
+
+/// An effective configuration: read from a file, or the defaults.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The file it was read from; `None` for the defaults.
+    pub file: Option<PathBuf>,
+    /// The folder globs are relative to: the file's folder.
+    root: PathBuf,
+    /// Targets checked as if given with `--target`.
+    pub targets: Vec<Target>,
+    /// Globs, as written.
+    pub include: Vec<String>,
+    pub exclude: Vec<String>,
+    includes: GlobSet,
+    excludes: GlobSet,
+    /// Severities set for codes, by code.
+    pub severity: BTreeMap<Code, Level>,
+}
+
+impl Config {
+    /// The defaults: no targets, every `protocol.yaml`, nothing excluded,
+    /// each code at its own severity; globs relative to `root`.
+    pub fn defaults(root: &Path) -> Config {
+        Config {
+            file: None,
+            root: root.to_path_buf(),
+            targets: Vec::new(),
+            include: vec![DEFAULT_INCLUDE.to_string()],
+            exclude: Vec::new(),
+            includes: glob_set(&[DEFAULT_INCLUDE.to_string()]),
+            excludes: GlobSet::empty(),
+            severity: BTreeMap::new(),
+        }
+    }
+
+    /// The nearest `agentc.toml` in `start`'s folder (or `start`, when it
+    /// is a folder) or any folder above it.
+    pub fn find(start: &Path) -> Option<PathBuf> {
+        let start = absolute(start);
+        let first = if start.is_dir() {
+            start.as_path()
+        } else {
+            start.parent()?
+        };
+        let found = first
+            .ancestors()
+            .map(|dir| dir.join(FILE_NAME))
+            .find(|candidate| candidate.is_file())?;
+        // Named from the current folder when below it, as diagnostics name
+        // the files they are about.
+        let here = absolute(Path::new("."));
+        Some(match found.strip_prefix(&here) {
+            Ok(relative) => relative.to_path_buf(),
+            Err(_) => found,
+        })
+    }
+
+    /// Reads `path`: the configuration, or the file's source with every
+    /// problem in it. An unreadable file is an I/O error.
+    pub fn load(path: &Path) -> std::io::Result<Result<Config, (Source, Vec<Diagnostic>)>> {
+        let bytes = crate::agent::read(path)?;
+        Ok(Config::parse(path, &bytes))
+    }
+
+    /// Parses the text of the configuration file at `path`.
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Config, (Source, Vec<Diagnostic>)> {
+        let (source, problem) = source::decode(&path.display().to_string(), bytes);
+        if let Some(problem) = problem {
+            return Err((source, vec![problem]));
+        }
+        let root = absolute(path)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let mut config = Config::defaults(&root);
+        config.file = Some(path.to_path_buf());
+        let mut problems = Vec::new();
+        // Every syntax error is reported; the keys are read only from a
+        // well-formed file, as a recovered table may hold keys nobody wrote.
+        let (table, errors) = DeTable::parse_recoverable(source.text());
+        let well_formed = errors.is_empty();
+        for error in errors {
+            let span = error
+                .span()
+                .map_or(Span::empty(0), |r| Span::new(r.start, r.end));
+            let message = error.message().trim().to_string();
+            problems.push(
+                Diagnostic::new(Code::InvalidConfig, span, "`agentc.toml` is not valid TOML")
+                    .with_note(message),
+            );
+        }
+        if well_formed {
+            Reader {
+                config: &mut config,
+                problems: &mut problems,
+            }
+            .table(table.get_ref());
+        }
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            crate::order(&mut problems);
+            Err((source, problems))
+        }
+    }
+
+    /// The level this configuration gives `code`.
+    pub fn level(&self, code: Code) -> Level {
+        self.severity
+            .get(&code)
+            .copied()
+            .unwrap_or(Level::of(code.severity()))
+    }
+
+    /// Gives each diagnostic its configured severity, and drops those
+    /// turned off.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        if self.severity.is_empty() {
+            return;
+        }
+        diagnostics.retain_mut(|d| {
+            d.severity = match self.level(d.code) {
+                Level::Error => Severity::Error,
+                Level::Warning => Severity::Warning,
+                Level::Info => Severity::Info,
+                Level::Off => return false,
+            };
+            true
+        });
+    }
+
+    /// Whether a search (of a folder, or by a glob) takes `file`: one of
+    /// the `include` globs matches it and no `exclude` glob matches it or a
+    /// folder above it. A file outside the configuration's folder is taken
+    /// when it is named `protocol.yaml`.
+    pub fn takes(&self, file: &Path) -> bool {
+        let file = absolute(file);
+        let Some(relative) = relative_to(&file, &self.root) else {
+            return file.file_name().is_some_and(|n| n == "protocol.yaml");
+        };
+        self.includes.is_match(&relative) && !self.excluded(&relative)
+    }
+
+    /// Whether an `exclude` glob matches `file` or a folder above it.
+    pub fn excludes(&self, file: &Path) -> bool {
+        relative_to(&absolute(file), &self.root).is_some_and(|r| self.excluded(&r))
+    }
+
+    fn excluded(&self, relative: &str) -> bool {
+        prefixes(relative).any(|prefix| self.excludes.is_match(prefix))
+    }
+
+    /// Whether a search may skip the folder `dir` whole: an `exclude` glob
+    /// matches it.
+    pub fn skips(&self, dir: &Path) -> bool {
+        relative_to(&absolute(dir), &self.root).is_some_and(|r| self.excludes.is_match(&r))
+    }
+
+    /// The configuration as `agentc.toml` text, every code's severity
+    /// included (`agentc check --print-config`).
+    pub fn to_toml(&self) -> String {
+        let list = |items: &mut dyn Iterator<Item = &str>| -> String {
+            let quoted: Vec<String> = items.map(quote).collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        let mut out = String::new();
+        match &self.file {
+            Some(file) => out.push_str(&format!("# from {}\n", file.display())),
+            None => out.push_str(&format!(
+                "# no {FILE_NAME} found: the defaults, globs relative to {}\n",
+                self.root.display()
+            )),
+        }
+        out.push_str(&format!(
+            "targets = {}\n",
+            list(&mut self.targets.iter().map(|t| t.name()))
+        ));
+        out.push_str(&format!(
+            "include = {}\n",
+            list(&mut self.include.iter().map(String::as_str))
+        ));
+        out.push_str(&format!(
+            "exclude = {}\n",
+            list(&mut self.exclude.iter().map(String::as_str))
+        ));
+        out.push_str("\n[severity]\n");
+        for &code in Code::ALL {
+            let fixed = if code.can_be_silenced() {
+                ""
+            } else {
+                "  # cannot be changed"
+            };
+            out.push_str(&format!(
+                "{} = \"{}\"{fixed}\n",
+                code.name(),
+                self.level(code).name()
+            ));
+        }
+        out
+    }
+}
+
+/// Walks the parsed TOML, filling in the configuration and reporting
+/// every key and value it cannot use.
+struct Reader<'a> {
+    config: &'a mut Config,
+    problems: &'a mut Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn table(&mut self, table: &DeTable) {
+        for (key, value) in table.iter() {
+            match key.get_ref().as_ref() {
+                "targets" => self.targets(value),
+                "include" => {
+                    if let Some(globs) = self.globs(value) {
+                        self.config.includes = glob_set(&globs);
+                        self.config.include = globs;
+                    }
+                }
+                "exclude" => {
+                    if let Some(globs) = self.globs(value) {
+                        self.config.excludes = glob_set(&globs);
+                        self.config.exclude = globs;
+                    }
+                }
+                "severity" => self.severities(value),
+                other => self.unknown(span(key), other, &KEYS, "a key of `agentc.toml`"),
+            }
+        }
+    }
+
+    fn targets(&mut self, value: &Spanned<DeValue>) {
+        let Some(items) = self.strings(value, "a list of target names") else {
+            return;
+        };
+        let names = Target::ALL.map(Target::name);
+        for (name, at) in items {
+            match Target::from_name(&name) {
+                Some(target) if !self.config.targets.contains(&target) => {
+                    self.config.targets.push(target);
+                }
+                Some(_) => {}
+                None => self.unknown(at, &name, &names, "a target"),
+            }
+        }
+    }
+
+    /// A list of globs, each checked.
+    fn globs(&mut self, value: &Spanned<DeValue>) -> Option<Vec<String>> {
+        let items = self.strings(value, "a list of globs")?;
+        let mut globs = Vec::new();
+        for (glob, at) in items {
+            match glob_builder(&glob).build() {
+                Ok(_) => globs.push(glob),
+                Err(error) => self.problems.push(
+                    Diagnostic::new(
+                        Code::InvalidConfig,
+                        at,
+                        format!("`{glob}` is not a valid glob"),
+                    )
+                    .with_note(error.kind().to_string()),
+                ),
+            }
+        }
+        Some(globs)
+    }
+
+    fn severities(&mut self, value: &Spanned<DeValue>) {
+        let DeValue::Table(table) = value.get_ref() else {
+            self.wrong(value, "a table of codes and severities, as `[severity]`");
+            return;
+        };
+        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
+        let levels = Level::ALL.map(Level::name);
+        for (key, value) in table.iter() {
+            let name = key.get_ref().as_ref();
+            let Some(code) = Code::from_name(name) else {
+                self.unknown(span(key), name, &codes, "a diagnostic code");
+                continue;
+            };
+            let DeValue::String(level) = value.get_ref() else {
+                self.wrong(value, "a severity: `error`, `warning`, `info` or `off`");
+                continue;
+            };
+            let Some(level) = Level::ALL.into_iter().find(|l| l.name() == level.as_ref()) else {
+                self.unknown(span(value), level.as_ref(), &levels, "a severity");
+                continue;
+            };
+            if code.can_be_silenced() {
+                self.config.severity.insert(code, level);
+            } else {
+                self.problems.push(
+                    Diagnostic::new(
+                        Code::InvalidConfig,
+                        span(key),
+                        format!("the severity of `{name}` cannot be changed"),
+                    )
+                    .with_help("remove this line")
+                    .with_note(
+                        "it says the file could not be read as written; past it, nothing else agentc reports about the file is reliable",
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The strings of a list, each with its span; `None` (and a problem)
+    /// when `value` is not a list of strings.
+    fn strings(&mut self, value: &Spanned<DeValue>, expected: &str) -> Option<Vec<(String, Span)>> {
+        let DeValue::Array(items) = value.get_ref() else {
+            self.wrong(value, expected);
+            return None;
+        };
+        let mut strings = Vec::new();
+        for item in items {
+            match item.get_ref() {
+                DeValue::String(text) => strings.push((text.to_string(), span(item))),
+                _ => self.wrong(item, "a string"),
+            }
+        }
+        Some(strings)
+    }
+
+    fn unknown(&mut self, at: Span, name: &str, known: &[&str], what: &str) {
+        let diagnostic =
+            Diagnostic::new(Code::InvalidConfig, at, format!("`{name}` is not {what}"));
+        let diagnostic = match did_you_mean(name, known.iter().copied()) {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic.with_help(format!("expected one of: {}", known.join(", "))),
+        };
+        self.problems.push(diagnostic);
+    }
+
+    fn wrong(&mut self, value: &Spanned<DeValue>, expected: &str) {
+        self.problems.push(Diagnostic::new(
+            Code::InvalidConfig,
+            span(value),
+            format!("expected {expected}, found {}", kind(value.get_ref())),
+        ));
+    }
+}
+
+fn span<T>(spanned: &Spanned<T>) -> Span {
+    let range = spanned.span();
+    Span::new(range.start, range.end)
+}
+
+fn kind(value: &DeValue) -> &'static str {
+    match value {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "an integer",
+        DeValue::Float(_) => "a number",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "a list",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+/// `*` stays within a folder; `**` crosses folders.
+fn glob_builder(glob: &str) -> GlobBuilder<'_> {
+    let mut builder = GlobBuilder::new(glob);
+    builder.literal_separator(true).backslash_escape(true);
+    builder
+}
+
+/// The globs as one set; each was checked when read.
+fn glob_set(globs: &[String]) -> GlobSet {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        if let Ok(glob) = glob_builder(glob).build() {
+            set.add(glob);
+        }
+    }
+    set.build().unwrap_or_else(|_| GlobSet::empty())
+}
+
+/// A glob given on the command line: `*` stays within a folder.
+pub fn command_line_glob(glob: &str) -> Result<Glob, globset::Error> {
+    glob_builder(glob).build()
+}
+
+/// `path` from the current folder, without resolving links (so names in
+/// diagnostics stay as the user wrote them), and without `.` components.
+pub fn absolute(path: &Path) -> PathBuf {
+    let joined = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `file` relative to `root`, with `/` between components.
+fn relative_to(file: &Path, root: &Path) -> Option<String> {
+    let relative = file.strip_prefix(root).ok()?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// `a/b/c`, then `a/b`, then `a`.
+fn prefixes(relative: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(relative), |p| p.rfind('/').map(|i| &p[..i]))
+}
+
+/// A TOML basic string.
+fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, Vec<(String, String)>> {
+        Config::parse(Path::new("/project/agentc.toml"), text.as_bytes()).map_err(
+            |(source, problems)| {
+                problems
+                    .iter()
+                    .map(|d| (source.slice(d.span).to_string(), d.message.clone()))
+                    .collect()
+            },
+        )
+    }
+
+    #[test]
+    fn reads_every_key() {
+        let config = parse(
+            "targets = [\"openai\", \"gemini\"]\ninclude = [\"agents/**/*.yaml\"]\nexclude = [\"agents/legacy\"]\n\n[severity]\nproperty-name-case = \"error\"\ndeprecated = \"off\"\n",
+        )
+        .unwrap();
+        assert_eq!(config.targets, vec![Target::OpenAi, Target::Gemini]);
+        assert_eq!(config.level(Code::PropertyNameCase), Level::Error);
+        assert_eq!(config.level(Code::Deprecated), Level::Off);
+        assert_eq!(config.level(Code::UnknownType), Level::Error);
+        assert!(config.takes(Path::new("/project/agents/a/protocol.yaml")));
+        assert!(config.takes(Path::new("/project/agents/a/other.yaml")));
+        assert!(!config.takes(Path::new("/project/agents/legacy/a/protocol.yaml")));
+        assert!(!config.takes(Path::new("/project/agents/a/b.yml")));
+        assert!(config.skips(Path::new("/project/agents/legacy")));
+    }
+
+    #[test]
+    fn reports_every_problem_at_its_place() {
+        let problems = parse(
+            "targets = [\"open-ai\", 3]\nexclued = []\ninclude = \"x\"\nexclude = [\"a/[\"]\n[severity]\nunused-refernce = \"off\"\ndeprecated = \"ignore\"\nyaml-syntax = \"off\"\nread-before-write = 1\n",
+        )
+        .unwrap_err();
+        let found: Vec<(&str, &str)> = problems
+            .iter()
+            .map(|(at, m)| (at.as_str(), m.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("\"open-ai\"", "`open-ai` is not a target"),
+                ("3", "expected a string, found an integer"),
+                ("exclued", "`exclued` is not a key of `agentc.toml`"),
+                ("\"x\"", "expected a list of globs, found a string"),
+                ("\"a/[\"", "`a/[` is not a valid glob"),
+                (
+                    "unused-refernce",
+                    "`unused-refernce` is not a diagnostic code"
+                ),
+                ("\"ignore\"", "`ignore` is not a severity"),
+                (
+                    "yaml-syntax",
+                    "the severity of `yaml-syntax` cannot be changed"
+                ),
+                (
+                    "1",
+                    "expected a severity: `error`, `warning`, `info` or `off`, found an integer"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_toml_is_reported_not_fatal() {
+        let problems = parse("targets = [\"openai\"\n[severity\n").unwrap_err();
+        assert!(!problems.is_empty());
+        assert!(
+            problems
+                .iter()
+                .all(|(_, m)| m == "`agentc.toml` is not valid TOML")
+        );
+    }
+
+    #[test]
+    fn printed_configuration_reads_back_the_same() {
+        let config = parse(
+            "targets = [\"aap\"]\nexclude = [\"x/**\"]\n[severity]\ndeprecated = \"error\"\n",
+        )
+        .unwrap();
+        let printed = config.to_toml();
+        // Codes that cannot be changed are printed for reference only.
+        let kept: String = printed
+            .lines()
+            .filter(|l| !l.ends_with("# cannot be changed"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let again = parse(&kept).unwrap();
+        assert_eq!(again.targets, config.targets);
+        assert_eq!(again.exclude, config.exclude);
+        for &code in Code::ALL {
+            assert_eq!(again.level(code), config.level(code), "{code}");
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! `--format sarif`: a SARIF 2.1.0 log (OASIS), the format code scanning
+//! services such as GitHub's read. One run; one rule per code that occurs,
+//! carrying its `agentc explain` text; one result per diagnostic, with its
+//! labels as related locations and its fix as a SARIF fix.
+//!
+//! Regions use the JSON renderer's numbers: 1-based lines, columns in
+//! Unicode scalar values (declared with `columnKind`, since SARIF counts
+//! UTF-16 units by default), exclusive ends.
+
+use crate::Compilation;
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::source::{Source, Span};
+use serde::Serialize;
+use std::borrow::Cow;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool,
+    column_kind: &'static str,
+    newline_sequences: [&'static str; 3],
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    driver: Driver,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    rules: Vec<Rule>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rule {
+    id: &'static str,
+    short_description: Text<'static>,
+    full_description: Text<'static>,
+    help: Help,
+    default_configuration: Configuration,
+}
+
+#[derive(Serialize)]
+struct Help {
+    text: &'static str,
+    markdown: &'static str,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+/// A SARIF `message` or plain `multiformatMessageString`.
+#[derive(Serialize)]
+struct Text<'a> {
+    text: Cow<'a, str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [Location<'a>; 1],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+struct ArtifactLocation {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix<'a> {
+    description: Text<'a>,
+    artifact_changes: [ArtifactChange<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange<'a> {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement<'a> {
+    deleted_region: Region,
+    inserted_content: Text<'a>,
+}
+
+/// The whole SARIF log for a run over `files`, pretty-printed.
+pub fn render(files: &[Compilation]) -> String {
+    // Rules in registry order, so the log does not depend on which file
+    // came first.
+    let rules: Vec<Code> = Code::ALL
+        .iter()
+        .copied()
+        .filter(|code| {
+            files
+                .iter()
+                .any(|f| f.diagnostics.iter().any(|d| d.code == *code))
+        })
+        .collect();
+    let results = files
+        .iter()
+        .flat_map(|file| {
+            let uri = uri(file.source.name());
+            let rules = &rules;
+            file.diagnostics
+                .iter()
+                .map(move |d| result(&file.source, &uri, rules, d))
+        })
+        .collect();
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool: Tool {
+                driver: Driver {
+                    name: "agentc",
+                    version: env!("CARGO_PKG_VERSION"),
+                    semantic_version: env!("CARGO_PKG_VERSION"),
+                    rules: rules.iter().map(|&code| rule(code)).collect(),
+                },
+            },
+            column_kind: "unicodeCodePoints",
+            // The lines agentc counts (`Source::new`); SARIF's default
+            // leaves out the lone `\r`.
+            newline_sequences: ["\r\n", "\n", "\r"],
+            results,
+        }],
+    };
+    // Serializing plain structs of strings and numbers cannot fail.
+    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+}
+
+fn rule(code: Code) -> Rule {
+    let explanation = code.explanation();
+    Rule {
+        id: code.name(),
+        short_description: text(code.summary()),
+        full_description: Text {
+            text: first_paragraph(explanation).map_or(code.summary().into(), Cow::Owned),
+        },
+        // The explanation is Markdown written to read well as plain text
+        // too (`agentc explain` prints it as is), and code scanning wants a
+        // `text` whether or not it shows the `markdown`.
+        help: Help {
+            text: explanation,
+            markdown: explanation,
+        },
+        default_configuration: Configuration {
+            level: level(code.severity()),
+        },
+    }
+}
+
+fn result<'a>(source: &Source, uri: &str, rules: &[Code], d: &'a Diagnostic) -> SarifResult<'a> {
+    let mut message = Cow::Borrowed(d.message.as_str());
+    if let Some(help) = super::help_and_notes(d) {
+        message = format!("{message}\n{help}").into();
+    }
+    let related_locations = d
+        .labels
+        .iter()
+        .enumerate()
+        .map(|(id, label)| Location {
+            id: Some(id),
+            physical_location: physical(source, uri, label.span),
+            message: Some(text(&label.message)),
+        })
+        .collect();
+    // SARIF requires at least one replacement in a fix.
+    let fixes = d
+        .fix
+        .iter()
+        .filter(|fix| !fix.edits.is_empty())
+        .map(|fix| SarifFix {
+            description: text(&fix.title),
+            artifact_changes: [ArtifactChange {
+                artifact_location: ArtifactLocation {
+                    uri: uri.to_string(),
+                },
+                replacements: fix
+                    .edits
+                    .iter()
+                    .map(|edit| Replacement {
+                        deleted_region: region(source, edit.span),
+                        inserted_content: text(&edit.text),
+                    })
+                    .collect(),
+            }],
+        })
+        .collect();
+    SarifResult {
+        rule_id: d.code.name(),
+        // Every code of every diagnostic is among the rules.
+        rule_index: rules.iter().position(|&c| c == d.code).unwrap_or_default(),
+        level: level(d.severity),
+        message: Text { text: message },
+        locations: [Location {
+            id: None,
+            physical_location: physical(source, uri, d.span),
+            message: None,
+        }],
+        related_locations,
+        fixes,
+    }
+}
+
+fn text(text: &str) -> Text<'_> {
+    Text { text: text.into() }
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn physical(source: &Source, uri: &str, span: Span) -> PhysicalLocation {
+    PhysicalLocation {
+        artifact_location: ArtifactLocation {
+            uri: uri.to_string(),
+        },
+        region: region(source, span),
+    }
+}
+
+fn region(source: &Source, span: Span) -> Region {
+    let (start_line, start_column, end_line, end_column) = super::json::range(source, span);
+    Region {
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    }
+}
+
+/// The first paragraph after the `# code` heading of an explanation, on
+/// one line.
+fn first_paragraph(explanation: &str) -> Option<String> {
+    let paragraph: Vec<&str> = explanation
+        .lines()
+        .map(str::trim)
+        .skip_while(|line| line.is_empty() || line.starts_with('#'))
+        .take_while(|line| !line.is_empty())
+        .collect();
+    (!paragraph.is_empty()).then(|| paragraph.join(" "))
+}
+
+/// A file name as a URI reference (RFC 3986), as `artifactLocation.uri`
+/// must be: `/` between folders, a relative name kept relative (without a
+/// leading `./`), an absolute one as a `file:` URI, and every byte but the
+/// unreserved characters and `/` percent-encoded.
+fn uri(name: &str) -> String {
+    let path = name.replace('\\', "/");
+    let mut path = path.as_str();
+    while let Some(rest) = path.strip_prefix("./") {
+        path = rest;
+    }
+    let bytes = path.as_bytes();
+    let drive = bytes.len() >= 2
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes.len() == 2 || bytes[2] == b'/');
+    if drive {
+        // `C:/x`: the colon stays, or it would not be a drive.
+        format!("file:///{}:{}", &path[..1], percent_encode(&path[2..]))
+    } else if path.starts_with("//") {
+        // `\\server\share\x`: the server is the authority.
+        format!("file:{}", percent_encode(path))
+    } else if path.starts_with('/') {
+        format!("file://{}", percent_encode(path))
+    } else {
+        percent_encode(path)
+    }
+}
+
+/// Percent-encodes every byte but RFC 3986's unreserved characters and `/`.
+fn percent_encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &byte in path.as_bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_paragraph, uri};
+
+    #[test]
+    fn file_names_become_uri_references() {
+        assert_eq!(
+            uri("agents/support/protocol.yaml"),
+            "agents/support/protocol.yaml"
+        );
+        assert_eq!(uri("./a/./b.yaml"), "a/./b.yaml");
+        assert_eq!(uri("././a.yaml"), "a.yaml");
+        assert_eq!(uri("../x/p.yaml"), "../x/p.yaml");
+        assert_eq!(
+            uri("dir/my agent é/protocol.yaml"),
+            "dir/my%20agent%20%C3%A9/protocol.yaml"
+        );
+        assert_eq!(uri("a#b%c?d:e.yaml"), "a%23b%25c%3Fd%3Ae.yaml");
+        assert_eq!(uri("<stdin>"), "%3Cstdin%3E");
+        assert_eq!(uri("/home/me/p.yaml"), "file:///home/me/p.yaml");
+        assert_eq!(uri("/tmp/a b.yaml"), "file:///tmp/a%20b.yaml");
+        assert_eq!(uri(r"agents\support\p.yaml"), "agents/support/p.yaml");
+        assert_eq!(uri(r"C:\work\p.yaml"), "file:///C:/work/p.yaml");
+        assert_eq!(uri(r"\\server\share\p.yaml"), "file://server/share/p.yaml");
+        // A colon in a relative name is encoded, so it is not read as a
+        // scheme.
+        assert_eq!(uri("c:p.yaml"), "c%3Ap.yaml");
+    }
+
+    #[test]
+    fn the_full_description_is_the_first_paragraph() {
+        let text = "# some-code\n\nReports a thing\nthat is wrong.\n\n## Why\n\nBecause.\n";
+        assert_eq!(
+            first_paragraph(text).as_deref(),
+            Some("Reports a thing that is wrong.")
+        );
+        assert_eq!(first_paragraph("# only-a-heading\n"), None);
+    }
+}

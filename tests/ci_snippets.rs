@@ -1,0 +1,152 @@
+//! The README's CI snippets work as written: the GitHub Actions job and the
+//! GitLab CI job pass their platform's schema (check-jsonschema's vendored
+//! SchemaStore copies, offline), `.pre-commit-hooks.yaml` and the README's
+//! `.pre-commit-config.yaml` pass pre-commit's own validation, and every
+//! `agentc` command in them runs on a real protocol and exits 0.
+//!
+//! The tools come from `AGENTC_CI_TOOLS_BIN` (a folder holding
+//! `check-jsonschema` and `pre-commit`, pinned in
+//! tests/ci_snippets/requirements.txt; `.ci/run` installs them). Without
+//! it the test says why and skips, unless `AGENTC_REQUIRE_CI_TOOLS=1`.
+
+mod common;
+
+use common::root;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The fenced block after `<!-- snippet: NAME -->` in the README.
+fn snippet(readme: &str, name: &str) -> String {
+    let marker = format!("<!-- snippet: {name} -->");
+    let Some(at) = readme.find(&marker) else {
+        panic!("README.md has no `{marker}`");
+    };
+    let rest = &readme[at + marker.len()..];
+    let open = rest.find("```").expect("a fenced block after the marker");
+    let body_start = open + rest[open..].find('\n').expect("a fence line") + 1;
+    let close = rest[body_start..].find("\n```").expect("a closing fence");
+    rest[body_start..body_start + close + 1].to_string()
+}
+
+fn tools() -> Option<PathBuf> {
+    match std::env::var_os("AGENTC_CI_TOOLS_BIN") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None if std::env::var("AGENTC_REQUIRE_CI_TOOLS").as_deref() == Ok("1") => {
+            panic!("AGENTC_REQUIRE_CI_TOOLS=1 but AGENTC_CI_TOOLS_BIN is not set; .ci/run sets it")
+        }
+        None => {
+            eprintln!(
+                "skipped: AGENTC_CI_TOOLS_BIN is not set (a folder with check-jsonschema and pre-commit; see .ci/run)"
+            );
+            None
+        }
+    }
+}
+
+fn run(command: &mut Command) -> String {
+    let output = command.output().expect("run the tool");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{command:?} failed:\n{text}");
+    text
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentc-snippets-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+#[test]
+fn ci_snippets_pass_their_platforms_schemas() {
+    let Some(bin) = tools() else { return };
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let dir = scratch("schemas");
+    for (name, schema, file) in [
+        ("github-actions", "vendor.github-workflows", "agentc.yml"),
+        ("gitlab-ci", "vendor.gitlab-ci", ".gitlab-ci.yml"),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, snippet(&readme, name)).expect("write snippet");
+        run(Command::new(bin.join("check-jsonschema"))
+            .args(["--builtin-schema", schema])
+            .arg(&path));
+    }
+    let config = dir.join(".pre-commit-config.yaml");
+    std::fs::write(&config, snippet(&readme, "pre-commit")).expect("write snippet");
+    run(Command::new(bin.join("pre-commit"))
+        .arg("validate-config")
+        .arg(&config));
+    run(Command::new(bin.join("pre-commit"))
+        .arg("validate-manifest")
+        .arg(root().join(".pre-commit-hooks.yaml")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `agentc` command lines of the snippets (from `run:`, `script:` and
+/// `entry:`), and of the hook manifest.
+fn commands(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim().trim_start_matches("- ");
+            let line = ["run: ", "entry: ", ""]
+                .iter()
+                .find_map(|key| line.strip_prefix(key))?;
+            line.starts_with("agentc ").then(|| line.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_agentc_command_in_the_snippets_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let hooks = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).expect("hooks");
+    let mut lines = commands(&hooks);
+    for name in ["github-actions", "gitlab-ci", "pre-commit"] {
+        lines.extend(commands(&snippet(&readme, name)));
+    }
+    assert!(lines.len() >= 4, "{lines:?}");
+    // A project with a clean agent folder, as the snippets expect.
+    let dir = scratch("commands");
+    let agent = root().join("protocols/support-desk");
+    copy(&agent, &dir.join("agents/support-desk"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_agentc"))
+        .parent()
+        .expect("the binary's folder");
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    for line in &lines {
+        let output = Command::new("sh")
+            .args(["-c", line])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        assert!(
+            output.status.success(),
+            "`{line}` failed:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
