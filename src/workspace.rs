@@ -271,16 +271,23 @@ pub fn check_one(
     targets: &[Target],
 ) -> std::io::Result<Vec<Compilation>> {
     let mut files = agent::check_path(path)?;
-    for file in &mut files {
+    finish(&mut files, config, targets);
+    Ok(files)
+}
+
+/// What a check adds to what [`agent::check_path`] found, for the command
+/// line and editors alike: the targets' checks, the configured severities,
+/// and the protocol's (the first file's) `agentc-ignore` comments.
+pub fn finish(files: &mut [Compilation], config: &Config, targets: &[Target]) {
+    for file in files.iter_mut() {
         crate::check_targets(file, targets);
         config.apply(&mut file.diagnostics);
     }
-    // The protocol comes first. Its suppressions see the diagnostics as
-    // configured (one turned off is not there to silence), and what they
-    // report is configured in turn.
+    // The protocol's suppressions see the diagnostics as configured (one
+    // turned off is not there to silence, so its suppression is unused),
+    // and what they report is configured in turn.
     if let Some(protocol) = files.first_mut() {
         crate::suppress::apply(protocol);
         config.apply(&mut protocol.diagnostics);
     }
-    Ok(files)
 }

@@ -834,3 +834,46 @@ fn closing_the_protocol_keeps_an_open_settings_files_diagnostics() {
     assert!(client.diagnostics(&settings_uri).is_empty());
     client.shutdown();
 }
+
+/// The editor reports what `agentc check` does: `agentc-ignore` comments
+/// silence, the nearest `agentc.toml` sets severities, and the unused
+/// suppression's quick fix removes it.
+#[test]
+fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("agentc-lsp-config-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
+    let text = "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's name\n    ticket_id: { type: string }\n    # agentc-ignore: deprecated nothing here\n    user_id: { type: string }\n";
+    let path = dir.join("agents/protocol.yaml");
+    std::fs::write(&path, text).expect("write protocol");
+    let doc = uri(&path);
+    let mut client = Client::start(false);
+    let published = client.open(&doc, text);
+    assert_eq!(
+        codes(&published),
+        ["unused-suppression", "property-name-case"]
+    );
+    assert!(published.iter().all(|d| d["severity"] == 2));
+    // A configuration above the file makes the lint an error.
+    std::fs::write(
+        dir.join("agentc.toml"),
+        "[severity]\nproperty-name-case = \"error\"\nunused-suppression = \"off\"\n",
+    )
+    .expect("write config");
+    let published = client.replace(&doc, text);
+    assert_eq!(codes(&published), ["property-name-case"]);
+    assert_eq!(published[0]["severity"], 1);
+    // Without it, the unused suppression's fix removes its line.
+    std::fs::remove_file(dir.join("agentc.toml")).expect("remove config");
+    client.replace(&doc, text);
+    let fixes = quick_fixes(&mut client, &doc, 4, 22);
+    let fix = fixes
+        .iter()
+        .find(|a| a["title"] == "remove the suppression")
+        .expect("a fix that removes the suppression");
+    let fixed = applied(text, &fix["edit"], &doc);
+    assert!(!fixed.contains("deprecated"), "{fixed}");
+    assert_eq!(codes(&client.replace(&doc, &fixed)), ["property-name-case"]);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

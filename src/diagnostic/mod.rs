@@ -1,5 +1,5 @@
 //! The one diagnostic type every stage produces, and the registry of codes.
-//! Renderers (human, JSON, and later SARIF, GitHub, LSP) read this type; none
+//! Renderers (human, JSON, short, GitHub, SARIF, LSP) read this type; none
 //! of them adds information of its own.
 
 mod codes;

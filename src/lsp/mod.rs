@@ -24,7 +24,9 @@ mod features;
 pub use convert::Encoding;
 
 use crate::agent::{self, Files};
+use crate::config::Config;
 use crate::symbols::Index;
+use crate::workspace;
 use crate::{Compilation, Diagnostic};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
@@ -359,6 +361,15 @@ impl<'c> Server<'c> {
             self.forget(uri);
             return;
         };
+        // As `agentc check` would report it: under the nearest
+        // `agentc.toml` (the defaults when there is none, or it is broken;
+        // the command line says what is wrong with it).
+        let config = path
+            .as_deref()
+            .and_then(Config::find)
+            .and_then(|file| Config::load(&file).ok()?.ok())
+            .unwrap_or_else(|| Config::defaults(Path::new(".")));
+        workspace::finish(&mut compilations, &config, &config.targets);
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
         // check no longer covers.
