@@ -217,19 +217,6 @@ impl Drop for TempDir {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create folder");
-    for entry in std::fs::read_dir(from).expect("list folder") {
-        let entry = entry.expect("directory entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
 #[test]
 fn tests_run_from_the_crate_root() {
     let here = std::env::current_dir()
@@ -533,7 +520,7 @@ fn cli_warns_about_a_folder_without_settings() {
 fn cli_checks_the_folder_of_a_protocol_named_as_a_file() {
     let temp = TempDir::new("file");
     let copy = temp.path().join("support-desk");
-    copy_dir(Path::new(SUPPORT_DESK), &copy);
+    common::copy_dir(Path::new(SUPPORT_DESK), &copy);
     let protocol = temp.join("support-desk/protocol.yaml");
 
     let (code, report) = check_json(&[&protocol]);

@@ -221,74 +221,45 @@ fn the_nearest_config_wins_and_flags_override_it() {
             ("other.toml", "[severity]\nproperty-name-case = \"info\"\n"),
         ],
     );
-    let short = |args: &[&str]| stdout(&tree.run(args));
+    // `agentc check --format short ARGS`.
+    let short =
+        |args: &[&str]| stdout(&tree.run(&[&["check", "--format", "short"], args].concat()));
     // The root configuration: the warning is an error, and the openai
     // target reports the `file` parameter.
     assert_eq!(
-        short(&["check", "--format", "short", "top"]),
+        short(&["top"]),
         "top/protocol.yaml:3:5: error[property-name-case] property name `ticket_id` is not camelCase\n\
          top/protocol.yaml:9:15: warning[file-reference] `file` is sent to OpenAI as a file-reference object (`id`, `mediaType`, `url`, `filename`, `size`)\n"
     );
     // --config replaces it whole: no targets, unless --target gives them.
-    let output = short(&[
-        "check",
-        "--format",
-        "short",
-        "--config",
-        "other.toml",
-        "top",
-    ]);
+    let output = short(&["--config", "other.toml", "top"]);
     assert_eq!(
         output,
         "top/protocol.yaml:3:5: info[property-name-case] property name `ticket_id` is not camelCase\n"
     );
-    let output = short(&[
-        "check",
-        "--format",
-        "short",
-        "--config",
-        "other.toml",
-        "--target",
-        "openai",
-        "top",
-    ]);
+    let output = short(&["--config", "other.toml", "--target", "openai", "top"]);
     assert!(output.contains("3:5: info[property-name-case]"), "{output}");
     assert!(output.contains("9:15: warning[file-reference]"), "{output}");
     // --target replaces the configured targets.
-    let output = short(&[
-        "check",
-        "--format",
-        "short",
-        "--target",
-        "json-schema",
-        "top",
-    ]);
+    let output = short(&["--target", "json-schema", "top"]);
     assert!(!output.contains("file-reference"), "{output}");
     // The nearer configuration turns the code off; its own (empty)
     // targets apply, not the root's.
-    assert_eq!(short(&["check", "--format", "short", "team"]), "");
+    assert_eq!(short(&["team"]), "");
     // --no-config: the defaults.
     assert_eq!(
-        short(&["check", "--format", "short", "--no-config", "team"]),
+        short(&["--no-config", "team"]),
         "team/inner/protocol.yaml:3:5: warning[property-name-case] property name `ticket_id` is not camelCase\n"
     );
     // One run governed by both: each file by its nearest.
-    let both = short(&["check", "--format", "short", "."]);
+    let both = short(&["."]);
     assert!(
         both.contains("./top/protocol.yaml:3:5: error[property-name-case]"),
         "{both}"
     );
     assert!(!both.contains("team/inner"), "{both}");
     // --config applies to every file, wherever it is.
-    let output = short(&[
-        "check",
-        "--format",
-        "short",
-        "--config",
-        "other.toml",
-        "team",
-        "top",
-    ]);
+    let output = short(&["--config", "other.toml", "team", "top"]);
     assert_eq!(
         output.matches("info[property-name-case]").count(),
         2,

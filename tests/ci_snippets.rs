@@ -113,7 +113,7 @@ fn every_agentc_command_in_the_snippets_runs() {
     // A project with a clean agent folder, as the snippets expect.
     let dir = scratch("commands");
     let agent = root().join("protocols/support-desk");
-    copy(&agent, &dir.join("agents/support-desk"));
+    common::copy_dir(&agent, &dir.join("agents/support-desk"));
     let bin = Path::new(env!("CARGO_BIN_EXE_agentc"))
         .parent()
         .expect("the binary's folder");
@@ -136,17 +136,4 @@ fn every_agentc_command_in_the_snippets_runs() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create folder");
-    for entry in std::fs::read_dir(from).expect("read folder") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }

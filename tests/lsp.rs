@@ -665,19 +665,6 @@ fn agent_folder(name: &str, settings: &str) -> std::path::PathBuf {
     dir
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("agentc-lsp-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -713,7 +700,7 @@ fn malformed_requests_get_errors_and_the_server_goes_on() {
 #[test]
 fn rename_reaches_tools_and_scoped_variables() {
     let dir = tempdir("support-desk");
-    copy_dir(&root().join("protocols/support-desk"), &dir);
+    common::copy_dir(&root().join("protocols/support-desk"), &dir);
     let text = read("protocols/support-desk/protocol.yaml");
     let mut client = Client::start(false);
     let doc = uri(&dir.join("protocol.yaml"));
