@@ -63,9 +63,10 @@
 //! - The new warnings have their codes' default severities; configured
 //!   severities are the caller's to apply. Call [`apply`] once per
 //!   compilation, after every other diagnostic of the file has been added
-//!   (targets included) and before configured severities turn any off:
-//!   a suppression of a code that is not there is reported unused, and a
-//!   second call would find every used suppression unused.
+//!   (targets included); a second call would find every used suppression
+//!   unused. [`crate::workspace::finish`] calls it after `agentc.toml`'s
+//!   severities, so a suppression of a code turned off is reported unused,
+//!   as it is dead (ruff reports `noqa` of a disabled rule the same way).
 
 use crate::Compilation;
 use crate::diagnostic::{Code, Diagnostic, Edit, nearest};
