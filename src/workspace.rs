@@ -14,7 +14,7 @@ use crate::emit::Target;
 use crate::source::Source;
 use crate::{Compilation, agent};
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -113,12 +113,11 @@ impl Configs {
 /// Finds the files `paths` name (the current folder when there are none).
 pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
     let mut configs = Configs::new(choice);
-    let mut found: BTreeMap<PathBuf, Arc<Config>> = BTreeMap::new();
+    let mut found = Found::default();
     let mut failures = Vec::new();
     let here = [PathBuf::from(".")];
     let paths = if paths.is_empty() { &here[..] } else { paths };
     for path in paths {
-        let before = found.len();
         let shown = path.display();
         let config = configs.of(path);
         if let Some(file) = config
@@ -131,10 +130,10 @@ pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
             continue;
         }
         match search(path, &mut configs, &mut found) {
-            Ok(0) if found.len() == before && is_glob(path) && !path.exists() => {
+            Ok(0) if is_glob(path) && !path.exists() => {
                 failures.push(format!("no file matches {shown}"));
             }
-            Ok(0) if found.len() == before => {
+            Ok(0) => {
                 failures.push(match &config.file {
                     Some(file) if config.include != [config::DEFAULT_INCLUDE] => format!(
                         "nothing under {shown} matches the `include` of {}",
@@ -149,18 +148,30 @@ pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
     }
     failures.append(&mut configs.failures);
     Plan {
-        files: found.into_iter().collect(),
+        files: found.files.into_iter().collect(),
         failures,
         broken_configs: configs.broken,
     }
 }
 
+/// The files found so far, by the path they are shown with, each once
+/// however it was spelled (`a/p.yaml`, `./a/p.yaml`, `a/../a/p.yaml`).
+#[derive(Default)]
+struct Found {
+    files: BTreeMap<PathBuf, Arc<Config>>,
+    seen: BTreeSet<PathBuf>,
+}
+
+impl Found {
+    fn add(&mut self, file: PathBuf, config: Arc<Config>) {
+        if self.seen.insert(config::absolute(&file)) {
+            self.files.insert(file, config);
+        }
+    }
+}
+
 /// Adds the files `path` names to `found`; how many it names.
-fn search(
-    path: &Path,
-    configs: &mut Configs,
-    found: &mut BTreeMap<PathBuf, Arc<Config>>,
-) -> std::io::Result<usize> {
+fn search(path: &Path, configs: &mut Configs, found: &mut Found) -> std::io::Result<usize> {
     if path.is_dir() {
         let candidates = agent::files_below(path, true, |_| true, |dir| !skips(configs, dir))?;
         return Ok(take(candidates, configs, found, |config, file| {
@@ -170,7 +181,7 @@ fn search(
     if path.exists() || !is_glob(path) {
         std::fs::metadata(path)?;
         let config = configs.of(path);
-        found.insert(path.to_path_buf(), config);
+        found.add(path.to_path_buf(), config);
         return Ok(1);
     }
     let text = path.to_string_lossy();
@@ -204,14 +215,14 @@ fn skips(configs: &mut Configs, dir: &Path) -> bool {
 fn take(
     candidates: Vec<PathBuf>,
     configs: &mut Configs,
-    found: &mut BTreeMap<PathBuf, Arc<Config>>,
+    found: &mut Found,
     wanted: impl Fn(&Config, &Path) -> bool,
 ) -> usize {
     let mut taken = 0;
     for file in candidates {
         let config = configs.of(&file);
         if wanted(&config, &file) {
-            found.insert(file, config);
+            found.add(file, config);
             taken += 1;
         }
     }

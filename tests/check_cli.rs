@@ -135,8 +135,8 @@ fn many_paths_files_folders_and_globs() {
     let output = tree.run(&["check", "--format", "short"]);
     assert_eq!(files(&output), ["./a/protocol.yaml", "./b/protocol.yaml"]);
     assert_eq!(stderr(&output), "checked 2 files: 2 errors, 2 warnings\n");
-    // A glob the shell did not expand, a file, and the same file twice:
-    // each file is checked once, in path order.
+    // A glob the shell did not expand, a file, and the same file again,
+    // spelled three ways: each file is checked once, in path order.
     let output = tree.run(&[
         "check",
         "--format",
@@ -144,6 +144,8 @@ fn many_paths_files_folders_and_globs() {
         "c/extra.yaml",
         "*/protocol.yaml",
         "a/protocol.yaml",
+        "./a/protocol.yaml",
+        "b/../a/protocol.yaml",
     ]);
     assert_eq!(
         files(&output),
