@@ -199,27 +199,22 @@ impl Config {
     /// the `include` globs matches it and no `exclude` glob matches it or a
     /// folder above it. A file outside the configuration's folder is taken
     /// when it is named `protocol.yaml`.
+    /// `file` is absolute.
     pub fn takes(&self, file: &Path) -> bool {
-        let file = absolute(file);
-        let Some(relative) = relative_to(&file, &self.root) else {
+        let Some(relative) = relative_to(file, &self.root) else {
             return file.file_name().is_some_and(|n| n == "protocol.yaml");
         };
         self.includes.is_match(&relative) && !self.excluded(&relative)
     }
 
-    /// Whether an `exclude` glob matches `file` or a folder above it.
-    pub fn excludes(&self, file: &Path) -> bool {
-        relative_to(&absolute(file), &self.root).is_some_and(|r| self.excluded(&r))
+    /// Whether an `exclude` glob matches the absolute `path` (a file or a
+    /// folder) or a folder above it, below the configuration's own folder.
+    pub fn excludes(&self, path: &Path) -> bool {
+        relative_to(path, &self.root).is_some_and(|r| self.excluded(&r))
     }
 
     fn excluded(&self, relative: &str) -> bool {
-        prefixes(relative).any(|prefix| self.excludes.is_match(prefix))
-    }
-
-    /// Whether a search may skip the folder `dir` whole: an `exclude` glob
-    /// matches it.
-    pub fn skips(&self, dir: &Path) -> bool {
-        relative_to(&absolute(dir), &self.root).is_some_and(|r| self.excludes.is_match(&r))
+        !relative.is_empty() && prefixes(relative).any(|prefix| self.excludes.is_match(prefix))
     }
 
     /// The configuration as `agentc.toml` text, every code's severity
@@ -251,13 +246,14 @@ impl Config {
         ));
         out.push_str("\n[severity]\n");
         for &code in Code::ALL {
-            let fixed = if code.can_be_silenced() {
-                ""
+            // Written as comments, so the text reads back as it is.
+            let (comment, fixed) = if code.can_be_silenced() {
+                ("", "")
             } else {
-                "  # cannot be changed"
+                ("# ", " (cannot be changed)")
             };
             out.push_str(&format!(
-                "{} = \"{}\"{fixed}\n",
+                "{comment}{} = \"{}\"{fixed}\n",
                 code.name(),
                 self.level(code).name()
             ));
@@ -316,7 +312,22 @@ impl Reader<'_> {
     fn globs(&mut self, value: &Spanned<DeValue>) -> Option<Vec<String>> {
         let items = self.strings(value, "a list of globs")?;
         let mut globs = Vec::new();
-        for (glob, at) in items {
+        for (written, at) in items {
+            // `./a` and `a/` mean `a`, as they would to a shell.
+            let glob = written.trim_start_matches("./").trim_end_matches('/');
+            let outside = glob.starts_with('/') || glob.split('/').any(|part| part == "..");
+            if glob.is_empty() || outside {
+                self.problems.push(
+                    Diagnostic::new(
+                        Code::InvalidConfig,
+                        at,
+                        format!("`{written}` is not a glob below this file's folder"),
+                    )
+                    .with_help("globs are relative to the folder of `agentc.toml`, and stay below it: `agents/**/protocol.yaml`"),
+                );
+                continue;
+            }
+            let glob = glob.to_string();
             match glob_builder(&glob).build() {
                 Ok(_) => globs.push(glob),
                 Err(error) => self.problems.push(
@@ -450,9 +461,14 @@ pub fn command_line_glob(glob: &str) -> Result<Glob, globset::Error> {
 /// `path` from the current folder, without resolving links (so names in
 /// diagnostics stay as the user wrote them), and without `.` components.
 pub fn absolute(path: &Path) -> PathBuf {
-    let joined = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+/// `path` without `.` components, and `..` taken back, as text: no
+/// question to the file system.
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
-    for component in joined.components() {
+    for component in path.components() {
         match component {
             Component::CurDir => {}
             Component::ParentDir => {
@@ -523,7 +539,11 @@ mod tests {
         assert!(config.takes(Path::new("/project/agents/a/other.yaml")));
         assert!(!config.takes(Path::new("/project/agents/legacy/a/protocol.yaml")));
         assert!(!config.takes(Path::new("/project/agents/a/b.yml")));
-        assert!(config.skips(Path::new("/project/agents/legacy")));
+        assert!(config.excludes(Path::new("/project/agents/legacy")));
+        assert!(config.excludes(Path::new("/project/agents/legacy/a")));
+        assert!(!config.excludes(Path::new("/project/agents")));
+        assert!(!config.excludes(Path::new("/project")));
+        assert!(!config.excludes(Path::new("/elsewhere/agents/legacy")));
     }
 
     #[test]
@@ -562,6 +582,20 @@ mod tests {
     }
 
     #[test]
+    fn globs_are_normalized_and_must_stay_below_the_folder() {
+        let config = parse("exclude = [\"./agents/a/\", \"b\"]\n").unwrap();
+        assert_eq!(config.exclude, ["agents/a", "b"]);
+        assert!(config.excludes(Path::new("/project/agents/a/protocol.yaml")));
+        let problems = parse("exclude = [\"/abs/x\", \"../up\", \"\", \"./\"]\n").unwrap_err();
+        assert_eq!(problems.len(), 4);
+        assert!(
+            problems
+                .iter()
+                .all(|(_, m)| m.ends_with("is not a glob below this file's folder"))
+        );
+    }
+
+    #[test]
     fn malformed_toml_is_reported_not_fatal() {
         let problems = parse("targets = [\"openai\"\n[severity\n").unwrap_err();
         assert!(!problems.is_empty());
@@ -579,13 +613,9 @@ mod tests {
         )
         .unwrap();
         let printed = config.to_toml();
-        // Codes that cannot be changed are printed for reference only.
-        let kept: String = printed
-            .lines()
-            .filter(|l| !l.ends_with("# cannot be changed"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let again = parse(&kept).unwrap();
+        // Codes that cannot be changed are printed as comments.
+        assert!(printed.contains("\n# yaml-syntax = \"error\" (cannot be changed)\n"));
+        let again = parse(&printed).unwrap();
         assert_eq!(again.targets, config.targets);
         assert_eq!(again.exclude, config.exclude);
         for &code in Code::ALL {

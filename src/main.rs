@@ -539,8 +539,19 @@ fn check(args: CheckArgs) -> ExitCode {
     }
 
     let plan = workspace::plan(&args.paths, choice);
+    // A configuration that cannot be used stops the run: checking under
+    // another would give answers nobody asked for.
+    for failure in &plan.unreadable_configs {
+        eprintln!("error: {failure}");
+    }
     if !plan.broken_configs.is_empty() {
         return broken_configs(plan.broken_configs, args.format);
+    }
+    if !plan.unreadable_configs.is_empty() {
+        return ExitCode::from(2);
+    }
+    for note in &plan.notes {
+        eprintln!("note: {note}");
     }
     let mut io_failed = !plan.failures.is_empty();
     for failure in &plan.failures {

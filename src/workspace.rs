@@ -32,18 +32,27 @@ pub enum ConfigChoice {
 /// The files a run checks, each with its configuration, sorted by path.
 pub struct Plan {
     pub files: Vec<(PathBuf, Arc<Config>)>,
-    /// Paths that could not be read, or found nothing: what to tell.
+    /// Paths that could not be read, or found nothing: what to tell; the
+    /// run exits with 2.
     pub failures: Vec<String>,
+    /// What was skipped, and why (an excluded folder named on the command
+    /// line): what to tell.
+    pub notes: Vec<String>,
     /// Configuration files with problems: the run must not go on.
     pub broken_configs: Vec<(Source, Vec<Diagnostic>)>,
+    /// Configuration files that could not be read: the run must not go on.
+    pub unreadable_configs: Vec<String>,
 }
 
-/// The configurations of a run, each read once.
+/// The configurations of a run, each found and read once.
 pub struct Configs {
     choice: ConfigChoice,
+    /// The current folder, taken once: paths are made absolute from it
+    /// without asking the system again.
+    here: PathBuf,
     /// By configuration file; `None` when it could not be used.
     loaded: BTreeMap<PathBuf, Option<Arc<Config>>>,
-    /// The nearest configuration file, by folder.
+    /// The nearest configuration file, by absolute folder.
     nearest: BTreeMap<PathBuf, Option<PathBuf>>,
     defaults: Arc<Config>,
     /// Problems found in configuration files.
@@ -57,56 +66,101 @@ impl Configs {
         let here = config::absolute(Path::new("."));
         Configs {
             choice,
+            defaults: Arc::new(Config::defaults(&here)),
+            here,
             loaded: BTreeMap::new(),
             nearest: BTreeMap::new(),
-            defaults: Arc::new(Config::defaults(&here)),
             broken: Vec::new(),
             failures: Vec::new(),
         }
     }
 
-    /// The configuration that governs `path` (a file or a folder); the
+    /// `path` made absolute, without `.` and `..`.
+    fn absolute(&self, path: &Path) -> PathBuf {
+        config::normalize(&self.here.join(path))
+    }
+
+    /// The configuration that governs `path`, a file or a folder; the
     /// defaults when there is none or it is broken (then the run stops).
     pub fn of(&mut self, path: &Path) -> Arc<Config> {
+        let absolute = self.absolute(path);
+        if absolute.is_dir() {
+            self.of_dir(&absolute)
+        } else {
+            let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
+            self.of_dir(&parent)
+        }
+    }
+
+    /// The configuration of the files in the absolute folder `dir`.
+    fn of_dir(&mut self, dir: &Path) -> Arc<Config> {
         let file = match &self.choice {
-            ConfigChoice::Defaults => return Arc::clone(&self.defaults),
+            ConfigChoice::Defaults => None,
             ConfigChoice::File(file) => Some(file.clone()),
-            ConfigChoice::Nearest => {
-                let absolute = config::absolute(path);
-                let dir = if absolute.is_dir() {
-                    absolute
-                } else {
-                    absolute.parent().map(Path::to_path_buf).unwrap_or_default()
-                };
-                self.nearest
-                    .entry(dir)
-                    .or_insert_with_key(|dir| Config::find(dir))
-                    .clone()
+            ConfigChoice::Nearest => self.nearest_file(dir),
+        };
+        match file {
+            Some(file) => self.load(file),
+            None => Arc::clone(&self.defaults),
+        }
+    }
+
+    /// The nearest `agentc.toml` in the absolute folder `dir` or above,
+    /// named from the current folder when below it. Each folder is looked
+    /// at once per run, its answer inherited by the folders below.
+    fn nearest_file(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.nearest.get(dir) {
+            return known.clone();
+        }
+        let candidate = dir.join(config::FILE_NAME);
+        let found = if candidate.is_file() {
+            Some(match candidate.strip_prefix(&self.here) {
+                Ok(relative) => relative.to_path_buf(),
+                Err(_) => candidate,
+            })
+        } else {
+            match dir.parent() {
+                Some(parent) => self.nearest_file(parent),
+                None => None,
             }
         };
-        let Some(file) = file else {
-            return Arc::clone(&self.defaults);
-        };
-        let loaded = match self.loaded.get(&file) {
-            Some(loaded) => loaded.clone(),
-            None => {
-                let loaded = match Config::load(&file) {
-                    Ok(Ok(config)) => Some(Arc::new(config)),
-                    Ok(Err(broken)) => {
-                        self.broken.push(broken);
-                        None
-                    }
-                    Err(error) => {
-                        let shown = file.display();
-                        self.failures.push(format!("cannot read {shown}: {error}"));
-                        None
-                    }
-                };
-                self.loaded.insert(file, loaded.clone());
-                loaded
+        self.nearest.insert(dir.to_path_buf(), found.clone());
+        found
+    }
+
+    fn load(&mut self, file: PathBuf) -> Arc<Config> {
+        if let Some(loaded) = self.loaded.get(&file) {
+            return loaded.clone().unwrap_or_else(|| Arc::clone(&self.defaults));
+        }
+        let loaded = match Config::load(&file) {
+            Ok(Ok(config)) => Some(Arc::new(config)),
+            Ok(Err(broken)) => {
+                self.broken.push(broken);
+                None
+            }
+            Err(error) => {
+                let shown = file.display();
+                self.failures.push(format!("cannot read {shown}: {error}"));
+                None
             }
         };
+        self.loaded.insert(file, loaded.clone());
         loaded.unwrap_or_else(|| Arc::clone(&self.defaults))
+    }
+
+    /// The configuration that excludes the absolute folder `dir` or one
+    /// above it, asking for each the configuration of the folder it is in
+    /// (a folder's own `agentc.toml` cannot take back its exclusion).
+    fn excluder(&mut self, dir: &Path) -> Option<Arc<Config>> {
+        let mut current = dir;
+        while let Some(parent) = current.parent() {
+            let config = self.of_dir(parent);
+            if config.excludes(current) {
+                return Some(config);
+            }
+            current = parent;
+        }
+        None
     }
 }
 
@@ -115,25 +169,47 @@ pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
     let mut configs = Configs::new(choice);
     let mut found = Found::default();
     let mut failures = Vec::new();
+    let mut notes = Vec::new();
     let here = [PathBuf::from(".")];
     let paths = if paths.is_empty() { &here[..] } else { paths };
     for path in paths {
         let shown = path.display();
-        let config = configs.of(path);
-        if let Some(file) = config
-            .file
-            .as_ref()
-            .filter(|_| path.is_dir() && config.skips(path))
-        {
-            let file = file.display();
-            failures.push(format!("{shown} is excluded by the `exclude` of {file}"));
-            continue;
+        // The folder searched: the path, or a glob's folder.
+        let glob = is_glob(path) && !path.exists();
+        let folder = match glob {
+            true => Some(literal_base(&path.to_string_lossy()).0),
+            false => path.is_dir().then(|| path.to_path_buf()),
+        };
+        if let Some(folder) = folder {
+            let absolute = configs.absolute(&folder);
+            if let Some(config) = configs.excluder(&absolute) {
+                let by = config
+                    .file
+                    .as_deref()
+                    .unwrap_or(Path::new(config::FILE_NAME));
+                let what = match glob {
+                    true => format!("{}, where it searches", folder.display()),
+                    false => "it".to_string(),
+                };
+                notes.push(format!(
+                    "skipped {shown}: the `exclude` of {} excludes {what}",
+                    by.display()
+                ));
+                continue;
+            }
         }
         match search(path, &mut configs, &mut found) {
-            Ok(0) if is_glob(path) && !path.exists() => {
+            Ok(Searched { matched: 0, .. }) if is_glob(path) && !path.exists() => {
                 failures.push(format!("no file matches {shown}"));
             }
-            Ok(0) => {
+            Ok(Searched { matched, taken: 0 }) if is_glob(path) && !path.exists() => {
+                let files = if matched == 1 { "file" } else { "files" };
+                notes.push(format!(
+                    "skipped {shown}: agentc.toml excludes the {matched} {files} it matches"
+                ));
+            }
+            Ok(Searched { taken: 0, .. }) => {
+                let config = configs.of(path);
                 failures.push(match &config.file {
                     Some(file) if config.include != [config::DEFAULT_INCLUDE] => format!(
                         "nothing under {shown} matches the `include` of {}",
@@ -146,11 +222,12 @@ pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
             Err(error) => failures.push(format!("cannot read {shown}: {error}")),
         }
     }
-    failures.append(&mut configs.failures);
     Plan {
         files: found.files.into_iter().collect(),
         failures,
+        notes,
         broken_configs: configs.broken,
+        unreadable_configs: configs.failures,
     }
 }
 
@@ -163,26 +240,37 @@ struct Found {
 }
 
 impl Found {
-    fn add(&mut self, file: PathBuf, config: Arc<Config>) {
-        if self.seen.insert(config::absolute(&file)) {
+    fn add(&mut self, file: PathBuf, absolute: PathBuf, config: Arc<Config>) {
+        if self.seen.insert(absolute) {
             self.files.insert(file, config);
         }
     }
 }
 
-/// Adds the files `path` names to `found`; how many it names.
-fn search(path: &Path, configs: &mut Configs, found: &mut Found) -> std::io::Result<usize> {
+/// What one path of the command line gave: the files it matched, and how
+/// many of those were taken (not excluded).
+struct Searched {
+    matched: usize,
+    taken: usize,
+}
+
+/// Adds the files `path` names to `found`.
+fn search(path: &Path, configs: &mut Configs, found: &mut Found) -> std::io::Result<Searched> {
     if path.is_dir() {
-        let candidates = agent::files_below(path, true, |_| true, |dir| !skips(configs, dir))?;
+        let candidates = walk(path, configs, false)?;
         return Ok(take(candidates, configs, found, |config, file| {
             config.takes(file)
         }));
     }
     if path.exists() || !is_glob(path) {
+        // A file named on the command line is checked, excluded or not.
         std::fs::metadata(path)?;
         let config = configs.of(path);
-        found.add(path.to_path_buf(), config);
-        return Ok(1);
+        found.add(path.to_path_buf(), configs.absolute(path), config);
+        return Ok(Searched {
+            matched: 1,
+            taken: 1,
+        });
     }
     let text = path.to_string_lossy();
     let glob = config::command_line_glob(&text)
@@ -190,9 +278,16 @@ fn search(path: &Path, configs: &mut Configs, found: &mut Found) -> std::io::Res
         .compile_matcher();
     let (base, from_here) = literal_base(&text);
     if !base.is_dir() {
-        return Ok(0);
+        return Ok(Searched {
+            matched: 0,
+            taken: 0,
+        });
     }
-    let mut candidates = agent::files_below(&base, true, |_| true, |dir| !skips(configs, dir))?;
+    // Hidden folders are searched when the glob names one.
+    let hidden = text
+        .split('/')
+        .any(|part| part.starts_with('.') && part != "." && part != "..");
+    let mut candidates = walk(&base, configs, hidden)?;
     if from_here {
         for candidate in &mut candidates {
             if let Ok(stripped) = candidate.strip_prefix(".") {
@@ -206,27 +301,45 @@ fn search(path: &Path, configs: &mut Configs, found: &mut Found) -> std::io::Res
     }))
 }
 
-/// Whether the search skips the folder `dir`: its configuration excludes
-/// it.
-fn skips(configs: &mut Configs, dir: &Path) -> bool {
-    configs.of(dir).skips(dir)
+/// Every file below `folder`, but not in folders a configuration excludes,
+/// nor in hidden ones (unless `hidden`), `node_modules` or `target`.
+fn walk(folder: &Path, configs: &mut Configs, hidden: bool) -> std::io::Result<Vec<PathBuf>> {
+    agent::files_below(
+        folder,
+        true,
+        |_| true,
+        |dir| {
+            let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let visible = hidden && name.starts_with('.') && name != ".git";
+            (visible || agent::ordinary_folder(dir)) && {
+                let absolute = configs.absolute(dir);
+                let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
+                !configs.of_dir(&parent).excludes(&absolute)
+            }
+        },
+    )
 }
 
+/// Takes the candidates `wanted` (given each one's configuration and
+/// absolute path) accepts.
 fn take(
     candidates: Vec<PathBuf>,
     configs: &mut Configs,
     found: &mut Found,
     wanted: impl Fn(&Config, &Path) -> bool,
-) -> usize {
+) -> Searched {
+    let matched = candidates.len();
     let mut taken = 0;
     for file in candidates {
-        let config = configs.of(&file);
-        if wanted(&config, &file) {
-            found.add(file, config);
+        let absolute = configs.absolute(&file);
+        let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
+        let config = configs.of_dir(&parent);
+        if wanted(&config, &absolute) {
+            found.add(file, absolute, config);
             taken += 1;
         }
     }
-    taken
+    Searched { matched, taken }
 }
 
 fn is_glob(path: &Path) -> bool {

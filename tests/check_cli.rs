@@ -151,6 +151,24 @@ fn many_paths_files_folders_and_globs() {
         files(&output),
         ["a/protocol.yaml", "b/protocol.yaml", "c/extra.yaml"]
     );
+    // A link to a folder is not followed (one to a folder above would
+    // never end), and breaks nothing.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(tree.0.join("a"), tree.0.join("linked")).expect("symlink");
+        std::os::unix::fs::symlink(&tree.0, tree.0.join("b/loop")).expect("symlink");
+        let output = tree.run(&["check", "--format", "short", "*/protocol.yaml", "**/*.yaml"]);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert_eq!(
+            files(&output),
+            ["a/protocol.yaml", "b/protocol.yaml", "c/extra.yaml"]
+        );
+    }
+    // A glob that names a hidden folder searches it.
+    assert_eq!(
+        files(&tree.run(&["check", "--format", "short", ".*/protocol.yaml"])),
+        [".hidden/protocol.yaml"]
+    );
     // `**` crosses folders.
     let output = tree.run(&["check", "--format", "short", "**/*.yaml"]);
     assert_eq!(
@@ -291,7 +309,14 @@ fn print_config_shows_the_effective_configuration() {
     assert!(printed.starts_with(&expected_head), "{printed}");
     assert!(printed.contains("\ndeprecated = \"off\"\n"));
     assert!(printed.contains("\nproperty-name-case = \"warning\"\n"));
-    assert!(printed.contains("\nyaml-syntax = \"error\"  # cannot be changed\n"));
+    assert!(printed.contains("\n# yaml-syntax = \"error\" (cannot be changed)\n"));
+    // What it prints is a configuration that reads back the same.
+    std::fs::write(tree.0.join("sub/agentc.toml"), &printed).expect("write printed config");
+    let again = stdout(&tree.run(&["check", "--print-config", "sub/protocol.yaml"]));
+    assert_eq!(
+        again.replacen("# from sub/agentc.toml", "# from agentc.toml", 1),
+        printed
+    );
     // Every code has its line.
     let codes = printed.lines().filter(|l| l.contains(" = \"")).count();
     let listed = stdout(&tree.run(&["explain"])).lines().count();
@@ -364,10 +389,39 @@ fn include_and_exclude_decide_what_searches_take() {
         ]),
         ["agents/legacy/old/protocol.yaml"]
     );
-    // A named folder that is excluded is a usage error that says why.
-    let output = tree.run(&["check", "agents/legacy"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("agents/legacy is excluded by the `exclude` of "));
+    // A named folder that is excluded, or one inside it, is skipped with a
+    // note saying why.
+    for folder in ["agents/legacy", "agents/legacy/old"] {
+        let output = tree.run(&["check", folder]);
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            stderr(&output),
+            format!("note: skipped {folder}: the `exclude` of agentc.toml excludes it\n")
+        );
+        assert_eq!(stdout(&output), "checked 0 files: no problems\n");
+    }
+    // A glob in an excluded folder, or whose every match is excluded: a
+    // note, too.
+    let output = tree.run(&["check", "agents/legacy/*/protocol.yaml"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stderr(&output),
+        "note: skipped agents/legacy/*/protocol.yaml: the `exclude` of agentc.toml excludes agents/legacy, where it searches\n"
+    );
+    let output = tree.run(&["check", "agents/*/*.draft.agent.yaml"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        stderr(&output).contains("agentc.toml excludes the 1 file it matches"),
+        "{}",
+        stderr(&output)
+    );
+    // A folder's own agentc.toml cannot take back its exclusion from
+    // above, and is not even read.
+    std::fs::write(tree.0.join("agents/legacy/agentc.toml"), "bogus = 1\n").expect("write");
+    assert_eq!(
+        files(&["check", "--format", "short", "agents"]),
+        ["agents/a/protocol.yaml", "agents/b/support.agent.yaml"]
+    );
     // Nothing included under a folder: said, with the configuration.
     let output = tree.run(&["check", "elsewhere"]);
     assert_eq!(output.status.code(), Some(2));
@@ -420,6 +474,7 @@ fn config_problems_point_into_the_file_and_stop_the_run() {
     let output = tree.run(&["check", "--config", "missing.toml"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("cannot read missing.toml"));
+    assert_eq!(stdout(&output), "", "nothing is checked");
 }
 
 #[test]

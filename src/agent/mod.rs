@@ -170,7 +170,7 @@ fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, P
         return Ok(found);
     }
     let is_markdown = |path: &Path| path.extension().is_some_and(|e| e == "md");
-    for path in files_below(folder, nested, is_markdown, |_| true)? {
+    for path in files_below(folder, nested, is_markdown, ordinary_folder)? {
         let Ok(relative) = path.strip_prefix(folder) else {
             continue;
         };
@@ -187,8 +187,8 @@ fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, P
 }
 
 /// The files below `folder` that `wanted` accepts, in no particular order;
-/// with `nested`, in the subfolders that `descend` accepts too, but never
-/// in hidden ones, `node_modules` or `target`.
+/// with `nested`, in the subfolders that `descend` accepts too. Links to
+/// folders are not followed (a link to a folder above would never end).
 pub(crate) fn files_below(
     folder: &Path,
     nested: bool,
@@ -201,20 +201,26 @@ pub(crate) fn files_below(
         for entry in std::fs::read_dir(&current)? {
             let entry = entry?;
             let path = entry.path();
-            if entry.file_type()?.is_dir() {
-                let name = entry.file_name();
-                let skip = name
-                    .to_str()
-                    .is_some_and(|n| n.starts_with('.') || n == "node_modules" || n == "target");
-                if nested && !skip && descend(&path) {
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                if nested && descend(&path) {
                     pending.push(path);
                 }
+            } else if kind.is_symlink() && path.is_dir() {
+                continue;
             } else if wanted(&path) {
                 found.push(path);
             }
         }
     }
     Ok(found)
+}
+
+/// Whether a search goes into the folder `dir`: not a hidden one,
+/// `node_modules` or `target`.
+pub(crate) fn ordinary_folder(dir: &Path) -> bool {
+    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    !(name.starts_with('.') || name == "node_modules" || name == "target")
 }
 
 /// Reads at most one byte more than the limit, so a huge or endless file

@@ -305,22 +305,32 @@ fn first_paragraph(explanation: &str) -> Option<String> {
 /// A file name as a URI reference (RFC 3986), as `artifactLocation.uri`
 /// must be: `/` between folders, a relative name kept relative (without a
 /// leading `./`), an absolute one as a `file:` URI, and every byte but the
-/// unreserved characters and `/` percent-encoded.
+/// unreserved characters and `/` percent-encoded. Backslashes separate
+/// folders, and `C:` is a drive, on Windows only: elsewhere both are
+/// characters of a name.
 fn uri(name: &str) -> String {
-    let path = name.replace('\\', "/");
+    uri_on(name, cfg!(windows))
+}
+
+fn uri_on(name: &str, windows: bool) -> String {
+    let path = match windows {
+        true => name.replace('\\', "/"),
+        false => name.to_string(),
+    };
     let mut path = path.as_str();
     while let Some(rest) = path.strip_prefix("./") {
         path = rest;
     }
     let bytes = path.as_bytes();
-    let drive = bytes.len() >= 2
+    let drive = windows
+        && bytes.len() >= 2
         && bytes[0].is_ascii_alphabetic()
         && bytes[1] == b':'
         && (bytes.len() == 2 || bytes[2] == b'/');
     if drive {
         // `C:/x`: the colon stays, or it would not be a drive.
         format!("file:///{}:{}", &path[..1], percent_encode(&path[2..]))
-    } else if path.starts_with("//") {
+    } else if windows && path.starts_with("//") {
         // `\\server\share\x`: the server is the authority.
         format!("file:{}", percent_encode(path))
     } else if path.starts_with('/') {
@@ -345,7 +355,7 @@ fn percent_encode(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_paragraph, uri};
+    use super::{first_paragraph, uri, uri_on};
 
     #[test]
     fn file_names_become_uri_references() {
@@ -364,9 +374,18 @@ mod tests {
         assert_eq!(uri("<stdin>"), "%3Cstdin%3E");
         assert_eq!(uri("/home/me/p.yaml"), "file:///home/me/p.yaml");
         assert_eq!(uri("/tmp/a b.yaml"), "file:///tmp/a%20b.yaml");
-        assert_eq!(uri(r"agents\support\p.yaml"), "agents/support/p.yaml");
-        assert_eq!(uri(r"C:\work\p.yaml"), "file:///C:/work/p.yaml");
-        assert_eq!(uri(r"\\server\share\p.yaml"), "file://server/share/p.yaml");
+        // On Windows, backslashes separate folders and `C:` is a drive.
+        let windows = |name| uri_on(name, true);
+        assert_eq!(windows(r"agents\support\p.yaml"), "agents/support/p.yaml");
+        assert_eq!(windows(r"C:\work\p.yaml"), "file:///C:/work/p.yaml");
+        assert_eq!(
+            windows(r"\\server\share\p.yaml"),
+            "file://server/share/p.yaml"
+        );
+        // Elsewhere they are characters of a name.
+        let unix = |name| uri_on(name, false);
+        assert_eq!(unix(r"back\slash/p.yaml"), "back%5Cslash/p.yaml");
+        assert_eq!(unix("C:/p.yaml"), "C%3A/p.yaml");
         // A colon in a relative name is encoded, so it is not read as a
         // scheme.
         assert_eq!(uri("c:p.yaml"), "c%3Ap.yaml");
