@@ -1,0 +1,76 @@
+//! `agentc check`'s phases over synthetic protocols of growing size, with
+//! the raw `saphyr-parser` event pass over the same text as the floor: the
+//! check's cost per byte should stay a small multiple of it, whatever the
+//! size. Throughput is in bytes, so criterion reports MB/s and linear
+//! growth shows as a flat rate. Run with `cargo bench --bench check`.
+
+mod synthetic;
+
+use agentc::emit::{Selection, Target};
+use agentc::{Diagnostics, Model, Source, check, emit, syntax, yaml};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use saphyr_parser::{Event, Parser};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10);
+    for types in [1_000, 10_000] {
+        let text = synthetic::protocol(types);
+        let source = Source::new("bench.yaml", text.as_str());
+        let compiled = agentc::compile("bench.yaml", text.as_bytes());
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "the synthetic protocol should be clean: {:?}",
+            compiled.diagnostics.first()
+        );
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        let id = |phase: &str| BenchmarkId::new(phase, format!("{types} types"));
+
+        group.bench_function(id("saphyr events (floor)"), |b| {
+            b.iter(|| {
+                let mut events = 0usize;
+                for event in Parser::new_from_str(&text) {
+                    match event {
+                        Ok((Event::StreamEnd, _)) | Err(_) => break,
+                        Ok(_) => events += 1,
+                    }
+                }
+                black_box(events)
+            })
+        });
+        group.bench_function(id("yaml tree"), |b| {
+            b.iter(|| yaml::parse(&source, &mut Diagnostics::default()))
+        });
+        let mut diags = Diagnostics::default();
+        let root = yaml::parse(&source, &mut diags).expect("the protocol parses");
+        group.bench_function(id("lower"), |b| {
+            b.iter(|| Model::new(syntax::lower(&root, &mut Diagnostics::default())))
+        });
+        let model = Model::new(syntax::lower(&root, &mut diags));
+        group.bench_function(id("check"), |b| {
+            b.iter(|| {
+                let mut diags = Diagnostics::default();
+                check::check(&model, &mut diags);
+                diags
+            })
+        });
+        group.bench_function(id("emit json-schema"), |b| {
+            b.iter(|| {
+                emit::emit(
+                    &model,
+                    Target::JsonSchema,
+                    Selection::All,
+                    &mut Diagnostics::default(),
+                )
+            })
+        });
+        group.bench_function(id("end to end"), |b| {
+            b.iter(|| agentc::compile("bench.yaml", text.as_bytes()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,83 @@
+//! Synthetic protocols for the benchmarks: realistic in shape (objects
+//! that nest each other, arrays of them, discriminated unions, tools that
+//! use the types, handlers replying with a `responseType`) and of any size.
+
+use std::fmt::Write;
+
+/// A protocol of `types` types: objects that nest each other, arrays of
+/// them, a discriminated union every tenth type, a tool for every fifth
+/// and a handler for every tenth, replying with an object type.
+pub fn protocol(types: usize) -> String {
+    let mut out = String::from("types:\n");
+    for i in 0..types {
+        if i % 10 == 9 {
+            let _ = writeln!(
+                out,
+                "  Type{i}:\n    anyOf: [Kind{i}A, Kind{i}B]\n    discriminator: kind"
+            );
+            continue;
+        }
+        let _ = writeln!(out, "  Type{i}:");
+        let _ = writeln!(
+            out,
+            "    id: {{ type: string, description: Identifier of item {i} }}"
+        );
+        let _ = writeln!(out, "    count: {{ type: integer, optional: true }}");
+        let _ = writeln!(
+            out,
+            "    status: {{ type: string, enum: [open, closed, pending] }}"
+        );
+        if i > 0 && (i - 1) % 10 != 9 {
+            let _ = writeln!(out, "    parent: {{ type: Type{}, optional: true }}", i - 1);
+            let _ = writeln!(
+                out,
+                "    children: {{ type: \"Type{}[]\", optional: true }}",
+                i - 1
+            );
+        }
+    }
+    for i in (0..types).filter(|i| i % 10 == 9) {
+        for (variant, field) in [("A", "text"), ("B", "url")] {
+            let _ = writeln!(out, "  Kind{i}{variant}:");
+            let _ = writeln!(
+                out,
+                "    kind: {{ type: string, const: {} }}",
+                variant.to_lowercase()
+            );
+            let _ = writeln!(out, "    {field}: {{ type: string }}");
+        }
+    }
+    out.push_str("\ntools:\n");
+    for i in (0..types).step_by(5) {
+        let _ = writeln!(
+            out,
+            "  tool-{i}:\n    description: Works on item {i}\n    parameters:"
+        );
+        let _ = writeln!(out, "      item: {{ type: Type{i} }}");
+        let _ = writeln!(out, "      note: {{ type: string, optional: true }}");
+    }
+    out.push_str("\ntriggers:\n");
+    let handlers: Vec<usize> = (0..types).step_by(10).collect();
+    for i in &handlers {
+        let _ = writeln!(
+            out,
+            "  run-{i}:\n    input:\n      MESSAGE_{i}: {{ type: string }}"
+        );
+    }
+    out.push_str(
+        "\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  tools: [tool-0]\n",
+    );
+    out.push_str("\nhandlers:\n");
+    for i in &handlers {
+        let _ = writeln!(out, "  run-{i}:");
+        let _ = writeln!(
+            out,
+            "    Add message:\n      block: add-message\n      role: user\n      prompt: user-message\n      input: [MESSAGE_{i}]"
+        );
+        let _ = writeln!(
+            out,
+            "    Reply:\n      block: next-message\n      responseType: Type{i}"
+        );
+    }
+    out
+}
