@@ -10,8 +10,8 @@
 //! deprecated = "off"
 //! ```
 //!
-//! The file is found upward from each checked file (the nearest one wins),
-//! or given with `--config`. Globs are relative to the folder of the file
+//! The file is found upward from each checked file (the nearest one wins;
+//! `workspace::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
 //! they are written in: `*` stays within a folder, `**` crosses folders,
 //! and a glob that matches a folder matches everything below it. Every
 //! problem in the file is an `invalid-config` error at its key or value,
@@ -97,28 +97,6 @@ impl Config {
             excludes: GlobSet::empty(),
             severity: BTreeMap::new(),
         }
-    }
-
-    /// The nearest `agentc.toml` in `start`'s folder (or `start`, when it
-    /// is a folder) or any folder above it.
-    pub fn find(start: &Path) -> Option<PathBuf> {
-        let start = absolute(start);
-        let first = if start.is_dir() {
-            start.as_path()
-        } else {
-            start.parent()?
-        };
-        let found = first
-            .ancestors()
-            .map(|dir| dir.join(FILE_NAME))
-            .find(|candidate| candidate.is_file())?;
-        // Named from the current folder when below it, as diagnostics name
-        // the files they are about.
-        let here = absolute(Path::new("."));
-        Some(match found.strip_prefix(&here) {
-            Ok(relative) => relative.to_path_buf(),
-            Err(_) => found,
-        })
     }
 
     /// Reads `path`: the configuration, or the file's source with every

@@ -87,9 +87,13 @@ impl Configs {
         if absolute.is_dir() {
             self.of_dir(&absolute)
         } else {
-            let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
-            self.of_dir(&parent)
+            self.of_parent(&absolute)
         }
+    }
+
+    /// The configuration of the folder that holds the absolute `path`.
+    fn of_parent(&mut self, path: &Path) -> Arc<Config> {
+        self.of_dir(path.parent().unwrap_or(path))
     }
 
     /// The configuration of the files in the absolute folder `dir`.
@@ -152,15 +156,9 @@ impl Configs {
     /// above it, asking for each the configuration of the folder it is in
     /// (a folder's own `agentc.toml` cannot take back its exclusion).
     fn excluder(&mut self, dir: &Path) -> Option<Arc<Config>> {
-        let mut current = dir;
-        while let Some(parent) = current.parent() {
-            let config = self.of_dir(parent);
-            if config.excludes(current) {
-                return Some(config);
-            }
-            current = parent;
-        }
-        None
+        dir.ancestors()
+            .map(|folder| self.of_parent(folder))
+            .find(|config| config.excludes(dir))
     }
 }
 
@@ -199,10 +197,10 @@ pub fn plan(paths: &[PathBuf], choice: ConfigChoice) -> Plan {
             }
         }
         match search(path, &mut configs, &mut found) {
-            Ok(Searched { matched: 0, .. }) if is_glob(path) && !path.exists() => {
+            Ok(Searched { matched: 0, .. }) if glob => {
                 failures.push(format!("no file matches {shown}"));
             }
-            Ok(Searched { matched, taken: 0 }) if is_glob(path) && !path.exists() => {
+            Ok(Searched { matched, taken: 0 }) if glob => {
                 let files = if matched == 1 { "file" } else { "files" };
                 notes.push(format!(
                     "skipped {shown}: agentc.toml excludes the {matched} {files} it matches"
@@ -313,8 +311,7 @@ fn walk(folder: &Path, configs: &mut Configs, hidden: bool) -> std::io::Result<V
             let visible = hidden && name.starts_with('.') && name != ".git";
             (visible || agent::ordinary_folder(dir)) && {
                 let absolute = configs.absolute(dir);
-                let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
-                !configs.of_dir(&parent).excludes(&absolute)
+                !configs.of_parent(&absolute).excludes(&absolute)
             }
         },
     )
@@ -332,8 +329,7 @@ fn take(
     let mut taken = 0;
     for file in candidates {
         let absolute = configs.absolute(&file);
-        let parent = absolute.parent().unwrap_or(&absolute).to_path_buf();
-        let config = configs.of_dir(&parent);
+        let config = configs.of_parent(&absolute);
         if wanted(&config, &absolute) {
             found.add(file, absolute, config);
             taken += 1;

@@ -36,6 +36,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Serves one client until it sends `shutdown` and `exit`, or hangs up.
 pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
@@ -364,11 +365,10 @@ impl<'c> Server<'c> {
         // As `agentc check` would report it: under the nearest
         // `agentc.toml` (the defaults when there is none, or it is broken;
         // the command line says what is wrong with it).
-        let config = path
-            .as_deref()
-            .and_then(Config::find)
-            .and_then(|file| Config::load(&file).ok()?.ok())
-            .unwrap_or_else(|| Config::defaults(Path::new(".")));
+        let config = match &path {
+            Some(path) => workspace::Configs::new(workspace::ConfigChoice::Nearest).of(path),
+            None => Arc::new(Config::defaults(Path::new("."))),
+        };
         workspace::finish(&mut compilations, &config, &config.targets);
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
