@@ -23,6 +23,7 @@ use crate::source::{self, Source, Span};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -31,6 +32,11 @@ pub const FILE_NAME: &str = "agentc.toml";
 
 /// What a search finds when no `include` is given.
 pub const DEFAULT_INCLUDE: &str = "**/protocol.yaml";
+
+/// [`DEFAULT_INCLUDE`], compiled once: the language server makes the
+/// defaults on every check.
+static DEFAULT_INCLUDES: LazyLock<GlobSet> =
+    LazyLock::new(|| glob_set(&[DEFAULT_INCLUDE.to_string()]));
 
 /// The keys of `agentc.toml`, in the order `--print-config` writes them.
 const KEYS: [&str; 4] = ["targets", "include", "exclude", "severity"];
@@ -93,7 +99,7 @@ impl Config {
             targets: Vec::new(),
             include: vec![DEFAULT_INCLUDE.to_string()],
             exclude: Vec::new(),
-            includes: glob_set(&[DEFAULT_INCLUDE.to_string()]),
+            includes: DEFAULT_INCLUDES.clone(),
             excludes: GlobSet::empty(),
             severity: BTreeMap::new(),
         }
@@ -173,11 +179,10 @@ impl Config {
         });
     }
 
-    /// Whether a search (of a folder, or by a glob) takes `file`: one of
-    /// the `include` globs matches it and no `exclude` glob matches it or a
-    /// folder above it. A file outside the configuration's folder is taken
-    /// when it is named `protocol.yaml`.
-    /// `file` is absolute.
+    /// Whether a search (of a folder, or by a glob) takes the absolute
+    /// `file`: one of the `include` globs matches it and no `exclude` glob
+    /// matches it or a folder above it. A file outside the configuration's
+    /// folder is taken when it is named `protocol.yaml`.
     pub fn takes(&self, file: &Path) -> bool {
         let Some(relative) = relative_to(file, &self.root) else {
             return file.file_name().is_some_and(|n| n == "protocol.yaml");

@@ -573,7 +573,7 @@ fn check(args: CheckArgs) -> ExitCode {
                 timings.push((path, files.iter().map(|c| c.timings).sum::<Timings>()));
                 compiled.extend(files);
             }
-            Err((path, error)) => {
+            Err(error) => {
                 eprintln!("error: cannot read {}: {error}", path.display());
                 io_failed = true;
             }

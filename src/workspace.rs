@@ -365,19 +365,19 @@ fn literal_base(glob: &str) -> (PathBuf, bool) {
 }
 
 /// Checks each file of a plan, in parallel; the results are in the plan's
-/// order. `targets`, when not empty, replaces each configuration's. Each
+/// order. `targets`, when given, replaces each configuration's. Each
 /// finished file adds one to `done`.
 pub fn check(
     files: &[(PathBuf, Arc<Config>)],
     targets: Option<&[Target]>,
     done: &AtomicUsize,
-) -> Vec<Result<Vec<Compilation>, (PathBuf, String)>> {
+) -> Vec<std::io::Result<Vec<Compilation>>> {
     files
         .par_iter()
         .map(|(path, config)| {
             let checked = check_one(path, config, targets.unwrap_or(&config.targets));
             done.fetch_add(1, Ordering::Relaxed);
-            checked.map_err(|error| (path.clone(), error.to_string()))
+            checked
         })
         .collect()
 }
