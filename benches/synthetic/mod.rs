@@ -64,9 +64,7 @@ pub fn protocol(types: usize) -> String {
             "  run-{i}:\n    input:\n      MESSAGE_{i}: {{ type: string }}"
         );
     }
-    out.push_str(
-        "\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  tools: [tool-0]\n",
-    );
+    out.push_str(AGENT);
     out.push_str("\nhandlers:\n");
     for i in &handlers {
         let _ = writeln!(out, "  run-{i}:");
@@ -79,5 +77,55 @@ pub fn protocol(types: usize) -> String {
             "    Reply:\n      block: next-message\n      responseType: Type{i}"
         );
     }
+    out
+}
+
+/// The `agent:` section every synthetic protocol ends its declarations with.
+const AGENT: &str =
+    "\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  tools: [tool-0]\n";
+
+/// A reference chain of `length` types, each holding the next (`Link0` →
+/// `Link1` → …), used by one tool: the deepest graph a protocol can have.
+#[allow(dead_code)] // each bench uses some of the generators
+pub fn chain(length: usize) -> String {
+    let mut out = String::from("types:\n");
+    for i in 0..length {
+        let _ = writeln!(out, "  Link{i}:");
+        let _ = writeln!(
+            out,
+            "    id: {{ type: string, description: Identifier of link {i} }}"
+        );
+        let _ = writeln!(out, "    count: {{ type: integer, optional: true }}");
+        if i + 1 < length {
+            let _ = writeln!(out, "    next: {{ type: Link{}, optional: true }}", i + 1);
+        }
+    }
+    out.push_str("\ntools:\n  tool-0:\n    description: Walks the chain\n    parameters:\n");
+    out.push_str("      head: { type: Link0 }\n");
+    out.push_str(AGENT);
+    out
+}
+
+/// One discriminated union of `variants` object types, used by one tool:
+/// the widest node a protocol can have.
+#[allow(dead_code)] // each bench uses some of the generators
+pub fn wide_union(variants: usize) -> String {
+    let mut out = String::from("types:\n  Event:\n    anyOf:\n");
+    for i in 0..variants {
+        let _ = writeln!(out, "      - Variant{i}");
+    }
+    out.push_str("    discriminator: kind\n");
+    for i in 0..variants {
+        let _ = writeln!(out, "  Variant{i}:");
+        let _ = writeln!(out, "    kind: {{ type: string, const: variant-{i} }}");
+        let _ = writeln!(
+            out,
+            "    id: {{ type: string, description: Identifier of variant {i} }}"
+        );
+        let _ = writeln!(out, "    count: {{ type: integer, optional: true }}");
+    }
+    out.push_str("\ntools:\n  tool-0:\n    description: Records an event\n    parameters:\n");
+    out.push_str("      event: { type: Event }\n");
+    out.push_str(AGENT);
     out
 }
