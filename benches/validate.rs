@@ -20,7 +20,7 @@ fn protocol() -> agentc::Model {
         "/protocols/shop-assistant/protocol.yaml"
     );
     let bytes = std::fs::read(path).expect("read the example protocol");
-    let compiled = agentc::compile(path, &bytes);
+    let compiled = agentc::compile(path, bytes);
     assert!(!compiled.has_errors(), "the example protocol has errors");
     compiled.model.expect("a model")
 }

@@ -101,7 +101,8 @@ impl Compilation {
 }
 
 /// Compiles a file's bytes: decoding, YAML, syntax, model and checks.
-pub fn compile(name: &str, bytes: &[u8]) -> Compilation {
+/// Bytes given by value (a file just read) are not copied.
+pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> Compilation {
     let (source, problem) = source::decode(name, bytes);
     match problem {
         Some(diagnostic) => Compilation {
@@ -127,7 +128,11 @@ pub fn compile_source(source: Source) -> Compilation {
     let root = yaml::parse(&source, &mut diags);
     lap(&mut timings.parse);
     let model = root.map(|root| {
-        let model = Model::new(syntax::lower(&root, &mut diags));
+        let protocol = syntax::lower(&root, &mut diags);
+        // The model holds all that later stages read; the tree goes now,
+        // not after the checks, so the two are alive together only here.
+        drop(root);
+        let model = Model::new(protocol);
         lap(&mut timings.lower);
         check::check(&model, &mut diags);
         model

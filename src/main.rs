@@ -420,7 +420,7 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
             return Err(ExitCode::from(2));
         }
     };
-    let compiled = agentc::compile(&file.display().to_string(), &bytes);
+    let compiled = agentc::compile(&file.display().to_string(), bytes);
     if compiled.has_errors() {
         let style = terminal_style(std::io::stderr().is_terminal());
         eprint!("{}", human::render(&compiled, style));
@@ -464,7 +464,7 @@ fn read_data(path: &Path) -> Option<(Source, Option<agentc::Diagnostic>)> {
             }
         }
     };
-    Some(source::decode(&name, &bytes))
+    Some(source::decode(&name, bytes))
 }
 
 fn report_data(
@@ -732,7 +732,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
         },
         Request::Emit(_) => match agent::read(file) {
             Ok(bytes) => (
-                agentc::compile(&file.display().to_string(), &bytes),
+                agentc::compile(&file.display().to_string(), bytes),
                 Vec::new(),
             ),
             Err(error) => {

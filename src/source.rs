@@ -7,8 +7,9 @@ use std::fmt;
 
 /// The largest file agentc reads. Real protocols are kilobytes; this bound
 /// keeps a hostile or mistaken input (a log file, `/dev/zero`) from taking
-/// the machine's memory.
-pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+/// the machine's memory, and bounds the worst a file under it can cost
+/// (`docs/performance.md`: a 16 MiB flow list of one-digit numbers).
+pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A half-open byte range `start..end` into a [`Source`]'s text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -168,8 +169,10 @@ impl Source {
 
 /// Turns a file's bytes into a [`Source`]. Bytes agentc cannot read as a
 /// protocol (too large, not UTF-8, a NUL byte) give the reason as a
-/// diagnostic, with a `Source` that still renders it.
-pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
+/// diagnostic, with a `Source` that still renders it. Bytes given by value
+/// (a file just read) become the text without a copy.
+pub fn decode(name: &str, bytes: impl Into<Vec<u8>>) -> (Source, Option<Diagnostic>) {
+    let bytes = bytes.into();
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::new(
             Code::FileTooLarge,
@@ -182,11 +185,11 @@ pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
         .with_help("is this the protocol file? protocols are usually a few kilobytes");
         return (Source::new(name, String::new()), Some(diagnostic));
     }
-    let (text, diagnostic) = match std::str::from_utf8(bytes) {
+    let (text, diagnostic) = match String::from_utf8(bytes) {
         Ok(text) => match text.find('\0') {
-            None => (text.to_string(), None),
+            None => (text, None),
             Some(at) => (
-                text.to_string(),
+                text,
                 Some(
                     Diagnostic::new(
                         Code::NulByte,
@@ -198,7 +201,7 @@ pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
             ),
         },
         Err(error) => {
-            let at = error.valid_up_to();
+            let at = error.utf8_error().valid_up_to();
             // In the lossy text the bad bytes became one U+FFFD; point at it.
             let diagnostic = Diagnostic::new(
                 Code::InvalidUtf8,
@@ -207,7 +210,7 @@ pub fn decode(name: &str, bytes: &[u8]) -> (Source, Option<Diagnostic>) {
             )
             .with_help("save the file as UTF-8");
             (
-                String::from_utf8_lossy(bytes).into_owned(),
+                String::from_utf8_lossy(error.as_bytes()).into_owned(),
                 Some(diagnostic),
             )
         }

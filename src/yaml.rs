@@ -8,12 +8,19 @@
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
 use crate::source::{Source, Span};
 use saphyr_parser::{Event, Parser, ScanError};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Deepest nesting of mappings and sequences accepted. Real protocols nest
 /// less than ten levels; the bound keeps every later stage (and dropping the
 /// tree) far from the stack's limit.
 pub const MAX_DEPTH: usize = 128;
+
+/// Longest scalar (key or value) kept, in bytes. The longest real values
+/// are descriptions of a few kilobytes; a megabyte is generated input, and
+/// the bound keeps what later stages do with a value (name suggestions,
+/// template scans, messages) small.
+pub const MAX_SCALAR_BYTES: usize = 1024 * 1024;
 
 /// Most nodes that aliases may add to the tree, in total. Aliases are the
 /// one way a small YAML file becomes a huge tree ("billion laughs").
@@ -28,9 +35,12 @@ pub enum ScalarStyle {
     Folded,
 }
 
+/// A scalar's text borrows from the source whenever it is written out
+/// there as is (almost always: plain, and quoted without escapes or line
+/// folding), so the tree holds no copy of the file's text.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scalar {
-    pub text: String,
+pub struct Scalar<'s> {
+    pub text: Cow<'s, str>,
     pub style: ScalarStyle,
 }
 
@@ -45,12 +55,12 @@ pub enum Value<'a> {
     Str(&'a str),
 }
 
-impl Scalar {
+impl Scalar<'_> {
     pub fn value(&self) -> Value<'_> {
         if self.style != ScalarStyle::Plain {
             return Value::Str(&self.text);
         }
-        let t = self.text.as_str();
+        let t = self.text.as_ref();
         match t {
             "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
             "true" | "True" | "TRUE" => return Value::Bool(true),
@@ -75,6 +85,14 @@ impl Scalar {
 
     pub fn is_null(&self) -> bool {
         self.value() == Value::Null
+    }
+
+    /// The scalar with its own copy of the text, to outlive the source.
+    pub fn into_owned(self) -> Scalar<'static> {
+        Scalar {
+            text: Cow::Owned(self.text.into_owned()),
+            style: self.style,
+        }
     }
 }
 
@@ -116,49 +134,77 @@ fn is_float(t: &str) -> bool {
     mantissa_ok && exponent_ok
 }
 
+/// A node of the tree. It borrows its text from the source (`'s`); the
+/// few nodes the model keeps are copied out with [`Node::into_owned`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+pub struct Node<'s> {
     pub span: Span,
-    pub kind: NodeKind,
+    pub kind: NodeKind<'s>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum NodeKind {
-    Scalar(Scalar),
-    Mapping(Vec<Entry>),
-    Sequence(Vec<Node>),
+pub enum NodeKind<'s> {
+    Scalar(Scalar<'s>),
+    Mapping(Vec<Entry<'s>>),
+    Sequence(Vec<Node<'s>>),
 }
 
 /// A mapping key. Keys are always scalars (a non-scalar key is reported and
 /// its entry dropped).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Key {
-    pub text: String,
+pub struct Key<'s> {
+    pub text: Cow<'s, str>,
     pub span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub key: Key,
-    pub value: Node,
+pub struct Entry<'s> {
+    pub key: Key<'s>,
+    pub value: Node<'s>,
 }
 
-impl Node {
-    pub fn as_scalar(&self) -> Option<&Scalar> {
+impl<'s> Node<'s> {
+    /// The node with its own copy of every text, to outlive the source.
+    pub fn into_owned(self) -> Node<'static> {
+        let kind = match self.kind {
+            NodeKind::Scalar(scalar) => NodeKind::Scalar(scalar.into_owned()),
+            NodeKind::Mapping(entries) => NodeKind::Mapping(
+                entries
+                    .into_iter()
+                    .map(|entry| Entry {
+                        key: Key {
+                            text: Cow::Owned(entry.key.text.into_owned()),
+                            span: entry.key.span,
+                        },
+                        value: entry.value.into_owned(),
+                    })
+                    .collect(),
+            ),
+            NodeKind::Sequence(items) => {
+                NodeKind::Sequence(items.into_iter().map(Node::into_owned).collect())
+            }
+        };
+        Node {
+            span: self.span,
+            kind,
+        }
+    }
+
+    pub fn as_scalar(&self) -> Option<&Scalar<'s>> {
         match &self.kind {
             NodeKind::Scalar(s) => Some(s),
             _ => None,
         }
     }
 
-    pub fn as_mapping(&self) -> Option<&[Entry]> {
+    pub fn as_mapping(&self) -> Option<&[Entry<'s>]> {
         match &self.kind {
             NodeKind::Mapping(entries) => Some(entries),
             _ => None,
         }
     }
 
-    pub fn as_sequence(&self) -> Option<&[Node]> {
+    pub fn as_sequence(&self) -> Option<&[Node<'s>]> {
         match &self.kind {
             NodeKind::Sequence(items) => Some(items),
             _ => None,
@@ -206,7 +252,7 @@ pub fn abbreviate(text: &str) -> String {
 
 /// Parses the source into its root node. Returns `None` when the text is
 /// not a readable single YAML document (the reasons are in `diags`).
-pub fn parse(source: &Source, diags: &mut Diagnostics) -> Option<Node> {
+pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>> {
     let mut builder = Builder::new(source, diags);
     let mut parser = Parser::new_from_str(source.text());
     loop {
@@ -233,36 +279,48 @@ enum Flow {
     Stop,
 }
 
-enum Frame {
+/// A collection being built. Its children wait on the builder's shared
+/// stacks (`entries`, `items`) from `first` on, so each collection is
+/// allocated once, at its exact size, when it ends.
+enum Frame<'s> {
     Mapping {
         start: Span,
         anchor: usize,
-        entries: Vec<Entry>,
+        first: usize,
         /// The key waiting for its value; `Err` for a key that was dropped.
-        key: Option<Result<Key, ()>>,
-        seen: HashMap<String, Span>,
+        key: Option<Result<Key<'s>, ()>>,
+        /// The keys so far, once there are too many to search one by one.
+        index: Option<HashMap<Cow<'s, str>, Span>>,
     },
     Sequence {
         start: Span,
         anchor: usize,
-        items: Vec<Node>,
+        first: usize,
     },
 }
+
+/// Up to this many keys, a mapping finds a duplicate by looking through its
+/// keys; past it, by a hash map (only big mappings pay for one).
+const SEARCHED_KEYS: usize = 16;
 
 struct Builder<'s, 'd> {
     source: &'s Source,
     diags: &'d mut Diagnostics,
     offsets: Offsets<'s>,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'s>>,
+    /// The entries of the open mappings, innermost last.
+    entries: Vec<Entry<'s>>,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node<'s>>,
     /// While > 0, events are inside a collection past MAX_DEPTH and skipped.
     skipping: usize,
     skipped_from: Span,
-    anchors: HashMap<usize, (Node, usize)>,
+    anchors: HashMap<usize, (Node<'s>, usize)>,
     alias_budget: usize,
     alias_reported: bool,
     nesting_reported: bool,
     documents: usize,
-    root: Option<Node>,
+    root: Option<Node<'s>>,
 }
 
 impl<'s, 'd> Builder<'s, 'd> {
@@ -272,6 +330,8 @@ impl<'s, 'd> Builder<'s, 'd> {
             diags,
             offsets: Offsets::new(source.text()),
             stack: Vec::new(),
+            entries: Vec::new(),
+            items: Vec::new(),
             skipping: 0,
             skipped_from: Span::default(),
             anchors: HashMap::new(),
@@ -283,7 +343,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         }
     }
 
-    fn on_event(&mut self, event: Event<'_>, span: Span) -> Flow {
+    fn on_event(&mut self, event: Event<'s>, span: Span) -> Flow {
         if self.skipping > 0 {
             match event {
                 Event::MappingStart(..) | Event::SequenceStart(..) => self.skipping += 1,
@@ -314,18 +374,23 @@ impl<'s, 'd> Builder<'s, 'd> {
                 }
             }
             Event::Scalar(text, style, anchor, _tag) => {
+                let style = match style {
+                    saphyr_parser::ScalarStyle::Plain => ScalarStyle::Plain,
+                    saphyr_parser::ScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+                    saphyr_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+                    saphyr_parser::ScalarStyle::Literal => ScalarStyle::Literal,
+                    saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
+                };
+                let span = self.trim(span);
+                let text = if text.len() > MAX_SCALAR_BYTES {
+                    self.too_large(span, text.len());
+                    Cow::Borrowed("")
+                } else {
+                    self.borrowed(text, span, style)
+                };
                 let node = Node {
-                    span: self.trim(span),
-                    kind: NodeKind::Scalar(Scalar {
-                        text: text.into_owned(),
-                        style: match style {
-                            saphyr_parser::ScalarStyle::Plain => ScalarStyle::Plain,
-                            saphyr_parser::ScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
-                            saphyr_parser::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
-                            saphyr_parser::ScalarStyle::Literal => ScalarStyle::Literal,
-                            saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
-                        },
-                    }),
+                    span,
+                    kind: NodeKind::Scalar(Scalar { text, style }),
                 };
                 self.complete(node, anchor);
             }
@@ -347,14 +412,14 @@ impl<'s, 'd> Builder<'s, 'd> {
             Event::MappingStart(anchor, _) => self.stack.push(Frame::Mapping {
                 start: span,
                 anchor,
-                entries: Vec::new(),
+                first: self.entries.len(),
                 key: None,
-                seen: HashMap::new(),
+                index: None,
             }),
             Event::SequenceStart(anchor, _) => self.stack.push(Frame::Sequence {
                 start: span,
                 anchor,
-                items: Vec::new(),
+                first: self.items.len(),
             }),
             Event::MappingEnd | Event::SequenceEnd => {
                 let Some(frame) = self.stack.pop() else {
@@ -364,9 +429,10 @@ impl<'s, 'd> Builder<'s, 'd> {
                     Frame::Mapping {
                         start,
                         anchor,
-                        entries,
+                        first,
                         ..
                     } => {
+                        let entries: Vec<Entry> = self.entries.drain(first..).collect();
                         let end = entries.last().map(|e| e.value.span);
                         (
                             collection(start, end, span, NodeKind::Mapping(entries)),
@@ -376,8 +442,9 @@ impl<'s, 'd> Builder<'s, 'd> {
                     Frame::Sequence {
                         start,
                         anchor,
-                        items,
+                        first,
                     } => {
+                        let items: Vec<Node> = self.items.drain(first..).collect();
                         let end = items.last().map(|n| n.span);
                         (
                             collection(start, end, span, NodeKind::Sequence(items)),
@@ -420,7 +487,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 
     /// Attach a finished node to the collection being built, or make it the root.
-    fn complete(&mut self, node: Node, anchor: usize) {
+    fn complete(&mut self, node: Node<'s>, anchor: usize) {
         if anchor != 0 {
             let count = node.count();
             self.anchors.insert(anchor, (node.clone(), count));
@@ -431,12 +498,12 @@ impl<'s, 'd> Builder<'s, 'd> {
                     self.root = Some(node);
                 }
             }
-            Some(Frame::Sequence { items, .. }) => items.push(node),
+            Some(Frame::Sequence { .. }) => self.items.push(node),
             Some(Frame::Mapping {
-                entries, key, seen, ..
+                first, key, index, ..
             }) => {
                 match key.take() {
-                    Some(Ok(key)) => entries.push(Entry { key, value: node }),
+                    Some(Ok(key)) => self.entries.push(Entry { key, value: node }),
                     Some(Err(())) => {}
                     None => {
                         *key = Some(match node.kind {
@@ -459,7 +526,8 @@ impl<'s, 'd> Builder<'s, 'd> {
                                     text: scalar.text,
                                     span: node.span,
                                 };
-                                if let Some(&first) = seen.get(&key.text) {
+                                let siblings = &self.entries[*first..];
+                                if let Some(first) = earlier_key(siblings, index, &key) {
                                     self.diags.push(
                                     Diagnostic::new(
                                         Code::DuplicateKey,
@@ -469,8 +537,6 @@ impl<'s, 'd> Builder<'s, 'd> {
                                     .with_label(first, "first defined here")
                                     .with_help("remove one of them, or rename it; only the first is used"),
                                 );
-                                } else {
-                                    seen.insert(key.text.clone(), key.span);
                                 }
                                 Ok(key)
                             }
@@ -489,6 +555,40 @@ impl<'s, 'd> Builder<'s, 'd> {
                     }
                 }
             }
+        }
+    }
+
+    fn too_large(&mut self, span: Span, length: usize) {
+        let text = self.source.text();
+        let start = span.start as usize;
+        self.diags.push(
+            Diagnostic::new(
+                Code::ScalarTooLarge,
+                Span::new(start, next_char_end(text, start)),
+                format!(
+                    "this value is {} KiB long, more than the {} KiB agentc reads; it is read as empty",
+                    length / 1024,
+                    MAX_SCALAR_BYTES / 1024
+                ),
+            )
+            .with_help("move long text into a prompt file under `prompts/`"),
+        );
+    }
+
+    /// The scalar's text as a slice of the source when it is written there
+    /// as is, which spares the tree a copy of nearly every scalar.
+    fn borrowed(&self, text: Cow<'s, str>, span: Span, style: ScalarStyle) -> Cow<'s, str> {
+        let written = self.source.slice(span);
+        let inner = match style {
+            ScalarStyle::Plain => Some(written),
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => written
+                .get(1..written.len().saturating_sub(1))
+                .filter(|_| written.len() >= 2),
+            ScalarStyle::Literal | ScalarStyle::Folded => None,
+        };
+        match inner {
+            Some(inner) if inner == text => Cow::Borrowed(inner),
+            _ => text,
         }
     }
 
@@ -526,7 +626,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         self.diags.push(diagnostic);
     }
 
-    fn finish(self) -> Option<Node> {
+    fn finish(self) -> Option<Node<'s>> {
         // A stream with no document at all (empty, or only comments).
         let root = self.root.unwrap_or_else(|| null_node(Span::empty(0)));
         if root.as_mapping().is_some() {
@@ -549,11 +649,43 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 }
 
-fn null_node(span: Span) -> Node {
+/// Where `key` was first written among a mapping's entries so far, if it
+/// was. Small mappings look through their keys; a big one indexes them in
+/// `index`, built the first time it is needed and kept up to date here.
+fn earlier_key<'s>(
+    siblings: &[Entry<'s>],
+    index: &mut Option<HashMap<Cow<'s, str>, Span>>,
+    key: &Key<'s>,
+) -> Option<Span> {
+    if index.is_none() && siblings.len() < SEARCHED_KEYS {
+        return siblings
+            .iter()
+            .find(|entry| entry.key.text == key.text)
+            .map(|entry| entry.key.span);
+    }
+    let index = index.get_or_insert_with(|| {
+        let mut index = HashMap::with_capacity(siblings.len() * 2);
+        for entry in siblings {
+            index
+                .entry(entry.key.text.clone())
+                .or_insert(entry.key.span);
+        }
+        index
+    });
+    match index.entry(key.text.clone()) {
+        std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(key.span);
+            None
+        }
+    }
+}
+
+fn null_node(span: Span) -> Node<'static> {
     Node {
         span,
         kind: NodeKind::Scalar(Scalar {
-            text: String::new(),
+            text: Cow::Borrowed(""),
             style: ScalarStyle::Plain,
         }),
     }
@@ -562,7 +694,12 @@ fn null_node(span: Span) -> Node {
 /// A collection's span: from its start to its closing bracket (flow style)
 /// or to the end of its last child (block style, whose end event sits at
 /// the start of whatever follows).
-fn collection(start: Span, last_child: Option<Span>, end: Span, kind: NodeKind) -> Node {
+fn collection<'s>(
+    start: Span,
+    last_child: Option<Span>,
+    end: Span,
+    kind: NodeKind<'s>,
+) -> Node<'s> {
     let flow = !start.is_empty();
     let span = match (flow, last_child) {
         (true, _) => start.to(end),
@@ -647,10 +784,10 @@ impl<'s> Offsets<'s> {
 mod tests {
     use super::*;
 
-    fn parse_str(text: &str) -> (Option<Node>, Vec<Diagnostic>) {
+    fn parse_str(text: &str) -> (Option<Node<'static>>, Vec<Diagnostic>) {
         let source = Source::new("t.yaml", text);
         let mut diags = Diagnostics::default();
-        let root = parse(&source, &mut diags);
+        let root = parse(&source, &mut diags).map(Node::into_owned);
         (root, diags.into_vec())
     }
 
@@ -673,7 +810,7 @@ mod tests {
 
     #[test]
     fn scalars_follow_yaml_1_2() {
-        let scalar = |t: &str| Scalar {
+        let scalar = |t: &'static str| Scalar {
             text: t.into(),
             style: ScalarStyle::Plain,
         };

@@ -14,7 +14,7 @@ fn real_protocols_check_without_errors() {
     assert!(!files.is_empty(), "no protocols in {}", dir.display());
     for path in files {
         let bytes = std::fs::read(&path).expect("read corpus file");
-        let compiled = agentc::compile(&path.display().to_string(), &bytes);
+        let compiled = agentc::compile(&path.display().to_string(), bytes.as_slice());
         assert!(compiled.model.is_some());
         assert!(
             !compiled.has_errors(),

@@ -110,6 +110,7 @@ fn every_code_has_an_invalid_fixture() {
     // `Validator::from_schema` (both in `tests/validate.rs`).
     let generated = [
         "file-too-large",
+        "scalar-too-large",
         "too-many-properties",
         "too-many-enum-values",
         "schema-text-too-long",

@@ -43,7 +43,7 @@ fn node_to_json(node: &Node) -> Value {
         NodeKind::Mapping(entries) => Value::Object(
             entries
                 .iter()
-                .map(|e| (e.key.text.clone(), node_to_json(&e.value)))
+                .map(|e| (e.key.text.to_string(), node_to_json(&e.value)))
                 .collect(),
         ),
         NodeKind::Sequence(items) => Value::Array(items.iter().map(node_to_json).collect()),
@@ -54,7 +54,7 @@ fn node_to_json(node: &Node) -> Value {
 /// YAML 1.2 core schema: only plain scalars are typed; quoted and block
 /// scalars are strings.
 fn scalar_to_json(scalar: &Scalar) -> Value {
-    let text = scalar.text.as_str();
+    let text = scalar.text.as_ref();
     if scalar.style != ScalarStyle::Plain {
         return Value::String(text.to_string());
     }

@@ -158,7 +158,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
-        assert_well_formed(&agentc::compile("fuzz.yaml", &bytes));
+        assert_well_formed(&agentc::compile("fuzz.yaml", bytes.as_slice()));
     }
 
     #[test]
@@ -177,7 +177,7 @@ proptest! {
         let mut edited = original[..start].to_vec();
         edited.extend_from_slice(insert.as_bytes());
         edited.extend_from_slice(&original[end..]);
-        assert_well_formed(&agentc::compile("edited.yaml", &edited));
+        assert_well_formed(&agentc::compile("edited.yaml", edited.as_slice()));
     }
 
     /// Types T0..Tn with random references between them: `circular-type` is

@@ -139,7 +139,7 @@ const ODD_URI: &str = "dir/my%20agent%20%C3%A9/protocol.yaml";
 fn odd_compilation() -> Compilation {
     let bytes = std::fs::read(common::root().join("protocols/invalid/invalid-output-worker.yaml"))
         .expect("read the fixture");
-    agentc::compile(ODD_NAME, &bytes)
+    agentc::compile(ODD_NAME, bytes)
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub struct File {
 }
 
 impl File {
-    pub fn new(name: &str, bytes: &[u8]) -> File {
+    pub fn new(name: &str, bytes: impl Into<Vec<u8>>) -> File {
         let (source, problem) = source::decode(name, bytes);
         File { source, problem }
     }
@@ -104,7 +104,7 @@ pub fn check_path_with(file: &Path, files: &dyn Files) -> std::io::Result<Vec<Co
     }
     let bytes = files.read(file)?;
     let read = started.elapsed();
-    let mut compilation = crate::compile(&file.display().to_string(), &bytes);
+    let mut compilation = crate::compile(&file.display().to_string(), bytes);
     compilation.timings.read += read;
     if is_protocol && lacks_settings(dir) {
         compilation.diagnostics.insert(0, missing_settings());
@@ -132,7 +132,7 @@ pub fn load(dir: &Path) -> std::io::Result<AgentFiles> {
 fn load_with(dir: &Path, files: &dyn Files) -> std::io::Result<AgentFiles> {
     let file = |path: PathBuf| -> std::io::Result<File> {
         let bytes = files.read(&path)?;
-        Ok(File::new(&path.display().to_string(), &bytes))
+        Ok(File::new(&path.display().to_string(), bytes))
     };
     Ok(AgentFiles {
         protocol: file(dir.join("protocol.yaml"))?,
@@ -150,7 +150,7 @@ fn markdown_files(folder: &Path, nested: bool, files: &dyn Files) -> std::io::Re
         let bytes = files.read(&path)?;
         found.push(Named {
             name,
-            file: File::new(&path.display().to_string(), &bytes),
+            file: File::new(&path.display().to_string(), bytes),
         });
     }
     Ok(found)
@@ -226,10 +226,14 @@ pub(crate) fn ordinary_folder(dir: &Path) -> bool {
 /// Reads at most one byte more than the limit, so a huge or endless file
 /// is reported rather than read whole.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
+    let file = std::fs::File::open(path)?;
+    let limit = MAX_FILE_BYTES as u64 + 1;
+    // Sized from the file's length (as `std::fs::read` does), the buffer
+    // becomes the source text without growing past it; the length is only
+    // a hint, and the `take` is what bounds the read.
+    let expected = file.metadata().map_or(0, |m| m.len().min(limit));
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
+    file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -313,7 +313,7 @@ fn check_literal(
     let allowed: Vec<&str> = values
         .values
         .iter()
-        .map(|v| v.scalar.text.as_str())
+        .map(|v| v.scalar.text.as_ref())
         .collect();
     if allowed.contains(&comparison.literal.as_str()) {
         return;

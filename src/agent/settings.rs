@@ -38,7 +38,9 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
         }
     };
     let mut scratch = Diagnostics::default();
-    let root = yaml::parse(&report.source, &mut scratch);
+    // Owned, as the checks below add to the report while reading it (a
+    // settings file is small).
+    let root = yaml::parse(&report.source, &mut scratch).map(Node::into_owned);
     // serde_json keeps the last of duplicate keys, silently; say so.
     report.diagnostics.extend(
         scratch
@@ -57,7 +59,7 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
     };
     let entries = root.as_ref().and_then(Node::as_mapping).unwrap_or_default();
     // The last of duplicate keys is the one serde_json reads.
-    let by_key: HashMap<&str, &Entry> = entries.iter().map(|e| (e.key.text.as_str(), e)).collect();
+    let by_key: HashMap<&str, &Entry> = entries.iter().map(|e| (e.key.text.as_ref(), e)).collect();
     let key_span = |key: &str| by_key.get(key).map_or(Span::empty(0), |e| e.key.span);
     let value_span = |key: &str| by_key.get(key).map_or(Span::empty(0), |e| e.value.span);
     let start = root.as_ref().map_or(Span::empty(0), |r| {

@@ -172,7 +172,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
     }
     let mut seen: HashMap<&str, Span> = HashMap::with_capacity(values.values.len());
     for literal in &values.values {
-        let text = literal.scalar.text.as_str();
+        let text = literal.scalar.text.as_ref();
         match literal.scalar.value() {
             Value::Str(_) => {}
             other => {

@@ -165,7 +165,7 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
         if let Some(problem) = problem {
             let value = property.const_value.as_ref().map_or_else(
                 || heck::ToSnakeCase::to_snake_case(variant_name.as_str()),
-                |c| c.scalar.text.clone(),
+                |c| c.scalar.text.to_string(),
             );
             diags.push(
                 Diagnostic::new(
@@ -185,7 +185,7 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             // A non-string const on a string property is reported by the field check.
             continue;
         };
-        let value = literal.scalar.text.as_str();
+        let value = literal.scalar.text.as_ref();
         if let Some(&(first_span, first_variant)) = consts.get(value) {
             diags.push(
                 Diagnostic::new(

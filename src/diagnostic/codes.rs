@@ -61,6 +61,7 @@ codes! {
     MergeKey = "merge-key", Error, "a YAML merge key (`<<`), which YAML 1.2 does not have";
     AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
     NestingLimit = "nesting-limit", Error, "the YAML is nested too deeply";
+    ScalarTooLarge = "scalar-too-large", Error, "a YAML value longer than agentc reads";
 
     // The shape of the protocol.
     UnknownKey = "unknown-key", Error, "a key that this place does not define";
@@ -203,6 +204,7 @@ impl Code {
                 | Code::MergeKey
                 | Code::AliasLimit
                 | Code::NestingLimit
+                | Code::ScalarTooLarge
                 | Code::InvalidJson
                 | Code::InvalidConfig
         )

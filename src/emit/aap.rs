@@ -122,7 +122,7 @@ fn option(input: &Field, diags: &mut Diagnostics) -> Option<Value> {
             let values: Vec<&str> = values
                 .values
                 .iter()
-                .map(|v| v.scalar.text.as_str())
+                .map(|v| v.scalar.text.as_ref())
                 .collect();
             if !values.contains(&default.as_str()) {
                 let why = match input.default {

@@ -268,7 +268,7 @@ impl<'m> Lowering<'m> {
         } = &mut schema.kind
         {
             *enum_values = field.enum_values.as_ref().map(|e| e.values.as_slice());
-            *constant = field.const_value.as_ref();
+            *constant = field.const_value.as_deref();
         }
         if description.is_some() {
             schema.description = description;

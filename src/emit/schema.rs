@@ -186,7 +186,7 @@ pub(super) fn properties(
 pub(super) fn enum_json(values: &[Literal]) -> Value {
     values
         .iter()
-        .map(|v| Value::String(v.scalar.text.clone()))
+        .map(|v| Value::String(v.scalar.text.to_string()))
         .collect()
 }
 
@@ -196,6 +196,6 @@ pub(super) fn literal_json(literal: &Literal) -> Value {
         Yaml::Bool(b) => Value::Bool(b),
         Yaml::Int(i) => Value::from(i),
         Yaml::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
-        Yaml::Null | Yaml::Str(_) => Value::String(literal.scalar.text.clone()),
+        Yaml::Null | Yaml::Str(_) => Value::String(literal.scalar.text.to_string()),
     }
 }

@@ -60,7 +60,7 @@ impl Name {
     /// The name a mapping key gives.
     pub fn of(key: &Key) -> Name {
         Name {
-            text: key.text.clone(),
+            text: key.text.to_string(),
             span: key.span,
         }
     }
@@ -78,7 +78,7 @@ pub enum TypeDefKind {
     Object(Vec<Field>),
     /// A top-level array type; the field carries `type`, `items` and
     /// `description`, and its name is the type's name.
-    Array(Field),
+    Array(Box<Field>),
     Union(Union),
     /// A definition whose form could not be read (already reported).
     Invalid,
@@ -102,9 +102,11 @@ pub struct Field {
     pub items: Option<Box<Field>>,
     pub description: Option<Name>,
     pub optional: bool,
-    pub enum_values: Option<EnumValues>,
-    pub const_value: Option<Literal>,
-    pub default: Option<Node>,
+    // The rarely written parts are boxed: a field is the model's most
+    // numerous value, and these would triple its size.
+    pub enum_values: Option<Box<EnumValues>>,
+    pub const_value: Option<Box<Literal>>,
+    pub default: Option<Box<Node<'static>>>,
     pub readonly: bool,
 }
 
@@ -117,7 +119,7 @@ pub struct EnumValues {
 /// A scalar written as a value (`const`, an `enum` entry).
 #[derive(Clone, Debug)]
 pub struct Literal {
-    pub scalar: Scalar,
+    pub scalar: Scalar<'static>,
     pub span: Span,
 }
 
@@ -288,7 +290,7 @@ pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
     };
     for entry in first_occurrences(entries) {
         let value = &entry.value;
-        let key = entry.key.text.as_str();
+        let key = entry.key.text.as_ref();
         if SECTIONS.contains(&key) {
             protocol.sections.push(Name::of(&entry.key));
         }
@@ -326,12 +328,36 @@ pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
 }
 
 /// Entries whose key has not appeared before in the same mapping. A
-/// duplicate is reported by the YAML layer; only the first counts.
-fn first_occurrences(entries: &[Entry]) -> impl Iterator<Item = &Entry> {
-    let mut seen = HashSet::with_capacity(entries.len());
+/// duplicate is reported by the YAML layer; only the first counts. Small
+/// mappings (nearly all) look back through their keys; big ones hash them.
+fn first_occurrences<'e, 's>(entries: &'e [Entry<'s>]) -> impl Iterator<Item = &'e Entry<'s>> {
+    const SEARCHED: usize = 16;
+    let mut seen = HashSet::new();
+    let small = entries.len() <= SEARCHED;
     entries
         .iter()
-        .filter(move |e| seen.insert(e.key.text.as_str()))
+        .enumerate()
+        .filter(move |&(i, e)| {
+            if small {
+                !entries[..i]
+                    .iter()
+                    .any(|earlier| earlier.key.text == e.key.text)
+            } else {
+                seen.insert(e.key.text.as_ref())
+            }
+        })
+        .map(|(_, e)| e)
+}
+
+/// Lowers each first occurrence into a list allocated once, at its size
+/// (a mapping rarely has duplicates).
+fn lower_each<'e, 's, T>(
+    entries: &'e [Entry<'s>],
+    mut lower: impl FnMut(&'e Entry<'s>) -> T,
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(entries.len());
+    out.extend(first_occurrences(entries).map(&mut lower));
+    out
 }
 
 struct Lower<'d> {
@@ -344,7 +370,7 @@ impl Lower<'_> {
     }
 
     /// The entries of a mapping; an empty value counts as an empty mapping.
-    fn mapping<'n>(&mut self, node: &'n Node, what: &str) -> &'n [Entry] {
+    fn mapping<'n, 's>(&mut self, node: &'n Node<'s>, what: &str) -> &'n [Entry<'s>] {
         match &node.kind {
             NodeKind::Mapping(entries) => entries,
             NodeKind::Scalar(s) if s.is_null() => &[],
@@ -390,7 +416,7 @@ impl Lower<'_> {
     /// Reports every key outside `allowed`.
     fn check_keys(&mut self, entries: &[Entry], allowed: &[&str], place: &str) {
         for entry in entries {
-            let key = entry.key.text.as_str();
+            let key = entry.key.text.as_ref();
             if allowed.contains(&key) {
                 continue;
             }
@@ -417,7 +443,7 @@ impl Lower<'_> {
     fn text(&mut self, node: &Node, what: &str) -> Option<Name> {
         match &node.kind {
             NodeKind::Scalar(s) if !s.is_null() => Some(Name {
-                text: s.text.clone(),
+                text: s.text.to_string(),
                 span: node.span,
             }),
             NodeKind::Scalar(_) => None,
@@ -463,9 +489,7 @@ impl Lower<'_> {
 
     fn types(&mut self, node: &Node) -> Vec<TypeDef> {
         let entries = self.mapping(node, "`types`");
-        first_occurrences(entries)
-            .map(|e| self.type_def(e))
-            .collect()
+        lower_each(entries, |e| self.type_def(e))
     }
 
     fn type_def(&mut self, entry: &Entry) -> TypeDef {
@@ -481,9 +505,7 @@ impl Lower<'_> {
                 } else if let Some(ty) = array {
                     self.array_def(entries, ty, &name)
                 } else {
-                    let properties = first_occurrences(entries)
-                        .map(|e| self.field(e, FieldContext::Property))
-                        .collect();
+                    let properties = lower_each(entries, |e| self.field(e, FieldContext::Property));
                     TypeDefKind::Object(properties)
                 }
             }
@@ -532,7 +554,7 @@ impl Lower<'_> {
         let mut discriminator = None;
         let mut description = None;
         for entry in first_occurrences(entries) {
-            match entry.key.text.as_str() {
+            match entry.key.text.as_ref() {
                 "discriminator" => discriminator = self.text(&entry.value, "`discriminator`"),
                 "description" => description = self.text(&entry.value, "`description`"),
                 _ => {}
@@ -583,14 +605,16 @@ impl Lower<'_> {
         let place = format!("array type `{}`", name.text);
         self.check_keys(entries, FieldContext::ArrayType.allowed_keys(), &place);
         // Reads `type` again, which gives the same expression and no diagnostic.
-        TypeDefKind::Array(self.field_from_entries(name.clone(), entries, &place))
+        TypeDefKind::Array(Box::new(self.field_from_entries(
+            name.clone(),
+            entries,
+            &place,
+        )))
     }
 
     fn fields(&mut self, node: &Node, section: &str, context: FieldContext) -> Vec<Field> {
         let entries = self.mapping(node, &format!("`{section}`"));
-        first_occurrences(entries)
-            .map(|e| self.field(e, context))
-            .collect()
+        lower_each(entries, |e| self.field(e, context))
     }
 
     fn field(&mut self, entry: &Entry, context: FieldContext) -> Field {
@@ -615,7 +639,7 @@ impl Lower<'_> {
                     ),
                 );
                 let scalar = entry.value.as_scalar().filter(|s| !s.is_null());
-                diagnostic = match (context, entry.key.text.as_str(), scalar) {
+                diagnostic = match (context, entry.key.text.as_ref(), scalar) {
                     (FieldContext::Property, "type" | "items" | "description", _) => diagnostic
                         .with_help("every key of an object type is a property; to describe or type the object itself, this is the wrong place")
                         .with_note("a named type is an object (properties), an array (`type: array` + `items:`) or a union (`anyOf:`)"),
@@ -637,19 +661,19 @@ impl Lower<'_> {
         let mut field = empty_field(name);
         for entry in first_occurrences(entries) {
             let value = &entry.value;
-            match entry.key.text.as_str() {
+            match entry.key.text.as_ref() {
                 "type" => field.ty = self.type_expr(value, "`type`"),
                 "items" => field.items = Some(Box::new(self.field(entry, FieldContext::Items))),
                 "description" => field.description = self.text(value, "`description`"),
                 "optional" => field.optional = self.boolean(value, "`optional`"),
                 "readonly" => field.readonly = self.boolean(value, "`readonly`"),
-                "default" => field.default = Some(value.clone()),
+                "default" => field.default = Some(Box::new(value.clone().into_owned())),
                 "const" => match value.as_scalar() {
                     Some(scalar) => {
-                        field.const_value = Some(Literal {
-                            scalar: scalar.clone(),
+                        field.const_value = Some(Box::new(Literal {
+                            scalar: scalar.clone().into_owned(),
                             span: value.span,
-                        })
+                        }))
                     }
                     None => self.push(Diagnostic::new(
                         Code::InvalidConst,
@@ -663,7 +687,7 @@ impl Lower<'_> {
                             .iter()
                             .filter_map(|item| match item.as_scalar() {
                                 Some(scalar) => Some(Literal {
-                                    scalar: scalar.clone(),
+                                    scalar: scalar.clone().into_owned(),
                                     span: item.span,
                                 }),
                                 None => {
@@ -679,10 +703,10 @@ impl Lower<'_> {
                                 }
                             })
                             .collect();
-                        field.enum_values = Some(EnumValues {
+                        field.enum_values = Some(Box::new(EnumValues {
                             span: value.span,
                             values,
-                        });
+                        }));
                     }
                     None => self.push(
                         Diagnostic::new(
@@ -840,7 +864,7 @@ impl Lower<'_> {
             NodeKind::Mapping(entries) => {
                 // `type: object` or `properties: { name: {...} }` at this level: a
                 // parameter named `type` or `properties` would itself hold a `type:`.
-                let schema_like = entries.iter().find(|e| match e.key.text.as_str() {
+                let schema_like = entries.iter().find(|e| match e.key.text.as_ref() {
                     "type" => e.value.as_scalar().is_some(),
                     "properties" => e
                         .value

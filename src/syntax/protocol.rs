@@ -492,7 +492,7 @@ impl Lower<'_> {
             let body = self.mapping(&entry.value, &place);
             self.check_keys(body, TRIGGER_KEYS, &place);
             for field in first_occurrences(body) {
-                match field.key.text.as_str() {
+                match field.key.text.as_ref() {
                     "description" => trigger.description = self.text(&field.value, "`description`"),
                     "input" => {
                         trigger.input =
@@ -687,7 +687,7 @@ impl Lower<'_> {
     /// Keys that are not configuration are left to the caller.
     fn config_key(&mut self, entry: &Entry, config: &mut ThreadConfig) {
         let value = &entry.value;
-        let key = entry.key.text.as_str();
+        let key = entry.key.text.as_ref();
         match key {
             "model" => config.model = self.model(value, "`model`"),
             "backupModel" => config.backup_model = self.model(value, "`backupModel`"),
@@ -770,7 +770,7 @@ impl Lower<'_> {
             }
         };
         let name = Name {
-            text: scalar.text.clone(),
+            text: scalar.text.to_string(),
             span: node.span,
         };
         if is_reference(scalar) {
@@ -830,7 +830,7 @@ impl Lower<'_> {
         let body = self.mapping(node, "`anthropic`");
         self.check_keys(body, &["tools", "skills"], "`anthropic`");
         for entry in first_occurrences(body) {
-            match entry.key.text.as_str() {
+            match entry.key.text.as_ref() {
                 "tools" => {
                     for tool in first_occurrences(self.mapping(&entry.value, "`anthropic.tools`")) {
                         let name = Name::of(&tool.key);
@@ -885,7 +885,7 @@ impl Lower<'_> {
             recent_percent: None,
         };
         for field in first_occurrences(body) {
-            match field.key.text.as_str() {
+            match field.key.text.as_ref() {
                 "summarizerWorker" => {
                     management.summarizer_worker = self.text(&field.value, "`summarizerWorker`")
                 }
@@ -1051,7 +1051,7 @@ impl Lower<'_> {
         config: &mut ThreadConfig,
     ) {
         let value = &entry.value;
-        let key = entry.key.text.as_str();
+        let key = entry.key.text.as_ref();
         match (kind, key) {
             (_, "block" | "display" | "description" | "title") => {}
             (_, "thread") => block.thread = self.text(value, "`thread`"),
@@ -1152,7 +1152,7 @@ impl Lower<'_> {
     fn presentation(&mut self, body: &[Entry]) -> Presentation {
         let mut presentation = Presentation::default();
         for entry in first_occurrences(body) {
-            match entry.key.text.as_str() {
+            match entry.key.text.as_ref() {
                 "description" => {
                     presentation.description = self.text(&entry.value, "`description`")
                 }
@@ -1174,7 +1174,7 @@ impl Lower<'_> {
                     match &item.kind {
                         NodeKind::Scalar(s) if !s.is_null() => {
                             let name = Name {
-                                text: s.text.clone(),
+                                text: s.text.to_string(),
                                 span: item.span,
                             };
                             mappings.push(InputMapping {
@@ -1235,7 +1235,7 @@ impl Lower<'_> {
         for entry in first_occurrences(self.mapping(node, "`tool-call` `input`")) {
             let value = &entry.value;
             let text = match &value.kind {
-                NodeKind::Scalar(s) => s.text.clone(),
+                NodeKind::Scalar(s) => s.text.to_string(),
                 _ => String::new(),
             };
             let name = Name {

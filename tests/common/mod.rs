@@ -67,7 +67,7 @@ pub fn display(path: &Path) -> String {
 pub fn compile(path: &Path) -> agentc::Compilation {
     let bytes =
         std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    agentc::compile(&display(path), &bytes)
+    agentc::compile(&display(path), bytes)
 }
 
 /// Compiles a fixture, checked against the targets its `# agentc check
