@@ -81,11 +81,9 @@ impl Source {
         // A line ends at `\n`, `\r\n` or a lone `\r`, as YAML and LSP count
         // lines.
         let bytes = text.as_bytes();
-        let breaks = bytes
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')));
-        line_starts.extend(breaks.map(|(i, _)| (i + 1) as u32));
+        let breaks = memchr::memchr2_iter(b'\n', b'\r', bytes)
+            .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'));
+        line_starts.extend(breaks.map(|i| (i + 1) as u32));
         Source {
             name: name.into(),
             text,

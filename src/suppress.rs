@@ -83,6 +83,11 @@ const KEYWORD: &str = "agentc-ignore";
 /// file is there (see the module's documentation).
 pub fn apply(compilation: &mut Compilation) {
     let source = &compilation.source;
+    // Every suppression names the keyword; most files have none, and are
+    // spared the line-by-line scan.
+    if !source.text().contains(KEYWORD) {
+        return;
+    }
     let Scan {
         suppressions,
         mut names,
