@@ -128,10 +128,9 @@ pub fn compile_source(source: Source) -> Compilation {
     let root = yaml::parse(&source, &mut diags);
     lap(&mut timings.parse);
     let model = root.map(|root| {
-        let protocol = syntax::lower(&root, &mut diags);
-        // The model holds all that later stages read; the tree goes now,
-        // not after the checks, so the two are alive together only here.
-        drop(root);
+        // Lowering takes the tree and frees it as it goes: the model holds
+        // all that later stages read.
+        let protocol = syntax::lower(root, &mut diags);
         let model = Model::new(protocol);
         lap(&mut timings.lower);
         check::check(&model, &mut diags);

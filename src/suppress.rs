@@ -86,6 +86,7 @@ pub fn apply(compilation: &mut Compilation) {
     // Every suppression names the keyword; most files have none, and are
     // spared the line-by-line scan.
     if !source.text().contains(KEYWORD) {
+        crate::order(&mut compilation.diagnostics);
         return;
     }
     let Scan {

@@ -281,21 +281,23 @@ const UNSUPPORTED_CONSTRAINTS: &[&str] = &[
     "multipleOf",
 ];
 
-/// Lowers the root mapping into a [`Protocol`].
-pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
+/// Lowers the root mapping into a [`Protocol`]. It takes the tree and frees
+/// each section (and each type) as soon as it is lowered, so the tree and
+/// the model are never both whole in memory.
+pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
     let mut lower = Lower { diags };
     let mut protocol = Protocol::default();
-    let Some(entries) = root.as_mapping() else {
+    let NodeKind::Mapping(entries) = root.kind else {
         return protocol;
     };
-    for entry in first_occurrences(entries) {
+    for entry in firsts(entries) {
         let value = &entry.value;
         let key = entry.key.text.as_ref();
         if SECTIONS.contains(&key) {
             protocol.sections.push(Name::of(&entry.key));
         }
         match key {
-            "types" => protocol.types = lower.types(value),
+            "types" => protocol.types = lower.types(entry.value),
             "input" => protocol.input = lower.fields(value, "input", FieldContext::Input),
             "resources" => {
                 lower.push(
@@ -317,36 +319,50 @@ pub fn lower(root: &Node, diags: &mut Diagnostics) -> Protocol {
                 protocol.on_demand_mcp_servers = lower.on_demand_mcp_servers(value)
             }
             "workers" => protocol.workers = lower.workers(value),
-            "agent" => protocol.agent = Some(lower.agent(entry)),
+            "agent" => protocol.agent = Some(lower.agent(&entry)),
             "handlers" => protocol.handlers = lower.handlers(value),
             "steps" => protocol.steps = lower.blocks(value, "`steps`"),
             "output" => protocol.output = lower.text(value, "`output`"),
-            other => lower.unknown_key(entry, other, SECTIONS, "the protocol"),
+            other => lower.unknown_key(&entry, other, SECTIONS, "the protocol"),
         }
     }
     protocol
+}
+
+/// The entries of `first_occurrences`, taken out of the mapping.
+fn firsts(entries: Vec<Entry<'_>>) -> impl Iterator<Item = Entry<'_>> {
+    let mut first = vec![false; entries.len()];
+    for i in first_indices(&entries) {
+        first[i] = true;
+    }
+    entries
+        .into_iter()
+        .zip(first)
+        .filter_map(|(entry, first)| first.then_some(entry))
 }
 
 /// Entries whose key has not appeared before in the same mapping. A
 /// duplicate is reported by the YAML layer; only the first counts. Small
 /// mappings (nearly all) look back through their keys; big ones hash them.
 fn first_occurrences<'e, 's>(entries: &'e [Entry<'s>]) -> impl Iterator<Item = &'e Entry<'s>> {
+    first_indices(entries).map(|i| &entries[i])
+}
+
+/// The positions of `first_occurrences`.
+fn first_indices<'e>(entries: &'e [Entry<'_>]) -> impl Iterator<Item = usize> + 'e {
     const SEARCHED: usize = 16;
     let mut seen = HashSet::new();
     let small = entries.len() <= SEARCHED;
-    entries
-        .iter()
-        .enumerate()
-        .filter(move |&(i, e)| {
-            if small {
-                !entries[..i]
-                    .iter()
-                    .any(|earlier| earlier.key.text == e.key.text)
-            } else {
-                seen.insert(e.key.text.as_ref())
-            }
-        })
-        .map(|(_, e)| e)
+    entries.iter().enumerate().filter_map(move |(i, e)| {
+        let first = if small {
+            !entries[..i]
+                .iter()
+                .any(|earlier| earlier.key.text == e.key.text)
+        } else {
+            seen.insert(e.key.text.as_ref())
+        };
+        first.then_some(i)
+    })
 }
 
 /// Lowers each first occurrence into a list allocated once, at its size
@@ -487,9 +503,15 @@ impl Lower<'_> {
         false
     }
 
-    fn types(&mut self, node: &Node) -> Vec<TypeDef> {
-        let entries = self.mapping(node, "`types`");
-        lower_each(entries, |e| self.type_def(e))
+    /// Each type's part of the tree is freed once the type is lowered.
+    fn types(&mut self, node: Node) -> Vec<TypeDef> {
+        let NodeKind::Mapping(entries) = node.kind else {
+            self.mapping(&node, "`types`");
+            return Vec::new();
+        };
+        let mut types = Vec::with_capacity(entries.len());
+        types.extend(firsts(entries).map(|entry| self.type_def(&entry)));
+        types
     }
 
     fn type_def(&mut self, entry: &Entry) -> TypeDef {
