@@ -432,7 +432,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                         first,
                         ..
                     } => {
-                        let entries: Vec<Entry> = self.entries.drain(first..).collect();
+                        let entries = take_from(&mut self.entries, first);
                         let end = entries.last().map(|e| e.value.span);
                         (
                             collection(start, end, span, NodeKind::Mapping(entries)),
@@ -444,7 +444,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                         anchor,
                         first,
                     } => {
-                        let items: Vec<Node> = self.items.drain(first..).collect();
+                        let items = take_from(&mut self.items, first);
                         let end = items.last().map(|n| n.span);
                         (
                             collection(start, end, span, NodeKind::Sequence(items)),
@@ -646,6 +646,20 @@ impl<'s, 'd> Builder<'s, 'd> {
             ),
         );
         None
+    }
+}
+
+/// The children of a collection that ends, from `first` on in a shared
+/// stack: copied out at their exact size, or, for the outermost open
+/// collection (which holds the whole stack), the stack itself, shrunk in
+/// place, so that a huge list is never held twice.
+fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
+    if first == 0 {
+        let mut all = std::mem::take(stack);
+        all.shrink_to_fit();
+        all
+    } else {
+        stack.drain(first..).collect()
     }
 }
 
