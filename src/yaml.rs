@@ -301,7 +301,7 @@ enum Frame<'s> {
 
 /// Up to this many keys, a mapping finds a duplicate by looking through its
 /// keys; past it, by a hash map (only big mappings pay for one).
-const SEARCHED_KEYS: usize = 16;
+pub(crate) const SEARCHED_KEYS: usize = 16;
 
 struct Builder<'s, 'd> {
     source: &'s Source,

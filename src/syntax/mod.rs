@@ -350,9 +350,8 @@ fn first_occurrences<'e, 's>(entries: &'e [Entry<'s>]) -> impl Iterator<Item = &
 
 /// The positions of `first_occurrences`.
 fn first_indices<'e>(entries: &'e [Entry<'_>]) -> impl Iterator<Item = usize> + 'e {
-    const SEARCHED: usize = 16;
     let mut seen = HashSet::new();
-    let small = entries.len() <= SEARCHED;
+    let small = entries.len() <= crate::yaml::SEARCHED_KEYS;
     entries.iter().enumerate().filter_map(move |(i, e)| {
         let first = if small {
             !entries[..i]
@@ -369,10 +368,10 @@ fn first_indices<'e>(entries: &'e [Entry<'_>]) -> impl Iterator<Item = usize> + 
 /// (a mapping rarely has duplicates).
 fn lower_each<'e, 's, T>(
     entries: &'e [Entry<'s>],
-    mut lower: impl FnMut(&'e Entry<'s>) -> T,
+    lower: impl FnMut(&'e Entry<'s>) -> T,
 ) -> Vec<T> {
     let mut out = Vec::with_capacity(entries.len());
-    out.extend(first_occurrences(entries).map(&mut lower));
+    out.extend(first_occurrences(entries).map(lower));
     out
 }
 
