@@ -1,0 +1,234 @@
+//! The paths the fuzz targets drive, each from bytes as the `agentc` command
+//! runs it: [`check`], [`emit`] and [`validate`]. Each asserts what must hold
+//! whatever the input: every span lies on its text, the JSON and SARIF
+//! renderings are JSON, and a protocol without errors emits for every target
+//! and validates against every type and tool it declares.
+//! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
+//! each crash found here on the path that found it.
+
+use agentc::config::Config;
+use agentc::emit::{self, Output, Selection, Target};
+use agentc::render::{self, human};
+use agentc::validate::data::{self, Layout};
+use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::{ToolValidators, Validator};
+use agentc::{Compilation, Diagnostic, Diagnostics, Model, Source, Timings, source, workspace};
+use std::path::Path;
+
+/// The name the protocol is checked under, as if read from disk.
+const PROTOCOL: &str = "protocol.yaml";
+
+/// `agentc check --target T protocol.yaml` with every target: compiling,
+/// the targets' checks, the default configuration's severities and the
+/// file's `agentc-ignore` comments, then the report in every format.
+pub fn check(bytes: &[u8]) {
+    let mut files = vec![agentc::compile(PROTOCOL, bytes)];
+    workspace::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
+    report(&files);
+}
+
+/// `agentc emit` for every target and every selection the protocol names
+/// (all, each type, each tool, each type as a structured-output response),
+/// and AAP's `--meta`. As on the command line, a protocol with errors is
+/// reported and nothing is emitted.
+pub fn emit(bytes: &[u8]) {
+    let compiled = agentc::compile(PROTOCOL, bytes);
+    let Some(model) = usable(&compiled) else {
+        return;
+    };
+    let schema = emit::emit_all(model);
+    assert!(
+        jsonschema::meta::is_valid(&schema),
+        "the emitted schema fails the 2020-12 metaschema:\n{schema:#}"
+    );
+    let protocol = &model.protocol;
+    let mut selections = vec![Selection::All];
+    selections.extend(protocol.types.iter().map(|t| Selection::Type(&t.name.text)));
+    selections.extend(protocol.tools.iter().map(|t| Selection::Tool(&t.name.text)));
+    selections.extend(
+        protocol
+            .types
+            .iter()
+            .map(|t| Selection::Response(&t.name.text)),
+    );
+    for target in Target::ALL {
+        for &selection in &selections {
+            let mut diags = Diagnostics::default();
+            let emitted = emit::emit(model, target, selection, &mut diags);
+            assert!(
+                selection != Selection::All || emitted.is_ok(),
+                "{} fails to emit every tool: {emitted:?}",
+                target.name()
+            );
+            render_emitted(&compiled, diags, emitted);
+        }
+    }
+    let agent = emit::aap::AgentMeta {
+        name: "fuzz",
+        title: "Fuzz",
+        description: None,
+        version: "1.0.0",
+    };
+    let mut diags = Diagnostics::default();
+    let meta = emit::aap::meta(model, agent, &mut diags);
+    render_emitted(&compiled, diags, Ok(Output::Json(meta)));
+}
+
+/// `agentc validate` of the data against every type and every tool of the
+/// protocol, and `agentc validate run-input --protocol` under both
+/// profiles; each as one JSON value and as JSON Lines. The input is the
+/// protocol, a NUL byte, then the data (no NUL: empty data). As on the
+/// command line, a protocol with errors is reported and nothing validated.
+pub fn validate(bytes: &[u8]) {
+    let (protocol, data) = match bytes.iter().position(|&b| b == 0) {
+        Some(at) => (&bytes[..at], &bytes[at + 1..]),
+        None => (bytes, &[][..]),
+    };
+    let compiled = agentc::compile(PROTOCOL, protocol);
+    let Some(model) = usable(&compiled) else {
+        return;
+    };
+    let data = source::decode("data.json", data);
+    for def in &model.protocol.types {
+        let name = &def.name.text;
+        let validator = Validator::for_type(model, name)
+            .unwrap_or_else(|e| panic!("no validator for type `{name}`: {e}"));
+        for lines in [false, true] {
+            let layout = Layout {
+                lines,
+                encoded: false,
+            };
+            validate_data(&data, layout, |source| {
+                data::check(&validator, source, layout)
+            });
+        }
+    }
+    for tool in &model.protocol.tools {
+        let name = &tool.name.text;
+        let validator = Validator::for_tool(model, name)
+            .unwrap_or_else(|e| panic!("no validator for tool `{name}`: {e}"));
+        for lines in [false, true] {
+            // Tool arguments may come as AG-UI carries them: a JSON string.
+            let layout = Layout {
+                lines,
+                encoded: true,
+            };
+            validate_data(&data, layout, |source| {
+                data::check(&validator, source, layout)
+            });
+        }
+    }
+    for profile in [Profile::AgUi, Profile::Backend] {
+        let tools = ToolValidators::new(model).expect("every tool has a validator");
+        let validator = RunInputValidator::new(profile)
+            .expect("the RunAgentInput schema compiles")
+            .with_tools(tools);
+        for lines in [false, true] {
+            let layout = Layout {
+                lines,
+                encoded: false,
+            };
+            validate_data(&data, layout, |source| {
+                data::check_run_input(&validator, source, layout)
+            });
+        }
+    }
+}
+
+/// The model of a protocol without errors; a protocol with errors is
+/// reported, as `agentc emit` and `agentc validate` report it.
+fn usable(compiled: &Compilation) -> Option<&Model> {
+    assert_on_text(compiled);
+    if compiled.has_errors() {
+        human::render(compiled, human::Style::Plain);
+        return None;
+    }
+    compiled.model.as_ref()
+}
+
+/// What `agentc emit` prints: the diagnostics the target added to the
+/// protocol's, then the output or the usage error.
+fn render_emitted(
+    compiled: &Compilation,
+    diags: Diagnostics,
+    emitted: Result<Output, emit::EmitError>,
+) {
+    let mut report = Compilation {
+        source: compiled.source.clone(),
+        model: None,
+        diagnostics: compiled.diagnostics.clone(),
+        timings: Timings::default(),
+    };
+    report.add(diags);
+    assert_on_text(&report);
+    human::render(&report, human::Style::Plain);
+    match emitted {
+        Ok(output) => drop(output.into_text()),
+        Err(error) => drop(error.to_string()),
+    }
+}
+
+/// Checks data read as `agentc validate` reads it, `(source, why it is
+/// not text)`, and reports the result in every format.
+fn validate_data(
+    (source, unreadable): &(Source, Option<Diagnostic>),
+    layout: Layout,
+    check: impl FnOnce(&Source) -> Vec<Diagnostic>,
+) {
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic.clone()],
+        None => check(source),
+    };
+    // The summary line counts the values.
+    let _ = data::documents(source.text(), layout).len();
+    let checked = Compilation {
+        source: source.clone(),
+        model: None,
+        diagnostics,
+        timings: Timings::default(),
+    };
+    report(std::slice::from_ref(&checked));
+}
+
+/// Renders `files` in every output format the command line has.
+fn report(files: &[Compilation]) {
+    for file in files {
+        assert_on_text(file);
+        human::render(file, human::Style::Plain);
+        human::render(file, human::Style::Color);
+    }
+    for (format, text) in [
+        ("json", render::json::render(files)),
+        ("sarif", render::sarif::render(files)),
+    ] {
+        if let Err(error) = serde_json::from_str::<serde_json::Value>(&text) {
+            panic!("the {format} report is not JSON ({error}):\n{text}");
+        }
+    }
+    render::short::render(files);
+    render::github::render(files);
+}
+
+/// Every span of every diagnostic (its labels' and its fix's included)
+/// lies on the file's text, on character boundaries: the renderers and
+/// editors slice the text there.
+fn assert_on_text(file: &Compilation) {
+    let text = file.source.text();
+    for d in &file.diagnostics {
+        let labels = d.labels.iter().map(|l| l.span);
+        let edits = d.fix.iter().flat_map(|f| f.edits.iter().map(|e| e.span));
+        for span in std::iter::once(d.span).chain(labels).chain(edits) {
+            let (start, end) = (span.start as usize, span.end as usize);
+            assert!(
+                start <= end
+                    && end <= text.len()
+                    && text.is_char_boundary(start)
+                    && text.is_char_boundary(end),
+                "{}: `{}` has span {span} off the text ({} bytes)",
+                file.source.name(),
+                d.code.name(),
+                text.len()
+            );
+        }
+    }
+}
