@@ -215,15 +215,8 @@ fn ty() -> impl Strategy<Value = Ty> {
     leaf.prop_recursive(2, 8, 1, |inner| {
         prop_oneof![
             element().prop_map(|ty| Ty::List(Box::new(ty))),
-            (inner, prop::option::of(text()), any::<bool>()).prop_map(|(ty, description, flow)| {
-                Ty::Array(Box::new(Field {
-                    name: "items".to_string(),
-                    ty,
-                    optional: false,
-                    description,
-                    flow,
-                }))
-            }),
+            (inner, prop::option::of(text()), any::<bool>())
+                .prop_map(|(ty, description, flow)| array(ty, description, flow)),
         ]
     })
 }
@@ -271,19 +264,24 @@ enum Group {
     },
 }
 
+/// `type: array` whose `items` are of `ty`.
+fn array(ty: Ty, description: Option<String>, flow: bool) -> Ty {
+    Ty::Array(Box::new(Field {
+        name: "items".to_string(),
+        ty,
+        optional: false,
+        description,
+        flow,
+    }))
+}
+
 fn group() -> impl Strategy<Value = Group> {
-    let array = prop_oneof![
-        (ty(), prop::option::of(text()), any::<bool>()).prop_map(|(ty, description, flow)| {
-            Ty::Array(Box::new(Field {
-                name: "items".to_string(),
-                ty,
-                optional: false,
-                description,
-                flow,
-            }))
-        }),
-        element().prop_map(|ty| Ty::List(Box::new(ty))),
-    ];
+    let array =
+        prop_oneof![
+            (ty(), prop::option::of(text()), any::<bool>())
+                .prop_map(|(ty, description, flow)| array(ty, description, flow)),
+            element().prop_map(|ty| Ty::List(Box::new(ty))),
+        ];
     let array = (array, prop::option::of(text())).prop_map(|(ty, description)| Field {
         name: String::new(),
         ty,
