@@ -2,8 +2,9 @@
 //! value keeps its byte span; mappings keep their order and their duplicate
 //! keys (reported here, once, with both places); scalars stay text with
 //! their style, so the field that reads a scalar decides its type under
-//! YAML 1.2 rules (`yes`, `on` and `16:9` are strings). The limits against
-//! hostile input (alias expansion, nesting depth) are enforced here.
+//! YAML 1.2 rules (`yes`, `on` and `16:9` are strings). The tree borrows
+//! its text from the source. The limits against hostile input (alias
+//! expansion, nesting depth, value size) are enforced here.
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
 use crate::source::{Source, Span};

@@ -107,14 +107,6 @@ fn deep_nesting_stops_at_the_depth_limit() {
 }
 
 #[test]
-fn deep_flow_nesting_is_refused_by_the_parser() {
-    // The YAML parser has its own, lower bound for flow collections.
-    let text = format!("agent: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
-    let compiled = common::compile_text(&text);
-    assert_eq!(codes(&compiled), [Code::YamlSyntax]);
-}
-
-#[test]
 fn a_huge_value_is_reported_and_read_as_empty() {
     let huge = "x".repeat(MAX_SCALAR_BYTES + 1);
     let types = format!("  Note:\n    text:\n      type: string\n      description: {huge}\n");

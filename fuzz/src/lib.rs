@@ -89,15 +89,14 @@ pub fn validate(bytes: &[u8]) {
         return;
     };
     let data = source::decode("data.json", data);
+    // As one value and as JSON Lines; tool arguments may also come as
+    // AG-UI carries them, a JSON string (`encoded`).
+    let layouts = |encoded| [false, true].map(|lines| Layout { lines, encoded });
     for def in &model.protocol.types {
         let name = &def.name.text;
         let validator = Validator::for_type(model, name)
             .unwrap_or_else(|e| panic!("no validator for type `{name}`: {e}"));
-        for lines in [false, true] {
-            let layout = Layout {
-                lines,
-                encoded: false,
-            };
+        for layout in layouts(false) {
             validate_data(&data, layout, |source| {
                 data::check(&validator, source, layout)
             });
@@ -107,12 +106,7 @@ pub fn validate(bytes: &[u8]) {
         let name = &tool.name.text;
         let validator = Validator::for_tool(model, name)
             .unwrap_or_else(|e| panic!("no validator for tool `{name}`: {e}"));
-        for lines in [false, true] {
-            // Tool arguments may come as AG-UI carries them: a JSON string.
-            let layout = Layout {
-                lines,
-                encoded: true,
-            };
+        for layout in layouts(true) {
             validate_data(&data, layout, |source| {
                 data::check(&validator, source, layout)
             });
@@ -123,11 +117,7 @@ pub fn validate(bytes: &[u8]) {
         let validator = RunInputValidator::new(profile)
             .expect("the RunAgentInput schema compiles")
             .with_tools(tools);
-        for lines in [false, true] {
-            let layout = Layout {
-                lines,
-                encoded: false,
-            };
+        for layout in layouts(false) {
             validate_data(&data, layout, |source| {
                 data::check_run_input(&validator, source, layout)
             });

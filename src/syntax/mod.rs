@@ -103,7 +103,7 @@ pub struct Field {
     pub description: Option<Name>,
     pub optional: bool,
     // The rarely written parts are boxed: a field is the model's most
-    // numerous value, and these would triple its size.
+    // numerous value, and inline they would make it 224 bytes, not 136.
     pub enum_values: Option<Box<EnumValues>>,
     pub const_value: Option<Box<Literal>>,
     pub default: Option<Box<Node<'static>>>,
@@ -505,6 +505,7 @@ impl Lower<'_> {
     /// Each type's part of the tree is freed once the type is lowered.
     fn types(&mut self, node: Node) -> Vec<TypeDef> {
         let NodeKind::Mapping(entries) = node.kind else {
+            // Reports a value that is neither a mapping nor empty.
             self.mapping(&node, "`types`");
             return Vec::new();
         };
