@@ -18,6 +18,7 @@
 //! all reported at once.
 
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
+use crate::disk::{Reach, ReadError};
 use crate::emit::Target;
 use crate::source::{self, Source, Span};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
@@ -105,10 +106,14 @@ impl Config {
         }
     }
 
-    /// Reads `path`: the configuration, or the file's source with every
-    /// problem in it. An unreadable file is an I/O error.
-    pub fn load(path: &Path) -> std::io::Result<Result<Config, (Source, Vec<Diagnostic>)>> {
-        let bytes = crate::agent::read(path)?;
+    /// Reads `path` as far as `reach` allows: the configuration, or the
+    /// file's source with every problem in it. A file that cannot be read
+    /// is the error.
+    pub fn load(
+        path: &Path,
+        reach: Reach,
+    ) -> Result<Result<Config, (Source, Vec<Diagnostic>)>, ReadError> {
+        let bytes = crate::disk::read(path, reach)?;
         Ok(Config::parse(path, &bytes))
     }
 

@@ -10,6 +10,7 @@ pub mod agent;
 pub mod check;
 pub mod config;
 pub mod diagnostic;
+pub mod disk;
 pub mod emit;
 pub mod format;
 pub mod lsp;
@@ -23,7 +24,7 @@ pub mod validate;
 pub mod workspace;
 pub mod yaml;
 
-pub use diagnostic::{Code, Diagnostic, Label, Severity};
+pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
 pub use source::{Source, Span};
 
@@ -173,7 +174,22 @@ pub(crate) fn order(diagnostics: &mut Vec<Diagnostic>) {
     diagnostics.sort_by_key(|d| d.span.start);
     // A YAML alias repeats its anchor's content, spans included, so a
     // problem inside it would be found once per use; report it once. A
-    // prompt used from two places is checked once per use.
-    let mut seen = HashSet::new();
-    diagnostics.retain(|d| seen.insert((d.code, d.span, d.message.clone())));
+    // prompt used from two places is checked once per use. Repeats start
+    // at the same place, so after the sort they are in one run of equal
+    // starts, and only such runs are searched.
+    let mut keep = vec![true; diagnostics.len()];
+    let mut run = 0;
+    while run < diagnostics.len() {
+        let start = diagnostics[run].span.start;
+        let end = run + diagnostics[run..].partition_point(|d| d.span.start == start);
+        if end - run > 1 {
+            let mut seen = HashSet::new();
+            for (i, d) in diagnostics[run..end].iter().enumerate() {
+                keep[run + i] = seen.insert((d.code, d.span.end, d.message.as_str()));
+            }
+        }
+        run = end;
+    }
+    let mut keep = keep.into_iter();
+    diagnostics.retain(|_| keep.next().unwrap_or(true));
 }

@@ -1,14 +1,15 @@
 //! The `agentc` command: parses arguments, calls the library, renders, and
 //! chooses the exit code (0 no errors, 1 errors, 2 usage or I/O error).
 
+use agentc::disk::{self, Reach};
 use agentc::emit::{Selection, Target};
 use agentc::render::human::{self, Style};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::workspace::{self, ConfigChoice};
+use agentc::workspace::{self, ConfigChoice, Ignores};
 use agentc::{
-    Code, Compilation, Diagnostics, Severity, Source, Timings, agent, emit, render, source,
+    Code, Compilation, Diagnostics, Failure, Severity, Source, Timings, agent, emit, render, source,
 };
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
@@ -127,6 +128,9 @@ struct CheckArgs {
     /// Print the time each phase took, per file and in total, on standard error.
     #[arg(long)]
     timings: bool,
+    /// Search what `.gitignore`, `.ignore` and git's excludes list, too.
+    #[arg(long)]
+    no_ignore: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -358,10 +362,10 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let Some(source) = read_data(data) else {
-        return ExitCode::from(2);
+    let (source, unreadable) = match read_data(data) {
+        Ok(read) => read,
+        Err(failure) => return unreadable_data(failure, &against, options),
     };
-    let (source, unreadable) = source;
     let diagnostics = match unreadable {
         Some(diagnostic) => vec![diagnostic],
         None => data::check(&validator, &source, layout),
@@ -392,8 +396,13 @@ fn validate_run_input(
             }
         }
     };
-    let Some((source, unreadable)) = read_data(payload) else {
-        return ExitCode::from(2);
+    let against = match profile {
+        Profile::AgUi => "`RunAgentInput`",
+        Profile::Backend => "`RunAgentInput` (backend profile)",
+    };
+    let (source, unreadable) = match read_data(payload) {
+        Ok(read) => read,
+        Err(failure) => return unreadable_data(failure, against, options),
     };
     let layout = Layout {
         lines: options.lines,
@@ -403,20 +412,16 @@ fn validate_run_input(
         Some(diagnostic) => vec![diagnostic],
         None => data::check_run_input(&validator, &source, layout),
     };
-    let against = match profile {
-        Profile::AgUi => "`RunAgentInput`",
-        Profile::Backend => "`RunAgentInput` (backend profile)",
-    };
     report_data(source, diagnostics, layout, against, options)
 }
 
 /// The model of a protocol without errors; otherwise its errors are
 /// printed and the exit code is 2: there is nothing to validate against.
 fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
-    let bytes = match agent::read(file) {
+    let bytes = match disk::read(file, Reach::Named) {
         Ok(bytes) => bytes,
         Err(error) => {
-            eprintln!("error: cannot read {}: {error}", file.display());
+            eprintln!("error: `{}` was not read: {error}", file.display());
             return Err(ExitCode::from(2));
         }
     };
@@ -443,28 +448,41 @@ fn usage_error(error: &emit::EmitError) -> ExitCode {
 }
 
 /// The data as a source, and the reason it cannot be read as text, if
-/// any; `None` when it cannot be read at all (reported here).
-fn read_data(path: &Path) -> Option<(Source, Option<agentc::Diagnostic>)> {
+/// any; the failure when it cannot be read at all.
+fn read_data(path: &Path) -> Result<(Source, Option<agentc::Diagnostic>), Failure> {
     let (name, bytes) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         let limit = source::MAX_FILE_BYTES as u64 + 1;
         match std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
             Ok(_) => ("<stdin>".to_string(), bytes),
             Err(error) => {
-                eprintln!("error: cannot read standard input: {error}");
-                return None;
+                let message = format!("standard input was not read: {}", disk::describe_io(&error));
+                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
             }
         }
     } else {
-        match agent::read(path) {
+        match disk::read(path, Reach::Named) {
             Ok(bytes) => (path.display().to_string(), bytes),
             Err(error) => {
-                eprintln!("error: cannot read {}: {error}", path.display());
-                return None;
+                let shown = path.display().to_string();
+                let message = format!("`{shown}` was not read: {error}");
+                return Err(Failure::new(shown, Code::InvalidPath, message)
+                    .with_help("give the path of a JSON file, or `-` to read standard input"));
             }
         }
     };
-    Some(source::decode(&name, bytes))
+    Ok(source::decode(&name, bytes))
+}
+
+/// Reports data that could not be read at all: nothing was validated.
+fn unreadable_data(failure: Failure, against: &str, options: DataOptions) -> ExitCode {
+    report(
+        options.format,
+        &[],
+        &[failure],
+        &format!("validated 0 values against {against}"),
+    );
+    ExitCode::from(2)
 }
 
 fn report_data(
@@ -475,7 +493,7 @@ fn report_data(
     options: DataOptions,
 ) -> ExitCode {
     let values = data::documents(source.text(), layout).len();
-    let report = Compilation {
+    let checked = Compilation {
         source,
         model: None,
         diagnostics,
@@ -485,9 +503,10 @@ fn report_data(
         1 => "1 value".to_string(),
         n => format!("{n} values"),
     };
-    let (errors, warnings) = report_to_stdout(
+    let (errors, warnings) = report(
         options.format,
-        std::slice::from_ref(&report),
+        std::slice::from_ref(&checked),
+        &[],
         &format!("validated {values} against {against}"),
     );
     if errors > 0 || (options.deny_warnings && warnings > 0) {
@@ -497,33 +516,57 @@ fn report_data(
     }
 }
 
-/// Prints `files`' diagnostics in `format`; the count of errors and
-/// warnings. People get a summary line (`done: 1 error`) after them: on
-/// standard output for `human`, on standard error for the one-line formats,
-/// whose output tools read; `json` and `sarif` carry their own.
-fn report_to_stdout(format: Format, files: &[Compilation], done: &str) -> (usize, usize) {
-    let errors: usize = files.iter().map(|c| c.count(Severity::Error)).sum();
-    let warnings: usize = files.iter().map(|c| c.count(Severity::Warning)).sum();
+/// Prints on standard output the diagnostics of `files` and the
+/// `failures` in `format`; returns the count of errors (failures among
+/// them) and of warnings. People get a summary line (`done: 1 error`)
+/// after them: on standard output for `human`, on standard error for the
+/// one-line formats, whose output tools read; `json` and `sarif` carry
+/// their own. Output is written as it is made, never held whole; a closed
+/// pipe (`agentc ... | head`) ends it quietly.
+fn report(
+    format: Format,
+    files: &[Compilation],
+    failures: &[Failure],
+    done: &str,
+) -> (usize, usize) {
+    let errors = render::errors(files, failures);
+    let warnings = render::warnings(files);
     let summary = format!("{done}: {}\n", human::summary(errors, warnings));
-    match format {
-        Format::Json => print(&render::json::render(files)),
-        Format::Sarif => print(&render::sarif::render(files)),
-        Format::Short | Format::Github => {
-            let out = match format {
-                Format::Short => render::short::render(files),
-                _ => render::github::render(files),
-            };
-            print(&out);
-            eprint!("{summary}");
-        }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let written = match format {
+        Format::Json => render::json::write(&mut out, files, failures),
+        Format::Sarif => render::sarif::write(&mut out, files, failures),
+        Format::Short => render::short::write(&mut out, files, failures),
+        Format::Github => render::github::write(&mut out, files, failures),
         Format::Human => {
             let style = terminal_style(std::io::stdout().is_terminal());
-            let mut out: String = files.iter().map(|c| human::render(c, style)).collect();
-            out.push_str(&summary);
-            print(&out);
+            write_human(&mut out, files, failures, style)
+                .and_then(|()| out.write_all(summary.as_bytes()))
         }
+    };
+    let _ = written.and_then(|()| out.flush());
+    if matches!(format, Format::Short | Format::Github) {
+        eprint!("{summary}");
     }
     (errors, warnings)
+}
+
+/// The human format: each file's diagnostics drawn on its lines, then each
+/// failure, which has no lines to draw.
+fn write_human(
+    out: &mut dyn Write,
+    files: &[Compilation],
+    failures: &[Failure],
+    style: Style,
+) -> std::io::Result<()> {
+    for file in files {
+        out.write_all(human::render(file, style).as_bytes())?;
+    }
+    for failure in failures {
+        out.write_all(human::render_failure(failure, style).as_bytes())?;
+    }
+    Ok(())
 }
 
 fn check(args: CheckArgs) -> ExitCode {
@@ -538,24 +581,18 @@ fn check(args: CheckArgs) -> ExitCode {
         return print_config(&args.paths, choice, targets, args.format);
     }
 
-    let plan = workspace::plan(&args.paths, choice);
+    let ignores = match args.no_ignore {
+        true => Ignores::Search,
+        false => Ignores::Respect,
+    };
+    let plan = workspace::plan(&args.paths, choice, ignores);
     // A configuration that cannot be used stops the run: checking under
     // another would give answers nobody asked for.
-    for failure in &plan.unreadable_configs {
-        eprintln!("error: {failure}");
-    }
-    if !plan.broken_configs.is_empty() {
-        return broken_configs(plan.broken_configs, args.format);
-    }
-    if !plan.unreadable_configs.is_empty() {
-        return ExitCode::from(2);
+    if !plan.broken_configs.is_empty() || !plan.unreadable_configs.is_empty() {
+        return broken_configs(plan.broken_configs, &plan.unreadable_configs, args.format);
     }
     for note in &plan.notes {
         eprintln!("note: {note}");
-    }
-    let mut io_failed = !plan.failures.is_empty();
-    for failure in &plan.failures {
-        eprintln!("error: {failure}");
     }
 
     let started = Instant::now();
@@ -567,27 +604,27 @@ fn check(args: CheckArgs) -> ExitCode {
 
     let mut compiled = Vec::new();
     let mut timings = Vec::new();
-    for ((path, _), result) in plan.files.iter().zip(results) {
-        match result {
-            Ok(files) => {
-                timings.push((path, files.iter().map(|c| c.timings).sum::<Timings>()));
-                compiled.extend(files);
-            }
-            Err(error) => {
-                eprintln!("error: cannot read {}: {error}", path.display());
-                io_failed = true;
-            }
-        }
+    for (planned, files) in plan.files.iter().zip(results) {
+        timings.push((
+            &planned.path,
+            files.iter().map(|c| c.timings).sum::<Timings>(),
+        ));
+        compiled.extend(files);
     }
     let files = match compiled.len() {
         1 => "1 file".to_string(),
         n => format!("{n} files"),
     };
-    let (errors, warnings) = report_to_stdout(args.format, &compiled, &format!("checked {files}"));
+    let (errors, warnings) = report(
+        args.format,
+        &compiled,
+        &plan.failures,
+        &format!("checked {files}"),
+    );
     if args.timings {
         eprint!("{}", timings_table(&timings, wall));
     }
-    if io_failed {
+    if !plan.failures.is_empty() {
         ExitCode::from(2)
     } else if errors > 0 || (args.deny_warnings && warnings > 0) {
         ExitCode::from(1)
@@ -607,12 +644,8 @@ fn print_config(
     let mut configs = workspace::Configs::new(choice);
     let path = paths.first().map_or(Path::new("."), PathBuf::as_path);
     let mut config = (*configs.of(path)).clone();
-    if !configs.broken.is_empty() {
-        return broken_configs(configs.broken, format);
-    }
-    if let Some(failure) = configs.failures.first() {
-        eprintln!("error: {failure}");
-        return ExitCode::from(2);
+    if !configs.broken.is_empty() || !configs.failures.is_empty() {
+        return broken_configs(configs.broken, &configs.failures, format);
     }
     if let Some(targets) = targets {
         config.targets = targets;
@@ -621,8 +654,13 @@ fn print_config(
     ExitCode::SUCCESS
 }
 
-/// Reports the problems of configuration files; the run stops (exit 2).
-fn broken_configs(broken: Vec<(Source, Vec<agentc::Diagnostic>)>, format: Format) -> ExitCode {
+/// Reports the problems of configuration files, and those that could not
+/// be read; the run stops (exit 2).
+fn broken_configs(
+    broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
+    unreadable: &[Failure],
+    format: Format,
+) -> ExitCode {
     let files: Vec<Compilation> = broken
         .into_iter()
         .map(|(source, diagnostics)| Compilation {
@@ -632,9 +670,10 @@ fn broken_configs(broken: Vec<(Source, Vec<agentc::Diagnostic>)>, format: Format
             timings: Timings::default(),
         })
         .collect();
-    report_to_stdout(
+    report(
         format,
         &files,
+        unreadable,
         "agentc.toml has problems; nothing was checked",
     );
     ExitCode::from(2)
@@ -730,13 +769,13 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
             Ok(reports) => reports,
             Err(code) => return code,
         },
-        Request::Emit(_) => match agent::read(file) {
+        Request::Emit(_) => match disk::read(file, Reach::Named) {
             Ok(bytes) => (
                 agentc::compile(&file.display().to_string(), bytes),
                 Vec::new(),
             ),
             Err(error) => {
-                eprintln!("error: cannot read {}: {error}", file.display());
+                eprintln!("error: `{}` was not read: {error}", file.display());
                 return ExitCode::from(2);
             }
         },
@@ -807,23 +846,15 @@ fn agent_folder(file: &Path) -> Result<(Compilation, Vec<Compilation>), ExitCode
         );
         return Err(ExitCode::from(2));
     }
-    match agent::check_path(file) {
-        Ok(reports) => {
-            let (protocol, others): (Vec<_>, Vec<_>) =
-                reports.into_iter().partition(|r| r.model.is_some());
-            match protocol.into_iter().next() {
-                Some(protocol) => Ok((protocol, others)),
-                None => {
-                    for report in &others {
-                        eprint!("{}", human::render(report, Style::Plain));
-                    }
-                    Err(ExitCode::from(1))
-                }
+    let reports = agent::check_path(file, Reach::Named);
+    let (protocol, others): (Vec<_>, Vec<_>) = reports.into_iter().partition(|r| r.model.is_some());
+    match protocol.into_iter().next() {
+        Some(protocol) => Ok((protocol, others)),
+        None => {
+            for report in &others {
+                eprint!("{}", human::render(report, Style::Plain));
             }
-        }
-        Err(error) => {
-            eprintln!("error: cannot read {}: {error}", file.display());
-            Err(ExitCode::from(2))
+            Err(ExitCode::from(1))
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::diagnostic::{Code, Diagnostic};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The largest file agentc reads. Real protocols are kilobytes; this bound
 /// keeps a hostile or mistaken input (a log file, `/dev/zero`) from taking
@@ -72,6 +73,52 @@ pub struct Source {
     name: String,
     text: String,
     line_starts: Vec<u32>,
+    /// Characters and UTF-16 units before each [`BLOCK`] of the text, built
+    /// the first time a column is counted across a long stretch of one line.
+    counts: OnceLock<Box<Counts>>,
+}
+
+/// Columns on short lines are counted directly; across more bytes than
+/// this, from the nearest [`Counts`] checkpoint, so that finding a column
+/// costs at most this much whatever the line's length (a flood of problems
+/// on one 16 MiB line stays linear).
+const BLOCK: usize = 4096;
+
+/// Running totals at the start of each [`BLOCK`] of a text.
+#[derive(Clone, Debug)]
+struct Counts {
+    chars: Vec<u32>,
+    utf16: Vec<u32>,
+}
+
+impl Counts {
+    fn new(bytes: &[u8]) -> Counts {
+        let blocks = bytes.len() / BLOCK + 1;
+        let mut counts = Counts {
+            chars: Vec::with_capacity(blocks),
+            utf16: Vec::with_capacity(blocks),
+        };
+        let (mut chars, mut utf16) = (0u32, 0u32);
+        counts.chars.push(0);
+        counts.utf16.push(0);
+        for block in bytes.chunks_exact(BLOCK) {
+            let (c, u) = units(block);
+            chars += c as u32;
+            utf16 += u as u32;
+            counts.chars.push(chars);
+            counts.utf16.push(utf16);
+        }
+        counts
+    }
+}
+
+/// The characters and UTF-16 units that start in `bytes`, which may begin
+/// or end inside a character: a character is counted where its first byte
+/// is, and needs two UTF-16 units when that byte starts four.
+fn units(bytes: &[u8]) -> (usize, usize) {
+    let chars = bytes.iter().filter(|&&b| (b as i8) >= -0x40).count();
+    let astral = bytes.iter().filter(|&&b| b >= 0xF0).count();
+    (chars, chars + astral)
 }
 
 impl Source {
@@ -88,7 +135,30 @@ impl Source {
             name: name.into(),
             text,
             line_starts,
+            counts: OnceLock::new(),
         }
+    }
+
+    /// The characters and UTF-16 units in `self.text[from..to]`, both on
+    /// character boundaries: directly over a short stretch, else from the
+    /// checkpoints, in at most about two blocks' worth of counting.
+    fn units_between(&self, from: usize, to: usize) -> (usize, usize) {
+        let bytes = self.text.as_bytes();
+        if to - from <= 2 * BLOCK {
+            return units(&bytes[from..to]);
+        }
+        let counts = self.counts.get_or_init(|| Box::new(Counts::new(bytes)));
+        let before = |at: usize| {
+            let block = at / BLOCK;
+            let (chars, utf16) = units(&bytes[block * BLOCK..at]);
+            (
+                counts.chars[block] as usize + chars,
+                counts.utf16[block] as usize + utf16,
+            )
+        };
+        let (start_chars, start_utf16) = before(from);
+        let (end_chars, end_utf16) = before(to);
+        (end_chars - start_chars, end_utf16 - start_utf16)
     }
 
     pub fn name(&self) -> &str {
@@ -120,7 +190,7 @@ impl Source {
     pub fn position(&self, offset: usize) -> Position {
         let (line, start) = self.line_of(offset);
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let column = self.text[start..offset].chars().count() + 1;
+        let column = self.units_between(start, offset).0 + 1;
         Position {
             line: line + 1,
             column,
@@ -131,7 +201,7 @@ impl Source {
     pub fn utf16_position(&self, offset: usize) -> (usize, usize) {
         let (line, start) = self.line_of(offset);
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let column = self.text[start..offset].encode_utf16().count();
+        let column = self.units_between(start, offset).1;
         (line, column)
     }
 
@@ -236,6 +306,35 @@ mod tests {
         assert_eq!(source.position(0), Position { line: 1, column: 1 });
         assert_eq!(source.position(source.text().len()).line, 3);
         assert_eq!(source.line_text(2), "b: \"é😀\" x");
+    }
+
+    #[test]
+    fn columns_on_long_lines_are_counted_from_checkpoints() {
+        // Long enough that both ends are far from the line's start, with
+        // characters of one to four bytes straddling the block boundaries.
+        let line: String = "aé漢😀".repeat(3 * BLOCK);
+        let text = format!("x\n{line}z\n");
+        let source = Source::new("t", text.as_str());
+        let z = text.find('z').unwrap();
+        let chars = line.chars().count();
+        let utf16 = line.encode_utf16().count();
+        assert_eq!(
+            source.position(z),
+            Position {
+                line: 2,
+                column: chars + 1
+            }
+        );
+        assert_eq!(source.utf16_position(z), (1, utf16));
+        for at in (0..line.len()).step_by(997) {
+            let offset = floor_char_boundary(&text, 2 + at);
+            let prefix = &text[2..offset];
+            assert_eq!(source.position(offset).column, prefix.chars().count() + 1);
+            assert_eq!(
+                source.utf16_position(offset).1,
+                prefix.encode_utf16().count()
+            );
+        }
     }
 
     #[test]

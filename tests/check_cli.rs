@@ -129,7 +129,7 @@ fn many_paths_files_folders_and_globs() {
     // A folder: every protocol.yaml below it, not in hidden folders or
     // node_modules.
     let output = tree.run(&["check", "--format", "short"]);
-    assert_eq!(files(&output), ["./a/protocol.yaml", "./b/protocol.yaml"]);
+    assert_eq!(files(&output), ["a/protocol.yaml", "b/protocol.yaml"]);
     assert_eq!(stderr(&output), "checked 2 files: 2 errors, 2 warnings\n");
     // A glob the shell did not expand, a file, and the same file again,
     // spelled three ways: each file is checked once, in path order.
@@ -140,7 +140,7 @@ fn many_paths_files_folders_and_globs() {
         "c/extra.yaml",
         "*/protocol.yaml",
         "a/protocol.yaml",
-        "./a/protocol.yaml",
+        "a/protocol.yaml",
         "b/../a/protocol.yaml",
     ]);
     assert_eq!(
@@ -172,7 +172,7 @@ fn many_paths_files_folders_and_globs() {
         ["a/protocol.yaml", "b/protocol.yaml", "c/extra.yaml"]
     );
     // A glob that matches nothing and a missing file are usage errors (2),
-    // reported after the files that could be checked.
+    // reported after the files that could be checked, and counted.
     let output = tree.run(&[
         "check",
         "--format",
@@ -182,16 +182,22 @@ fn many_paths_files_folders_and_globs() {
         "missing.yaml",
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(files(&output), ["a/protocol.yaml"]);
-    let errors = stderr(&output);
+    assert_eq!(
+        files(&output),
+        ["a/protocol.yaml", "nothing/*.yaml", "missing.yaml"]
+    );
+    let printed = stdout(&output);
     assert!(
-        errors.contains("error: no file matches nothing/*.yaml\n"),
-        "{errors}"
+        printed.contains("nothing/*.yaml: error[invalid-path] no file matches `nothing/*.yaml`\n"),
+        "{printed}"
     );
     assert!(
-        errors.contains("error: cannot read missing.yaml: "),
-        "{errors}"
+        printed.contains(
+            "missing.yaml: error[invalid-path] `missing.yaml` was not read: no such file or directory\n"
+        ),
+        "{printed}"
     );
+    assert_eq!(stderr(&output), "checked 1 file: 3 errors, 1 warning\n");
 }
 
 #[test]
@@ -270,7 +276,7 @@ fn the_nearest_config_wins_and_flags_override_it() {
     // One run governed by both: each file by its nearest.
     let both = short(&["."]);
     assert!(
-        both.contains("./top/protocol.yaml:3:5: error[property-name-case]"),
+        both.contains("top/protocol.yaml:3:5: error[property-name-case]"),
         "{both}"
     );
     assert!(!both.contains("team/inner"), "{both}");
@@ -421,7 +427,11 @@ fn include_and_exclude_decide_what_searches_take() {
     // Nothing included under a folder: said, with the configuration.
     let output = tree.run(&["check", "elsewhere"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("nothing under elsewhere matches the `include` of "));
+    assert!(
+        stdout(&output).contains("nothing under `elsewhere` matches the `include` of "),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]
@@ -469,8 +479,15 @@ fn config_problems_point_into_the_file_and_stop_the_run() {
     // A --config file that does not exist.
     let output = tree.run(&["check", "--config", "missing.toml"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("cannot read missing.toml"));
-    assert_eq!(stdout(&output), "", "nothing is checked");
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("invalid-config") && printed.contains("`missing.toml` was not read"),
+        "{printed}"
+    );
+    assert!(
+        printed.ends_with("agentc.toml has problems; nothing was checked: 1 error\n"),
+        "nothing is checked: {printed}"
+    );
 }
 
 #[test]
@@ -480,7 +497,7 @@ fn suppressions_follow_the_configured_severities() {
     let output = tree.run(&["check", "--format", "short", "--no-config"]);
     assert_eq!(
         stdout(&output),
-        "./a/protocol.yaml:5:31: warning[suppression-without-reason] this suppression gives no reason\n",
+        "a/protocol.yaml:5:31: warning[suppression-without-reason] this suppression gives no reason\n",
     );
     // A code turned off leaves its suppressions nothing to silence; the
     // suppression codes have severities like any other.
@@ -498,8 +515,8 @@ fn suppressions_follow_the_configured_severities() {
     assert_eq!(
         lines,
         [
-            "./a/protocol.yaml:3:22: error[unused-suppression]",
-            "./a/protocol.yaml:5:48: error[unused-suppression]"
+            "a/protocol.yaml:3:22: error[unused-suppression]",
+            "a/protocol.yaml:5:48: error[unused-suppression]"
         ]
     );
 }
@@ -525,7 +542,7 @@ fn timings_print_each_phase_per_file_and_in_total() {
     );
     for (line, name) in lines[1..4]
         .iter()
-        .zip(["./a/protocol.yaml", "./b/protocol.yaml", "total"])
+        .zip(["a/protocol.yaml", "b/protocol.yaml", "total"])
     {
         let cells: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(cells[0], name);

@@ -80,15 +80,50 @@ fn warnings_fail_only_when_denied() {
 }
 
 #[test]
-fn unreadable_paths_exit_2() {
-    let output = agentc(&["check", "protocols/does-not-exist.yaml"]);
+fn unreadable_paths_exit_2_and_every_format_counts_them() {
+    let missing = "protocols/does-not-exist.yaml";
+    let output = agentc(&["check", missing]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("cannot read protocols/does-not-exist.yaml"));
+    assert_eq!(
+        stdout(&output),
+        "invalid-path\n\n  × `protocols/does-not-exist.yaml` was not read: no such file or directory\n\n\
+         checked 0 files: 1 error\n"
+    );
+    // A CI step that reads only the machine output never sees a clean run.
+    let json: serde_json::Value =
+        serde_json::from_slice(&agentc(&["check", missing, "--format", "json"]).stdout)
+            .expect("JSON");
+    assert_eq!(json["summary"]["errors"], 1);
+    assert_eq!(json["diagnostics"][0]["code"], "invalid-path");
+    assert_eq!(json["diagnostics"][0]["file"], missing);
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&agentc(&["check", missing, "--format", "sarif"]).stdout)
+            .expect("SARIF");
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notification = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "error");
+    assert_eq!(notification["descriptor"]["id"], "invalid-path");
+    let short = agentc(&["check", missing, "--format", "short"]);
+    assert_eq!(
+        stdout(&short),
+        "protocols/does-not-exist.yaml: error[invalid-path] `protocols/does-not-exist.yaml` was not read: no such file or directory\n"
+    );
+    assert_eq!(stderr(&short), "checked 0 files: 1 error\n");
+    let github = agentc(&["check", missing, "--format", "github"]);
+    assert_eq!(
+        stdout(&github),
+        "::error title=invalid-path::`protocols/does-not-exist.yaml` was not read: no such file or directory\n"
+    );
+    for format in ["human", "json", "short", "github", "sarif"] {
+        let output = agentc(&["check", missing, "--format", format]);
+        assert_eq!(output.status.code(), Some(2), "{format}");
+    }
     let empty = std::env::temp_dir().join(format!("agentc-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).expect("temp dir");
     let output = agentc(&["check", empty.to_str().expect("utf-8 temp path")]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no protocol.yaml found"));
+    assert!(stdout(&output).contains("no protocol.yaml found"));
     std::fs::remove_dir_all(&empty).ok();
 }
 

@@ -124,6 +124,10 @@ fn every_code_has_an_invalid_fixture() {
     // comments come from the check as the CLI runs it, not from
     // `compile`: `tests/check_cli.rs` and `src/config.rs` test the first,
     // `tests/suppress.rs` (with `protocols/suppress/`) the others.
+    // What a folder holds that git cannot (FIFOs, links out of the
+    // checkout, files without permission), paths that do not exist, and a
+    // flood past the diagnostics limit are made by `tests/hostile.rs` and
+    // `tests/cli.rs` at run time.
     let generated = [
         &generated[..],
         &[
@@ -131,6 +135,11 @@ fn every_code_has_an_invalid_fixture() {
             "invalid-suppression",
             "suppression-without-reason",
             "unused-suppression",
+            "unreadable-file",
+            "not-a-file",
+            "link-outside-folder",
+            "invalid-path",
+            "too-many-problems",
         ],
     ]
     .concat();

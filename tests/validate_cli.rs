@@ -188,7 +188,13 @@ fn what_cannot_be_validated_exits_2() {
         "protocols/data/missing.json",
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).starts_with("error: cannot read protocols/data/missing.json"));
+    let printed = stdout(&output);
+    assert!(
+        printed.contains("× `protocols/data/missing.json` was not read: no such file or directory")
+            && printed
+                .ends_with("validated 0 values against the arguments of `get-order`: 1 error\n"),
+        "{printed}"
+    );
     // An unknown tool or type.
     let output = agentc(&[
         "validate",

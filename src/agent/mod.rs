@@ -12,15 +12,16 @@ mod references;
 mod settings;
 pub mod template;
 
-use crate::diagnostic::Diagnostic;
-use crate::source::{self, MAX_FILE_BYTES, Source};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::disk::{self, Reach, ReadError};
+use crate::source::{self, Source};
 use crate::{Compilation, Timings, compile_source};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// A file of the agent folder, decoded; `problem` says why its text could
-/// not be read (too large, not UTF-8), in which case the text is empty.
+/// not be read (not read at all, too large, not UTF-8), in which case the
+/// text is empty.
 pub struct File {
     pub source: Source,
     pub problem: Option<Diagnostic>,
@@ -30,6 +31,23 @@ impl File {
     pub fn new(name: &str, bytes: impl Into<Vec<u8>>) -> File {
         let (source, problem) = source::decode(name, bytes);
         File { source, problem }
+    }
+
+    /// A file that was not read, reported at its path.
+    pub fn unread(name: &str, error: &ReadError) -> File {
+        File {
+            source: Source::new(name, String::new()),
+            problem: Some(error.diagnostic(name)),
+        }
+    }
+
+    /// What `files` gives for `path`, read within `reach`.
+    fn read(path: &Path, reach: Reach, files: &dyn Files) -> File {
+        let name = path.display().to_string();
+        match files.read(path, reach) {
+            Ok(bytes) => File::new(&name, bytes),
+            Err(error) => File::unread(&name, &error),
+        }
     }
 }
 
@@ -48,68 +66,76 @@ pub struct AgentFiles {
     pub prompts: Vec<Named>,
     /// Sorted by name.
     pub references: Vec<Named>,
+    /// Entries that are not files of the agent but were not listed either
+    /// (a `prompts/` that links out of the folder), each with its problem.
+    pub unlisted: Vec<File>,
 }
 
 /// Whether `dir` is an agent folder: `protocol.yaml` with `settings.json`
-/// beside it.
+/// beside it. Either may be a file that cannot be read (a dangling link, a
+/// FIFO): the folder is still an agent's, and the check says what is wrong.
 pub fn is_agent_folder(dir: &Path) -> bool {
-    dir.join("protocol.yaml").is_file() && dir.join("settings.json").is_file()
+    disk::exists(&dir.join("protocol.yaml")) && disk::exists(&dir.join("settings.json"))
 }
 
 /// Whether `dir` looks like an agent folder that lacks its `settings.json`:
 /// it has `protocol.yaml` and a `prompts/` or `references/` folder.
 fn lacks_settings(dir: &Path) -> bool {
-    dir.join("protocol.yaml").is_file()
-        && !dir.join("settings.json").exists()
+    disk::exists(&dir.join("protocol.yaml"))
+        && !disk::exists(&dir.join("settings.json"))
         && (dir.join("prompts").is_dir() || dir.join("references").is_dir())
 }
 
 /// Checks a protocol file: one named `protocol.yaml` in an agent folder
 /// with its folder's settings, prompts and references; any other alone
 /// (with `missing-settings` when it looks like an agent that lacks them).
-pub fn check_path(file: &Path) -> std::io::Result<Vec<Compilation>> {
-    check_path_with(file, &Disk)
+/// `reach` is how far reading the protocol itself may go; the files of an
+/// agent folder are always read within it. A file that cannot be read is
+/// a diagnostic of its own; the rest is checked as usual.
+pub fn check_path(file: &Path, reach: Reach) -> Vec<Compilation> {
+    check_path_with(file, reach, &Disk)
 }
 
 /// Where the files of an agent folder are read from: the disk, or an
 /// editor's buffers, which may hold text not yet saved.
 pub trait Files {
-    /// The file's bytes, at most one more than [`MAX_FILE_BYTES`].
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
+    /// The file's bytes, at most one more than
+    /// [`MAX_FILE_BYTES`](crate::source::MAX_FILE_BYTES).
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError>;
 }
 
 /// The files as saved.
 pub struct Disk;
 
 impl Files for Disk {
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-        read(path)
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
+        disk::read(path, reach)
     }
 }
 
 /// [`check_path`], reading through `files`. Which files make up the folder
 /// is still decided by what is on disk.
-pub fn check_path_with(file: &Path, files: &dyn Files) -> std::io::Result<Vec<Compilation>> {
+pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Compilation> {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
     if is_protocol && is_agent_folder(dir) {
-        let loaded = load_with(dir, files)?;
+        let loaded = load_with(dir, files);
         let read = started.elapsed();
         let mut checked = check(loaded);
         if let Some(protocol) = checked.first_mut() {
             protocol.timings.read += read;
         }
-        return Ok(checked);
+        return checked;
     }
-    let bytes = files.read(file)?;
+    let protocol = File::read(file, reach, files);
     let read = started.elapsed();
-    let mut compilation = crate::compile(&file.display().to_string(), bytes);
+    let mut compilation = compile(protocol);
     compilation.timings.read += read;
     if is_protocol && lacks_settings(dir) {
         compilation.diagnostics.insert(0, missing_settings());
     }
-    Ok(vec![compilation])
+    vec![compilation]
 }
 
 /// The warning for a protocol beside `prompts/` or `references/` but no
@@ -125,52 +151,77 @@ fn missing_settings() -> Diagnostic {
 
 /// Reads an agent folder. File names in diagnostics are `dir` joined with
 /// the file's path, as the user wrote `dir`.
-pub fn load(dir: &Path) -> std::io::Result<AgentFiles> {
+pub fn load(dir: &Path) -> AgentFiles {
     load_with(dir, &Disk)
 }
 
-fn load_with(dir: &Path, files: &dyn Files) -> std::io::Result<AgentFiles> {
-    let file = |path: PathBuf| -> std::io::Result<File> {
-        let bytes = files.read(&path)?;
-        Ok(File::new(&path.display().to_string(), bytes))
-    };
-    Ok(AgentFiles {
-        protocol: file(dir.join("protocol.yaml"))?,
-        settings: file(dir.join("settings.json"))?,
-        prompts: markdown_files(&dir.join("prompts"), true, files)?,
-        references: markdown_files(&dir.join("references"), false, files)?,
-    })
+fn load_with(dir: &Path, files: &dyn Files) -> AgentFiles {
+    let within = Reach::Within(dir);
+    let mut unlisted = Vec::new();
+    AgentFiles {
+        protocol: File::read(&dir.join("protocol.yaml"), within, files),
+        settings: File::read(&dir.join("settings.json"), within, files),
+        prompts: markdown_files(dir, "prompts", true, files, &mut unlisted),
+        references: markdown_files(dir, "references", false, files, &mut unlisted),
+        unlisted,
+    }
 }
 
-/// The `.md` files under `folder` (recursively when `nested`), sorted by
-/// name; none when the folder does not exist.
-fn markdown_files(folder: &Path, nested: bool, files: &dyn Files) -> std::io::Result<Vec<Named>> {
-    let mut found = Vec::new();
-    for (name, path) in markdown_names(folder, nested)? {
-        let bytes = files.read(&path)?;
-        found.push(Named {
+/// The `.md` files under the agent folder `dir`'s `sub` folder (recursively
+/// when `nested`), sorted by name; none when the folder does not exist.
+/// What cannot be listed goes to `unlisted`.
+fn markdown_files(
+    dir: &Path,
+    sub: &str,
+    nested: bool,
+    files: &dyn Files,
+    unlisted: &mut Vec<File>,
+) -> Vec<Named> {
+    let folder = dir.join(sub);
+    let (found, problems) = markdown_names(dir, &folder, nested);
+    unlisted.extend(problems);
+    found
+        .into_iter()
+        .map(|(name, path)| Named {
             name,
-            file: File::new(&path.display().to_string(), bytes),
-        });
-    }
-    Ok(found)
+            file: File::read(&path, Reach::Within(dir), files),
+        })
+        .collect()
 }
 
 /// The names of the prompts of the agent folder `dir`, sorted; none when
 /// they cannot be listed.
 pub fn prompt_names(dir: &Path) -> Vec<String> {
-    let found = markdown_names(&dir.join("prompts"), true).unwrap_or_default();
+    let (found, _) = markdown_names(dir, &dir.join("prompts"), true);
     found.into_iter().map(|(name, _)| name).collect()
 }
 
-/// The `.md` files under `folder` with their names, sorted by name.
-fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, PathBuf)>> {
+/// The `.md` entries under `folder` (a folder of the agent folder `dir`)
+/// with their names, sorted by name; and a file for each folder that could
+/// not be listed, with the reason. A folder that leads out of `dir` through
+/// a link is not listed.
+fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, PathBuf)>, Vec<File>) {
     let mut found = Vec::new();
+    let mut problems = Vec::new();
     if !folder.is_dir() {
-        return Ok(found);
+        return (found, problems);
     }
     let is_markdown = |path: &Path| path.extension().is_some_and(|e| e == "md");
-    for path in files_below(folder, nested, is_markdown, ordinary_folder)? {
+    let listed = match disk::inside(folder, dir) {
+        Ok(true) => files_below(folder, nested, is_markdown, ordinary_folder),
+        Ok(false) => Err(ReadError::Outside {
+            target: std::fs::read_link(folder).unwrap_or_else(|_| folder.to_path_buf()),
+        }),
+        Err(error) => Err(error),
+    };
+    let (paths, unreadable) = match listed {
+        Ok(listed) => listed,
+        Err(error) => (Vec::new(), vec![(folder.to_path_buf(), error)]),
+    };
+    for (path, error) in unreadable {
+        problems.push(File::unread(&path.display().to_string(), &error));
+    }
+    for path in paths {
         let Ok(relative) = path.strip_prefix(folder) else {
             continue;
         };
@@ -183,25 +234,53 @@ fn markdown_names(folder: &Path, nested: bool) -> std::io::Result<Vec<(String, P
         found.push((name, path));
     }
     found.sort();
-    Ok(found)
+    (found, problems)
 }
 
-/// The files below `folder` that `wanted` accepts, in no particular order;
-/// with `nested`, in the subfolders that `descend` accepts too. Links to
-/// folders are not followed (a link to a folder above would never end).
+/// What [`files_below`] found: the files, and the folders it could not
+/// list, with why.
+type Listing = (Vec<PathBuf>, Vec<(PathBuf, ReadError)>);
+
+/// The entries below `folder` that `wanted` accepts (files, and links and
+/// other entries that are not folders: reading them decides what they
+/// are), in no particular order; with `nested`, in the subfolders that
+/// `descend` accepts too. Links to folders are not followed (a link to a
+/// folder above would never end). A subfolder that cannot be listed is
+/// reported and the rest listed; `folder` itself that cannot is an error.
 pub(crate) fn files_below(
     folder: &Path,
     nested: bool,
     wanted: impl Fn(&Path) -> bool,
     mut descend: impl FnMut(&Path) -> bool,
-) -> std::io::Result<Vec<PathBuf>> {
+) -> Result<Listing, ReadError> {
     let mut found = Vec::new();
+    let mut unreadable = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
     while let Some(current) = pending.pop() {
-        for entry in std::fs::read_dir(&current)? {
-            let entry = entry?;
+        let entries = match std::fs::read_dir(&current) {
+            Ok(entries) => entries,
+            Err(error) if current == folder => return Err(error.into()),
+            Err(error) => {
+                unreadable.push((current, error.into()));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    unreadable.push((current.clone(), error.into()));
+                    continue;
+                }
+            };
             let path = entry.path();
-            let kind = entry.file_type()?;
+            // The entry itself, not what a link leads to.
+            let Ok(kind) = entry.file_type() else {
+                if wanted(&path) {
+                    found.push(path);
+                }
+                continue;
+            };
             if kind.is_dir() {
                 if nested && descend(&path) {
                     pending.push(path);
@@ -213,7 +292,7 @@ pub(crate) fn files_below(
             }
         }
     }
-    Ok(found)
+    Ok((found, unreadable))
 }
 
 /// Whether a search goes into the folder `dir`: not a hidden one,
@@ -221,20 +300,6 @@ pub(crate) fn files_below(
 pub(crate) fn ordinary_folder(dir: &Path) -> bool {
     let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
     !(name.starts_with('.') || name == "node_modules" || name == "target")
-}
-
-/// Reads at most one byte more than the limit, so a huge or endless file
-/// is reported rather than read whole.
-pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
-    let limit = MAX_FILE_BYTES as u64 + 1;
-    // Sized from the file's length (as `std::fs::read` does), the buffer
-    // becomes the source text without growing past it; the length is only
-    // a hint, and the `take` is what bounds the read.
-    let expected = file.metadata().map_or(0, |m| m.len().min(limit));
-    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
-    file.take(limit).read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 /// One report per file, in order: the protocol, `settings.json`, then every
@@ -259,6 +324,7 @@ pub fn check(files: AgentFiles) -> Vec<Compilation> {
     let mut out = vec![protocol, settings.finish()];
     out.extend(prompts.into_iter().map(Report::finish));
     out.extend(references.into_iter().map(Report::finish));
+    out.extend(files.unlisted.into_iter().map(|f| Report::new(f).finish()));
     for compilation in &mut out {
         crate::order(&mut compilation.diagnostics);
     }
@@ -286,7 +352,7 @@ struct Report {
     source: Source,
     /// The file could not be read as text; its content is not checked.
     unreadable: bool,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Diagnostics,
 }
 
 impl Report {
@@ -303,7 +369,7 @@ impl Report {
             name,
             source: file.source,
             unreadable: file.problem.is_some(),
-            diagnostics: file.problem.into_iter().collect(),
+            diagnostics: file.problem.into_iter().collect::<Vec<_>>().into(),
         }
     }
 
@@ -311,7 +377,7 @@ impl Report {
         Compilation {
             source: self.source,
             model: None,
-            diagnostics: self.diagnostics,
+            diagnostics: self.diagnostics.into_vec(),
             timings: Timings::default(),
         }
     }

@@ -64,7 +64,7 @@
 //! blocks: linear time, any nesting depth, and it slices the text only at
 //! ASCII bytes, so any UTF-8 input is safe.
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::source::Span;
 
 /// One tag of a template, in source order.
@@ -114,7 +114,7 @@ pub fn parse(text: &str) -> (Vec<Tag>, Vec<Diagnostic>) {
     let mut parser = Parser {
         text,
         tags: Vec::new(),
-        diagnostics: Vec::new(),
+        diagnostics: Diagnostics::default(),
         blocks: Vec::new(),
     };
     let bytes = text.as_bytes();
@@ -178,7 +178,7 @@ impl Branch {
 struct Parser<'a> {
     text: &'a str,
     tags: Vec<Tag>,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Diagnostics,
     blocks: Vec<Block>,
 }
 
@@ -473,7 +473,7 @@ impl Parser<'_> {
                 .with_help(format!("close it with {END_IF}")),
             );
         }
-        (self.tags, self.diagnostics)
+        (self.tags, self.diagnostics.into_vec())
     }
 }
 

@@ -51,6 +51,11 @@ codes! {
     FileTooLarge = "file-too-large", Error, "the file is larger than agentc reads";
     InvalidUtf8 = "invalid-utf8", Error, "the file is not valid UTF-8";
     NulByte = "nul-byte", Error, "the file contains a NUL byte";
+    UnreadableFile = "unreadable-file", Error, "a file that cannot be read: a dangling link, a loop of links, no permission";
+    NotAFile = "not-a-file", Error, "a FIFO, socket or device where a file is expected; never opened";
+    LinkOutsideFolder = "link-outside-folder", Error, "a link out of the folder being checked; never followed";
+    InvalidPath = "invalid-path", Error, "a path given to agentc that does not exist, cannot be read, or finds no protocol";
+    TooManyProblems = "too-many-problems", Error, "more problems in one file than agentc records";
 
     // YAML.
     YamlSyntax = "yaml-syntax", Error, "the file is not well-formed YAML";
@@ -196,6 +201,11 @@ impl Code {
             Code::FileTooLarge
                 | Code::InvalidUtf8
                 | Code::NulByte
+                | Code::UnreadableFile
+                | Code::NotAFile
+                | Code::LinkOutsideFolder
+                | Code::InvalidPath
+                | Code::TooManyProblems
                 | Code::YamlSyntax
                 | Code::MultipleDocuments
                 | Code::RootNotMapping

@@ -7,6 +7,7 @@ mod codes;
 pub use codes::Code;
 
 use crate::source::Span;
+
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -132,27 +133,128 @@ impl Diagnostic {
     }
 }
 
+/// A path given to agentc that gave nothing to check: it does not exist,
+/// cannot be read, or matches no file. It lies in no file's text, so it has
+/// no position; every format reports it and counts it as an error, and the
+/// run exits with 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The path as the user gave it.
+    pub path: String,
+    pub code: Code,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Failure {
+    pub fn new(path: impl Into<String>, code: Code, message: impl Into<String>) -> Failure {
+        Failure {
+            path: path.into(),
+            code,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Failure {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The most diagnostics one [`Diagnostics`] (one file's) records; past it,
+/// they are counted, and [`Diagnostics::into_vec`] adds one
+/// `too-many-problems` saying how many more there were. No file a person
+/// writes comes near it, and it bounds what a generated or hostile file
+/// (a million duplicate keys) can cost.
+pub const MAX_DIAGNOSTICS: usize = 100_000;
+
 /// Where a stage puts what it finds. Stages take `&mut Diagnostics` and keep
-/// going, so one run reports every problem.
+/// going, so one run reports every problem, up to [`MAX_DIAGNOSTICS`].
 #[derive(Debug, Default)]
-pub struct Diagnostics(Vec<Diagnostic>);
+pub struct Diagnostics {
+    found: Vec<Diagnostic>,
+    /// How many more were found past the limit, and the worst of them.
+    dropped: usize,
+    worst_dropped: Option<Severity>,
+}
 
 impl Diagnostics {
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        self.0.push(diagnostic);
+        if self.found.len() < MAX_DIAGNOSTICS {
+            self.found.push(diagnostic);
+        } else {
+            self.dropped += 1;
+            let worst = self.worst_dropped.unwrap_or(Severity::Info);
+            // Severities order from the worst: error, warning, info.
+            self.worst_dropped = Some(worst.min(diagnostic.severity));
+        }
     }
 
     pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
-        self.0.extend(diagnostics);
+        for diagnostic in diagnostics {
+            self.push(diagnostic);
+        }
     }
 
     pub fn has_errors(&self) -> bool {
-        self.0.iter().any(Diagnostic::is_error)
+        self.worst_dropped == Some(Severity::Error) || self.found.iter().any(Diagnostic::is_error)
     }
 
-    pub fn into_vec(self) -> Vec<Diagnostic> {
-        self.0
+    pub fn len(&self) -> usize {
+        self.found.len()
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.found.is_empty()
+    }
+
+    /// Every diagnostic recorded, and, when some were not, a last one at
+    /// the start of the file that says how many and is as severe as the
+    /// worst of them.
+    pub fn into_vec(mut self) -> Vec<Diagnostic> {
+        if let Some(worst) = self.worst_dropped {
+            let mut diagnostic = Diagnostic::new(
+                Code::TooManyProblems,
+                Span::empty(0),
+                format!(
+                    "this file has {} more {} than agentc records (it stops at {})",
+                    thousands(self.dropped),
+                    if self.dropped == 1 {
+                        "problem"
+                    } else {
+                        "problems"
+                    },
+                    thousands(MAX_DIAGNOSTICS)
+                ),
+            )
+            .with_help("fix the problems shown, which usually share one cause, and check again");
+            diagnostic.severity = worst;
+            self.found.push(diagnostic);
+        }
+        self.found
+    }
+}
+
+impl From<Vec<Diagnostic>> for Diagnostics {
+    fn from(found: Vec<Diagnostic>) -> Diagnostics {
+        let mut diagnostics = Diagnostics::default();
+        diagnostics.extend(found);
+        diagnostics
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// "a" or "an" for a word in a message (by its first letter, which is
@@ -209,7 +311,33 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 #[cfg(test)]
 mod tests {
-    use super::did_you_mean;
+    use super::*;
+
+    #[test]
+    fn past_the_limit_diagnostics_are_counted_at_their_worst() {
+        let mut diagnostics = Diagnostics::default();
+        let at = |code| Diagnostic::new(code, Span::empty(1), "x");
+        for _ in 0..MAX_DIAGNOSTICS {
+            diagnostics.push(at(Code::PropertyNameCase));
+        }
+        assert!(!diagnostics.has_errors());
+        diagnostics.push(at(Code::PropertyNameCase));
+        diagnostics.push(at(Code::UnknownType));
+        assert!(diagnostics.has_errors());
+        let all = diagnostics.into_vec();
+        assert_eq!(all.len(), MAX_DIAGNOSTICS + 1);
+        let last = &all[MAX_DIAGNOSTICS];
+        assert_eq!(last.code, Code::TooManyProblems);
+        assert_eq!(last.severity, Severity::Error);
+        assert_eq!(
+            last.message,
+            "this file has 2 more problems than agentc records (it stops at 100,000)"
+        );
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
 
     #[test]
     fn suggests_the_nearest_name_only_when_close() {

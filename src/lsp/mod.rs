@@ -25,6 +25,7 @@ pub use convert::Encoding;
 
 use crate::agent::{self, Files};
 use crate::config::Config;
+use crate::disk::{self, Reach, ReadError};
 use crate::symbols::Index;
 use crate::workspace;
 use crate::{Compilation, Diagnostic};
@@ -157,11 +158,13 @@ struct Server<'c> {
 struct Overlay<'d>(&'d BTreeMap<lsp::Uri, Document>);
 
 impl Files for Overlay<'_> {
-    fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         match open {
             Some(document) => Ok(document.text.clone().into_bytes()),
-            None => agent::read(path),
+            // As `agentc check` reads it: never a FIFO, never out of the
+            // agent folder, so no file can block the server.
+            None => disk::read(path, reach),
         }
     }
 }
@@ -350,17 +353,20 @@ impl<'c> Server<'c> {
         // names survive, for completion while the file cannot be read.
         let previous = self.analyses.remove(uri).map(|a| a.names);
         let path = convert::path_of(uri);
-        let compilations = match (&path, self.documents.get(uri)) {
-            (Some(path), _) => agent::check_path_with(path, &Overlay(&self.documents)),
+        let open = self.documents.contains_key(uri);
+        let mut compilations = match (&path, self.documents.get(uri)) {
+            // Neither open nor on disk any more: nothing to report on.
+            (Some(path), _) if !open && !disk::exists(path) => {
+                self.forget(uri);
+                return;
+            }
+            (Some(path), _) => {
+                agent::check_path_with(path, Reach::Named, &Overlay(&self.documents))
+            }
             (None, Some(document)) => {
-                Ok(vec![crate::compile(uri.as_str(), document.text.as_bytes())])
+                vec![crate::compile(uri.as_str(), document.text.as_bytes())]
             }
             (None, None) => return,
-        };
-        let Ok(mut compilations) = compilations else {
-            // Neither open nor readable any more: nothing to report on.
-            self.forget(uri);
-            return;
         };
         // As `agentc check` would report it: under the nearest
         // `agentc.toml` (the defaults when there is none, or it is broken;

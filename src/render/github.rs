@@ -8,11 +8,21 @@
 //! `,` in property values (its `escapeData` and `escapeProperty`).
 
 use crate::Compilation;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Failure, Severity};
+use std::io::Write;
 
 /// One workflow command per diagnostic of every file.
 pub fn render(files: &[Compilation]) -> String {
-    let mut out = String::new();
+    super::to_string(|out| write(out, files, &[]))
+}
+
+/// Writes one workflow command per diagnostic of every file, then one per
+/// failure, without a position (the runner shows it on the job's summary).
+pub fn write(
+    out: &mut dyn Write,
+    files: &[Compilation],
+    failures: &[Failure],
+) -> std::io::Result<()> {
     for file in files {
         for d in &file.diagnostics {
             let (line, column, end_line, end_column) = super::json::range(&file.source, d.span);
@@ -26,15 +36,30 @@ pub fn render(files: &[Compilation]) -> String {
                 message.push('\n');
                 message.push_str(&help);
             }
-            out.push_str(&format!(
-                "::{command} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}\n",
+            writeln!(
+                out,
+                "::{command} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}",
                 property(file.source.name()),
                 property(d.code.name()),
                 data(&message),
-            ));
+            )?;
         }
     }
-    out
+    for failure in failures {
+        // The message names the path.
+        let mut message = failure.message.clone();
+        if let Some(help) = &failure.help {
+            message.push('\n');
+            message.push_str(help);
+        }
+        writeln!(
+            out,
+            "::error title={}::{}",
+            property(failure.code.name()),
+            data(&message)
+        )?;
+    }
+    Ok(())
 }
 
 /// A message: `%`, CR and LF escaped.

@@ -124,3 +124,58 @@ impl Report<'_> {
         SourceSpan::new(start.into(), end - start)
     }
 }
+
+/// A failure (a path that gave nothing to check), drawn as a diagnostic
+/// without source lines, since it has none: its code, the message, the help.
+pub fn render_failure(failure: &crate::diagnostic::Failure, style: Style) -> String {
+    let theme = match style {
+        Style::Color => GraphicalTheme::unicode(),
+        Style::Plain => GraphicalTheme::unicode_nocolor(),
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false)
+        .with_urls(false);
+    let mut out = String::new();
+    if handler
+        .render_report(&mut out, &Unlocated(failure))
+        .is_err()
+    {
+        out.push_str(&failure.message);
+    }
+    out.push('\n');
+    out
+}
+
+struct Unlocated<'a>(&'a crate::diagnostic::Failure);
+
+impl fmt::Debug for Unlocated<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl fmt::Display for Unlocated<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl std::error::Error for Unlocated<'_> {}
+
+impl miette::Diagnostic for Unlocated<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(self.0.code.name()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Error)
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.0
+            .help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+}

@@ -2,14 +2,14 @@
 //! lines, columns in Unicode scalar values, exclusive ends.
 
 use crate::Compilation;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Failure, Severity};
 use crate::source::{Source, Span};
 use serde::Serialize;
 
 #[derive(Serialize)]
-struct Report<'a> {
+struct Report<D: Serialize> {
     version: u32,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    diagnostics: D,
     summary: Summary,
 }
 
@@ -51,25 +51,47 @@ struct Summary {
 
 /// The whole JSON document for a run over `files`, pretty-printed.
 pub fn render(files: &[Compilation]) -> String {
-    let diagnostics = files
-        .iter()
-        .flat_map(|file| {
-            file.diagnostics
-                .iter()
-                .map(move |d| diagnostic(&file.source, d))
-        })
-        .collect();
+    super::to_string(|out| write(out, files, &[]))
+}
+
+/// Writes the JSON document for a run: every diagnostic of every file, then
+/// each failure as a diagnostic of its path at line 1, column 1 (it has no
+/// place in any text), counted among the errors. Each diagnostic is written
+/// as it is converted, so a flood never sits in memory twice.
+pub fn write(
+    out: &mut dyn std::io::Write,
+    files: &[Compilation],
+    failures: &[Failure],
+) -> std::io::Result<()> {
+    let located = files.iter().flat_map(|file| {
+        file.diagnostics
+            .iter()
+            .map(move |d| diagnostic(&file.source, d))
+    });
+    let unlocated = failures.iter().map(|f| JsonDiagnostic {
+        file: &f.path,
+        severity: Severity::Error,
+        code: f.code.name(),
+        message: &f.message,
+        pointer: None,
+        line: 1,
+        column: 1,
+        end_line: 1,
+        end_column: 1,
+        help: f.help.clone(),
+        labels: Vec::new(),
+    });
     let report = Report {
         version: 1,
-        diagnostics,
+        diagnostics: super::Streamed::new(located.chain(unlocated)),
         summary: Summary {
             files: files.len(),
-            errors: files.iter().map(|f| f.count(Severity::Error)).sum(),
+            errors: super::errors(files, failures),
             warnings: files.iter().map(|f| f.count(Severity::Warning)).sum(),
         },
     };
-    // Serializing plain structs of strings and numbers cannot fail.
-    serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"
+    serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {

@@ -9,7 +9,10 @@ pub mod json;
 pub mod sarif;
 pub mod short;
 
-use crate::diagnostic::Diagnostic;
+use crate::Compilation;
+use crate::diagnostic::{Diagnostic, Failure, Severity};
+use serde::{Serialize, Serializer};
+use std::cell::Cell;
 
 /// The help line and the notes, one per line (`note: ...`), when there are
 /// any.
@@ -17,4 +20,50 @@ pub(crate) fn help_and_notes(d: &Diagnostic) -> Option<String> {
     let notes = d.notes.iter().map(|n| format!("note: {n}"));
     let lines: Vec<String> = d.help.iter().cloned().chain(notes).collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The errors of a run: every file's, and every failure.
+pub fn errors(files: &[Compilation], failures: &[Failure]) -> usize {
+    let located: usize = files.iter().map(|f| f.count(Severity::Error)).sum();
+    located + failures.len()
+}
+
+/// The warnings of a run.
+pub fn warnings(files: &[Compilation]) -> usize {
+    files.iter().map(|f| f.count(Severity::Warning)).sum()
+}
+
+/// What a `write` function writes, as a string (for tests and callers that
+/// want the text whole).
+pub(crate) fn to_string(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> String {
+    let mut bytes = Vec::new();
+    // Writing into a Vec cannot fail, and renderers write UTF-8.
+    let _ = write(&mut bytes);
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A sequence serialized from an iterator as the serializer asks for its
+/// items, so a long list is written out without being collected first.
+pub(crate) struct Streamed<I>(Cell<Option<I>>);
+
+impl<I> Streamed<I> {
+    pub(crate) fn new(items: I) -> Streamed<I> {
+        Streamed(Cell::new(Some(items)))
+    }
+}
+
+impl<I> Serialize for Streamed<I>
+where
+    I: Iterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Serialized once: a second call writes an empty list.
+        match self.0.take() {
+            Some(items) => serializer.collect_seq(items),
+            None => serializer.collect_seq(std::iter::empty::<I::Item>()),
+        }
+    }
 }

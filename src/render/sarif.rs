@@ -8,28 +8,67 @@
 //! UTF-16 units by default), exclusive ends.
 
 use crate::Compilation;
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Failure, Severity};
 use crate::source::{Source, Span};
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 #[derive(Serialize)]
-struct Log<'a> {
+struct Log<'a, R: Serialize> {
     #[serde(rename = "$schema")]
     schema: &'static str,
     version: &'static str,
-    runs: [Run<'a>; 1],
+    runs: [Run<'a, R>; 1],
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Run<'a> {
+struct Run<'a, R: Serialize> {
     tool: Tool,
+    invocations: [Invocation<'a>; 1],
     column_kind: &'static str,
     newline_sequences: [&'static str; 3],
-    results: Vec<SarifResult<'a>>,
+    results: R,
+}
+
+/// The run itself: whether every path given could be checked, and a
+/// notification for each that could not (a failure has no place in any
+/// file, so it is not a result).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation<'a> {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification<'a> {
+    level: &'static str,
+    message: Text<'a>,
+    descriptor: Descriptor,
+    locations: [NotificationLocation; 1],
+}
+
+#[derive(Serialize)]
+struct Descriptor {
+    id: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NotificationLocation {
+    physical_location: ArtifactOnly,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactOnly {
+    artifact_location: ArtifactLocation,
 }
 
 #[derive(Serialize)]
@@ -141,25 +180,52 @@ struct Replacement<'a> {
 
 /// The whole SARIF log for a run over `files`, pretty-printed.
 pub fn render(files: &[Compilation]) -> String {
+    super::to_string(|out| write(out, files, &[]))
+}
+
+/// Writes the SARIF log for a run: a result per diagnostic, written as it
+/// is converted, and a tool execution notification per failure (then the
+/// invocation was not successful).
+pub fn write(
+    out: &mut dyn std::io::Write,
+    files: &[Compilation],
+    failures: &[Failure],
+) -> std::io::Result<()> {
     // Rules in registry order, so the log does not depend on which file
-    // came first.
-    let rules: Vec<Code> = Code::ALL
+    // came first (codes order as the registry lists them).
+    let used: BTreeSet<Code> = files
         .iter()
-        .copied()
-        .filter(|code| {
-            files
-                .iter()
-                .any(|f| f.diagnostics.iter().any(|d| d.code == *code))
-        })
+        .flat_map(|f| f.diagnostics.iter().map(|d| d.code))
         .collect();
-    let results = files
+    let rules: Vec<Code> = used.into_iter().collect();
+    let results = files.iter().flat_map(|file| {
+        let uri = uri(file.source.name());
+        let rules = &rules;
+        file.diagnostics
+            .iter()
+            .map(move |d| result(&file.source, &uri, rules, d))
+    });
+    let notifications = failures
         .iter()
-        .flat_map(|file| {
-            let uri = uri(file.source.name());
-            let rules = &rules;
-            file.diagnostics
-                .iter()
-                .map(move |d| result(&file.source, &uri, rules, d))
+        .map(|failure| {
+            let mut message = Cow::Borrowed(failure.message.as_str());
+            if let Some(help) = &failure.help {
+                message = format!("{message}\n{help}").into();
+            }
+            Notification {
+                level: "error",
+                message: Text { text: message },
+                descriptor: Descriptor {
+                    id: failure.code.name(),
+                },
+                locations: [NotificationLocation {
+                    physical_location: ArtifactOnly {
+                        artifact_location: ArtifactLocation {
+                            uri: uri(&failure.path),
+                        },
+                    },
+                }],
+            }
         })
         .collect();
     let log = Log {
@@ -174,15 +240,19 @@ pub fn render(files: &[Compilation]) -> String {
                     rules: rules.iter().map(|&code| rule(code)).collect(),
                 },
             },
+            invocations: [Invocation {
+                execution_successful: failures.is_empty(),
+                tool_execution_notifications: notifications,
+            }],
             column_kind: "unicodeCodePoints",
             // The lines agentc counts (`Source::new`); SARIF's default
             // leaves out the lone `\r`.
             newline_sequences: ["\r\n", "\n", "\r"],
-            results,
+            results: super::Streamed::new(results),
         }],
     };
-    // Serializing plain structs of strings and numbers cannot fail.
-    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+    serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 fn rule(code: Code) -> Rule {
