@@ -1,6 +1,7 @@
 //! A spanned YAML tree built from `saphyr-parser` events. Every key and
-//! value keeps its byte span; mappings keep their order and their duplicate
-//! keys (reported here, once, with both places); scalars stay text with
+//! value keeps its byte span; mappings keep their order, and a duplicate
+//! key is reported here, once, with both places, and dropped with its value
+//! (only the first counts); scalars stay text with
 //! their style, so the field that reads a scalar decides its type under
 //! YAML 1.2 rules (`yes`, `on` and `16:9` are strings). The tree borrows
 //! its text from the source. The limits against hostile input (alias
@@ -528,18 +529,25 @@ impl<'s, 'd> Builder<'s, 'd> {
                                     span: node.span,
                                 };
                                 let siblings = &self.entries[*first..];
-                                if let Some(first) = earlier_key(siblings, index, &key) {
-                                    self.diags.push(
-                                    Diagnostic::new(
-                                        Code::DuplicateKey,
-                                        key.span,
-                                        format!("duplicate key `{}`", key.text),
-                                    )
-                                    .with_label(first, "first defined here")
-                                    .with_help("remove one of them, or rename it; only the first is used"),
-                                );
+                                match earlier_key(siblings, index, &key) {
+                                    // Reported, and dropped with its value:
+                                    // only the first counts, so the tree
+                                    // holds one entry per key, however
+                                    // many times a file repeats it.
+                                    Some(first) => {
+                                        self.diags.push(
+                                            Diagnostic::new(
+                                                Code::DuplicateKey,
+                                                key.span,
+                                                format!("duplicate key `{}`", key.text),
+                                            )
+                                            .with_label(first, "first defined here")
+                                            .with_help("remove one of them, or rename it; only the first is used"),
+                                        );
+                                        Err(())
+                                    }
+                                    None => Ok(key),
                                 }
-                                Ok(key)
                             }
                             _ => {
                                 self.diags.push(
@@ -848,9 +856,12 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_keys_are_kept_and_reported_with_both_places() {
+    fn duplicate_keys_are_reported_with_both_places_and_dropped() {
         let (root, diags) = parse_str("a: 1\nb: 2\na: 3\n");
-        assert_eq!(root.unwrap().as_mapping().unwrap().len(), 3);
+        let root = root.unwrap();
+        let entries = root.as_mapping().unwrap();
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].value.as_scalar().unwrap().text, "1");
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, Code::DuplicateKey);
         assert_eq!(diags[0].span, Span::new(10, 11));

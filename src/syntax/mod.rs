@@ -6,7 +6,6 @@
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::source::Span;
 use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
-use std::collections::HashSet;
 
 mod protocol;
 
@@ -290,7 +289,7 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
     let NodeKind::Mapping(entries) = root.kind else {
         return protocol;
     };
-    for entry in firsts(entries) {
+    for entry in entries {
         let value = &entry.value;
         let key = entry.key.text.as_ref();
         if SECTIONS.contains(&key) {
@@ -329,49 +328,14 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
     protocol
 }
 
-/// The entries of `first_occurrences`, taken out of the mapping.
-fn firsts(entries: Vec<Entry<'_>>) -> impl Iterator<Item = Entry<'_>> {
-    let mut first = vec![false; entries.len()];
-    for i in first_indices(&entries) {
-        first[i] = true;
-    }
-    entries
-        .into_iter()
-        .zip(first)
-        .filter_map(|(entry, first)| first.then_some(entry))
-}
-
-/// Entries whose key has not appeared before in the same mapping. A
-/// duplicate is reported by the YAML layer; only the first counts. Small
-/// mappings (nearly all) look back through their keys; big ones hash them.
-fn first_occurrences<'e, 's>(entries: &'e [Entry<'s>]) -> impl Iterator<Item = &'e Entry<'s>> {
-    first_indices(entries).map(|i| &entries[i])
-}
-
-/// The positions of `first_occurrences`.
-fn first_indices<'e>(entries: &'e [Entry<'_>]) -> impl Iterator<Item = usize> + 'e {
-    let mut seen = HashSet::new();
-    let small = entries.len() <= crate::yaml::SEARCHED_KEYS;
-    entries.iter().enumerate().filter_map(move |(i, e)| {
-        let first = if small {
-            !entries[..i]
-                .iter()
-                .any(|earlier| earlier.key.text == e.key.text)
-        } else {
-            seen.insert(e.key.text.as_ref())
-        };
-        first.then_some(i)
-    })
-}
-
-/// Lowers each first occurrence into a list allocated once, at its size
-/// (a mapping rarely has duplicates).
+/// Lowers each entry into a list allocated once, at its size (the YAML
+/// layer has dropped duplicate keys).
 fn lower_each<'e, 's, T>(
     entries: &'e [Entry<'s>],
     lower: impl FnMut(&'e Entry<'s>) -> T,
 ) -> Vec<T> {
     let mut out = Vec::with_capacity(entries.len());
-    out.extend(first_occurrences(entries).map(lower));
+    out.extend(entries.iter().map(lower));
     out
 }
 
@@ -510,7 +474,7 @@ impl Lower<'_> {
             return Vec::new();
         };
         let mut types = Vec::with_capacity(entries.len());
-        types.extend(firsts(entries).map(|entry| self.type_def(&entry)));
+        types.extend(entries.into_iter().map(|entry| self.type_def(&entry)));
         types
     }
 
@@ -575,7 +539,7 @@ impl Lower<'_> {
         };
         let mut discriminator = None;
         let mut description = None;
-        for entry in first_occurrences(entries) {
+        for entry in entries.iter() {
             match entry.key.text.as_ref() {
                 "discriminator" => discriminator = self.text(&entry.value, "`discriminator`"),
                 "description" => description = self.text(&entry.value, "`description`"),
@@ -681,7 +645,7 @@ impl Lower<'_> {
     /// Reads a field's keys (already checked against its context).
     fn field_from_entries(&mut self, name: Name, entries: &[Entry], what: &str) -> Field {
         let mut field = empty_field(name);
-        for entry in first_occurrences(entries) {
+        for entry in entries.iter() {
             let value = &entry.value;
             match entry.key.text.as_ref() {
                 "type" => field.ty = self.type_expr(value, "`type`"),
@@ -909,7 +873,8 @@ impl Lower<'_> {
                     );
                     return Vec::new();
                 }
-                first_occurrences(entries)
+                entries
+                    .iter()
                     .map(|e| self.field(e, FieldContext::Parameter))
                     .collect()
             }

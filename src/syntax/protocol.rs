@@ -11,7 +11,7 @@
 //! plain, unquoted scalar in UPPERCASE_SNAKE_CASE; anything else is a
 //! literal. Quoting an upper-case word makes it a literal.
 
-use super::{Field, FieldContext, Lower, Name, TypeExpr, first_occurrences, list};
+use super::{Field, FieldContext, Lower, Name, TypeExpr, list};
 use crate::diagnostic::{Code, Diagnostic, article, nearest};
 use crate::source::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value};
@@ -481,7 +481,7 @@ fn is_reference(scalar: &Scalar) -> bool {
 impl Lower<'_> {
     pub(super) fn triggers(&mut self, node: &Node) -> Vec<Trigger> {
         let mut triggers = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`triggers`")) {
+        for entry in self.mapping(node, "`triggers`").iter() {
             let name = Name::of(&entry.key);
             let place = format!("trigger `{}`", name.text);
             let mut trigger = Trigger {
@@ -491,7 +491,7 @@ impl Lower<'_> {
             };
             let body = self.mapping(&entry.value, &place);
             self.check_keys(body, TRIGGER_KEYS, &place);
-            for field in first_occurrences(body) {
+            for field in body.iter() {
                 match field.key.text.as_ref() {
                     "description" => trigger.description = self.text(&field.value, "`description`"),
                     "input" => {
@@ -508,7 +508,7 @@ impl Lower<'_> {
 
     pub(super) fn tools(&mut self, node: &Node) -> Vec<Tool> {
         let mut tools = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`tools`")) {
+        for entry in self.mapping(node, "`tools`").iter() {
             let name = Name::of(&entry.key);
             let place = format!("tool `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
@@ -533,7 +533,7 @@ impl Lower<'_> {
 
     pub(super) fn skills(&mut self, node: &Node) -> Vec<Skill> {
         let mut skills = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`skills`")) {
+        for entry in self.mapping(node, "`skills`").iter() {
             let name = Name::of(&entry.key);
             let place = format!("skill `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
@@ -559,7 +559,7 @@ impl Lower<'_> {
 
     pub(super) fn mcp_servers(&mut self, node: &Node) -> Vec<McpServer> {
         let mut servers = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`mcpServers`")) {
+        for entry in self.mapping(node, "`mcpServers`").iter() {
             let name = Name::of(&entry.key);
             let place = format!("MCP server `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
@@ -592,7 +592,7 @@ impl Lower<'_> {
 
     pub(super) fn on_demand_mcp_servers(&mut self, node: &Node) -> Vec<OnDemandMcp> {
         let mut sources = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`onDemandMcpServers`")) {
+        for entry in self.mapping(node, "`onDemandMcpServers`").iter() {
             let source = Name::of(&entry.key);
             // Only the three sources are kept, so lookups stay trivial.
             let valid = MCP_SOURCES.contains(&source.text.as_str());
@@ -623,10 +623,10 @@ impl Lower<'_> {
     fn context_retention(&mut self, node: &Node) {
         let body = self.mapping(node, "`contextRetention`");
         self.check_keys(body, &["toolResults"], "`contextRetention`");
-        for entry in first_occurrences(body) {
+        for entry in body.iter() {
             let inner = self.mapping(&entry.value, "`toolResults`");
             self.check_keys(inner, &["retainLast"], "`toolResults`");
-            for field in first_occurrences(inner) {
+            for field in inner.iter() {
                 self.integer(&field.value, "`retainLast`", 0, i64::MAX);
             }
         }
@@ -634,7 +634,7 @@ impl Lower<'_> {
 
     pub(super) fn workers(&mut self, node: &Node) -> Vec<WorkerDecl> {
         let mut workers = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`workers`")) {
+        for entry in self.mapping(node, "`workers`").iter() {
             let name = Name::of(&entry.key);
             let place = format!("worker `{}`", name.text);
             let body = self.mapping(&entry.value, &place);
@@ -642,7 +642,7 @@ impl Lower<'_> {
             let presentation = self.presentation(body);
             let mut tools = Vec::new();
             if let Some(mapping) = body.iter().find(|e| e.key.text == "tools") {
-                for tool in first_occurrences(self.mapping(&mapping.value, "worker `tools`")) {
+                for tool in self.mapping(&mapping.value, "worker `tools`").iter() {
                     if let Some(parent) = self.text(&tool.value, "a worker tool mapping") {
                         tools.push((Name::of(&tool.key), parent));
                     }
@@ -661,7 +661,7 @@ impl Lower<'_> {
         let body = self.mapping(&entry.value, "`agent`");
         self.check_keys(body, AGENT_KEYS, "`agent`");
         let mut config = ThreadConfig::default();
-        for field in first_occurrences(body) {
+        for field in body.iter() {
             self.config_key(field, &mut config);
         }
         let key = entry.key.span;
@@ -829,10 +829,10 @@ impl Lower<'_> {
     fn anthropic(&mut self, node: &Node) {
         let body = self.mapping(node, "`anthropic`");
         self.check_keys(body, &["tools", "skills"], "`anthropic`");
-        for entry in first_occurrences(body) {
+        for entry in body.iter() {
             match entry.key.text.as_ref() {
                 "tools" => {
-                    for tool in first_occurrences(self.mapping(&entry.value, "`anthropic.tools`")) {
+                    for tool in self.mapping(&entry.value, "`anthropic.tools`").iter() {
                         let name = Name::of(&tool.key);
                         if !ANTHROPIC_TOOLS.contains(&name.text.as_str()) {
                             self.invalid_choice(
@@ -848,8 +848,7 @@ impl Lower<'_> {
                     }
                 }
                 "skills" => {
-                    for skill in first_occurrences(self.mapping(&entry.value, "`anthropic.skills`"))
-                    {
+                    for skill in self.mapping(&entry.value, "`anthropic.skills`").iter() {
                         let name = Name::of(&skill.key);
                         let place = format!("Anthropic skill `{}`", name.text);
                         let body = self.mapping(&skill.value, &place);
@@ -884,7 +883,7 @@ impl Lower<'_> {
             summarizer_worker: None,
             recent_percent: None,
         };
-        for field in first_occurrences(body) {
+        for field in body.iter() {
             match field.key.text.as_ref() {
                 "summarizerWorker" => {
                     management.summarizer_worker = self.text(&field.value, "`summarizerWorker`")
@@ -931,7 +930,8 @@ impl Lower<'_> {
     }
 
     pub(super) fn handlers(&mut self, node: &Node) -> Vec<Handler> {
-        first_occurrences(self.mapping(node, "`handlers`"))
+        self.mapping(node, "`handlers`")
+            .iter()
             .map(|entry| Handler {
                 trigger: Name::of(&entry.key),
                 blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
@@ -940,7 +940,8 @@ impl Lower<'_> {
     }
 
     pub(super) fn blocks(&mut self, node: &Node, place: &str) -> Vec<Block> {
-        first_occurrences(self.mapping(node, place))
+        self.mapping(node, place)
+            .iter()
             .map(|entry| self.block(entry))
             .collect()
     }
@@ -1030,7 +1031,7 @@ impl Lower<'_> {
             }
         }
         let mut config = ThreadConfig::default();
-        for field in first_occurrences(body) {
+        for field in body.iter() {
             self.block_key(kind, field, &mut block, &mut config);
         }
         if kind == BlockKind::StartThread {
@@ -1151,7 +1152,7 @@ impl Lower<'_> {
     /// Reads `display`, `title` and `description`, checking `display`.
     fn presentation(&mut self, body: &[Entry]) -> Presentation {
         let mut presentation = Presentation::default();
-        for entry in first_occurrences(body) {
+        for entry in body.iter() {
             match entry.key.text.as_ref() {
                 "description" => {
                     presentation.description = self.text(&entry.value, "`description`")
@@ -1202,7 +1203,7 @@ impl Lower<'_> {
                 }
             }
             NodeKind::Mapping(entries) => {
-                for entry in first_occurrences(entries) {
+                for entry in entries.iter() {
                     if let Some(mapping) = self.rename(entry) {
                         mappings.push(mapping);
                     }
@@ -1232,7 +1233,7 @@ impl Lower<'_> {
     /// `tool-call` inputs: parameter names to references or literals.
     fn arguments(&mut self, node: &Node) -> Vec<Argument> {
         let mut arguments = Vec::new();
-        for entry in first_occurrences(self.mapping(node, "`tool-call` `input`")) {
+        for entry in self.mapping(node, "`tool-call` `input`").iter() {
             let value = &entry.value;
             let text = match &value.kind {
                 NodeKind::Scalar(s) => s.text.to_string(),
