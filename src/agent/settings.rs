@@ -10,6 +10,7 @@ use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
 use crate::source::{Source, Span};
+use crate::validate::json;
 use crate::yaml::{self, Entry, Node};
 use std::collections::HashMap;
 
@@ -22,15 +23,17 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
         return;
     }
     let text = report.source.text();
-    let value: serde_json::Value = match serde_json::from_str(text) {
+    report.diagnostics.extend(json::byte_order_mark(text));
+    let (content, base) = json::without_bom(text);
+    let value: serde_json::Value = match serde_json::from_str(content) {
         Ok(value) => value,
         Err(error) => {
-            let at = offset(text, error.line(), error.column());
+            let at = base + json::error_offset(content, &error);
             report.diagnostics.push(
                 Diagnostic::new(
                     Code::InvalidJson,
                     Span::new(at, at),
-                    format!("`settings.json` is not valid JSON: {}", json_message(&error)),
+                    format!("`settings.json` is not valid JSON: {}", json::syntax_reason(&error)),
                 )
                 .with_help("write `{ \"slug\": \"my-agent\", \"name\": \"My Agent\", \"format\": \"interactive\" }`"),
             );
@@ -173,28 +176,6 @@ fn check_format(model: &Model, source: &Source, format: &str, span: Span, report
 }
 
 /// The byte offset of serde_json's 1-based line and column (in bytes).
-fn offset(text: &str, line: usize, column: usize) -> usize {
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let mut at = (start + column.saturating_sub(1)).min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// serde_json's message without its " at line L column C" suffix.
-fn json_message(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message,
-    }
-}
-
 fn describe(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "null",

@@ -2,7 +2,7 @@
 //! validator on each value, and placing every [`Violation`] at its line
 //! and column.
 
-use super::json::{Doc, Index};
+use super::json::{self, Doc, Index, error_offset, syntax_reason};
 use super::run_input::RunInputValidator;
 use super::{Anchor, Inside, Validator, Violation};
 use crate::diagnostic::{Code, Diagnostic};
@@ -19,13 +19,14 @@ pub struct Layout {
     pub encoded: bool,
 }
 
-/// The values of a data file, each with the byte offset it starts at.
+/// The values of a data file, each with the byte offset it starts at. A
+/// byte order mark before them is not part of any ([`json::without_bom`]).
 pub fn documents(text: &str, layout: Layout) -> Vec<Doc<'_>> {
+    let (text, mut start) = json::without_bom(text);
     if !layout.lines {
-        return vec![Doc::slice(text, 0)];
+        return vec![Doc::slice(text, start)];
     }
     let mut docs = Vec::new();
-    let mut start = 0;
     for line in text.split_inclusive('\n') {
         if !line.trim().is_empty() {
             docs.push(Doc::slice(line, start));
@@ -56,31 +57,6 @@ fn parse(doc: &Doc, code: Code, diagnostics: &mut Vec<Diagnostic>) -> Option<Val
         _ => Diagnostic::new(code, span, format!("the data is not JSON: {reason}")),
     });
     None
-}
-
-/// What a `serde_json` syntax error says, without the " at line L column
-/// C" it appends: the span says that.
-pub(super) fn syntax_reason(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    match message.rfind(" at line ") {
-        Some(cut) => message[..cut].to_string(),
-        None => message,
-    }
-}
-
-/// The byte offset of a `serde_json` error: its line, and its column
-/// counted in bytes from that line's start.
-pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(error.line().saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let mut at = (line_start + error.column().saturating_sub(1)).min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 fn next_char(text: &str, at: usize) -> usize {
@@ -127,7 +103,8 @@ fn each_value(
     layout: Layout,
     mut check: impl FnMut(&Doc, Value, &mut Vec<Diagnostic>),
 ) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
+    let mut diagnostics: Vec<Diagnostic> =
+        json::byte_order_mark(source.text()).into_iter().collect();
     for doc in documents(source.text(), layout) {
         if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
             check(&doc, value, &mut diagnostics);

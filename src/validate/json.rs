@@ -5,7 +5,65 @@
 //! byte, the offset it came from: tool-call arguments are JSON inside a
 //! JSON string, and a problem in them is reported at its place in the file.
 
+use crate::diagnostic::{Code, Diagnostic};
+use crate::source::Span;
 use std::ops::Range;
+
+/// The UTF-8 byte order mark, U+FEFF, as .NET's tools and Windows editors
+/// write it at the start of a file.
+const BOM: char = '\u{feff}';
+
+/// A JSON text without the byte order mark it may start with, and the
+/// byte offset its content starts at. RFC 8259 (section 8.1) lets a parser
+/// ignore the mark rather than fail on it; agentc does, and says so with
+/// [`byte_order_mark`].
+pub fn without_bom(text: &str) -> (&str, usize) {
+    match text.strip_prefix(BOM) {
+        Some(rest) => (rest, BOM.len_utf8()),
+        None => (text, 0),
+    }
+}
+
+/// The warning for a JSON file that starts with a byte order mark, at the
+/// mark: read past, but other readers (`JSON.parse` among them) reject it.
+pub fn byte_order_mark(text: &str) -> Option<Diagnostic> {
+    text.starts_with(BOM).then(|| {
+        Diagnostic::new(
+            Code::ByteOrderMark,
+            Span::new(0, BOM.len_utf8()),
+            "the file starts with a UTF-8 byte order mark (U+FEFF)",
+        )
+        .with_help(
+            "save it as UTF-8 without a byte order mark (in .NET, `new UTF8Encoding(false)`); \
+             agentc reads past the mark, but `JSON.parse` and other strict JSON readers reject it",
+        )
+    })
+}
+
+/// What a `serde_json` syntax error says, without the " at line L column
+/// C" it appends: the span says that.
+pub fn syntax_reason(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(cut) => message[..cut].to_string(),
+        None => message,
+    }
+}
+
+/// The byte offset in `text` of a `serde_json` error: its line, and its
+/// column counted in bytes from that line's start.
+pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(error.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut at = (line_start + error.column().saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
 
 /// Nesting the index follows. `serde_json` refuses data nested deeper
 /// than 128 levels before any of it is located, so this bound is never

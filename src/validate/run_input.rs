@@ -203,13 +203,13 @@ impl RunInputValidator {
             let parsed: Value = match serde_json::from_str(arguments) {
                 Ok(value) => value,
                 Err(error) => {
-                    let offset = super::data::error_offset(arguments, &error);
+                    let offset = super::json::error_offset(arguments, &error);
                     let mut violation = Violation::new(
                         Code::InvalidArguments,
                         arguments_at,
                         format!(
                             "the arguments are not JSON: {}",
-                            super::data::syntax_reason(&error)
+                            super::json::syntax_reason(&error)
                         ),
                     )
                     .with_help("`function.arguments` is a JSON text encoded as a string");
