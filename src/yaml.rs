@@ -535,15 +535,15 @@ impl<'s, 'd> Builder<'s, 'd> {
                                     // holds one entry per key, however
                                     // many times a file repeats it.
                                     Some(first) => {
-                                        self.diags.push(
+                                        self.diags.push_with(Code::DuplicateKey, || {
                                             Diagnostic::new(
                                                 Code::DuplicateKey,
                                                 key.span,
                                                 format!("duplicate key `{}`", key.text),
                                             )
                                             .with_label(first, "first defined here")
-                                            .with_help("remove one of them, or rename it; only the first is used"),
-                                        );
+                                            .with_help("remove one of them, or rename it; only the first is used")
+                                        });
                                         Err(())
                                     }
                                     None => Ok(key),

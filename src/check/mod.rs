@@ -93,7 +93,9 @@ fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
         TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
         TypeExprKind::Named(name) => {
             if model.lookup(name).is_none() {
-                diags.push(unknown_type(model, name, expr.span, Expected::AnyType));
+                diags.push_with(Code::UnknownType, || {
+                    unknown_type(model, name, expr.span, Expected::AnyType)
+                });
             }
         }
         TypeExprKind::List(element) => match element.kind {
@@ -271,7 +273,9 @@ fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) 
     let what = match &expr.kind {
         TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
             None => {
-                diags.push(unknown_type(model, name, expr.span, Expected::AnyType));
+                diags.push_with(Code::UnknownType, || {
+                    unknown_type(model, name, expr.span, Expected::AnyType)
+                });
                 return;
             }
             Some(TypeDefKind::Object(_) | TypeDefKind::Invalid) => return,

@@ -329,8 +329,10 @@ fn check_listed<'a, 'l, I: Iterator<Item = &'a Name>>(
     diags: &mut Diagnostics,
 ) {
     for name in listed.into_iter().filter(|n| !exists(&n.text)) {
-        let candidates = declared().map(|n| n.text.as_str());
-        diags.push(unknown(code, what, name, candidates, section));
+        diags.push_with(code, || {
+            let candidates = declared().map(|n| n.text.as_str());
+            unknown(code, what, name, candidates, section)
+        });
     }
 }
 

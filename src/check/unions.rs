@@ -63,12 +63,9 @@ pub fn check_union(model: &Model, def: &TypeDef, union: &Union, diags: &mut Diag
             continue;
         };
         let Some(id) = model.lookup(variant_name) else {
-            diags.push(unknown_type(
-                model,
-                variant_name,
-                variant.span,
-                Expected::ObjectType,
-            ));
+            diags.push_with(Code::UnknownType, || {
+                unknown_type(model, variant_name, variant.span, Expected::ObjectType)
+            });
             continue;
         };
         let target = model.def(id);

@@ -181,14 +181,34 @@ pub struct Diagnostics {
 
 impl Diagnostics {
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        if self.found.len() < MAX_DIAGNOSTICS {
-            self.found.push(diagnostic);
+        if self.is_full() {
+            self.drop_one(diagnostic.severity);
         } else {
-            self.dropped += 1;
-            let worst = self.worst_dropped.unwrap_or(Severity::Info);
-            // Severities order from the worst: error, warning, info.
-            self.worst_dropped = Some(worst.min(diagnostic.severity));
+            self.found.push(diagnostic);
         }
+    }
+
+    /// Pushes what `make` builds, or only counts it, without building it,
+    /// when no more are recorded: for the diagnostics that cost most to
+    /// build (those that search for a suggestion), which a flood repeats.
+    pub fn push_with(&mut self, code: Code, make: impl FnOnce() -> Diagnostic) {
+        if self.is_full() {
+            self.drop_one(code.severity());
+        } else {
+            self.found.push(make());
+        }
+    }
+
+    /// Whether [`MAX_DIAGNOSTICS`] are recorded, so more are only counted.
+    pub fn is_full(&self) -> bool {
+        self.found.len() >= MAX_DIAGNOSTICS
+    }
+
+    fn drop_one(&mut self, severity: Severity) {
+        self.dropped += 1;
+        let worst = self.worst_dropped.unwrap_or(Severity::Info);
+        // Severities order from the worst: error, warning, info.
+        self.worst_dropped = Some(worst.min(severity));
     }
 
     pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {

@@ -365,31 +365,34 @@ impl Lower<'_> {
     }
 
     fn unknown_key(&mut self, entry: &Entry, key: &str, allowed: &[&str], place: &str) {
-        let mut diagnostic = Diagnostic::new(
-            Code::UnknownKey,
-            entry.key.span,
-            format!("unknown key `{key}` in {place}"),
-        );
-        let help = match key {
-            "properties" => Some(
-                "declare a named object type under `types:` and use its name as the `type`"
-                    .to_string(),
-            ),
-            "required" => {
-                Some("properties are required unless marked `optional: true`".to_string())
+        // Built only while diagnostics are recorded: the suggestion is the
+        // costly part, and a flood repeats it.
+        self.diags.push_with(Code::UnknownKey, || {
+            let diagnostic = Diagnostic::new(
+                Code::UnknownKey,
+                entry.key.span,
+                format!("unknown key `{key}` in {place}"),
+            );
+            let help = match key {
+                "properties" => Some(
+                    "declare a named object type under `types:` and use its name as the `type`"
+                        .to_string(),
+                ),
+                "required" => {
+                    Some("properties are required unless marked `optional: true`".to_string())
+                }
+                "nullable" => Some("mark the field `optional: true` instead".to_string()),
+                "oneOf" | "allOf" => {
+                    Some("a union is a named type with `anyOf:` and `discriminator:`".to_string())
+                }
+                _ => None,
+            };
+            match (help, nearest(key, allowed.iter().copied())) {
+                (Some(help), _) => diagnostic.with_help(help),
+                (None, Some(near)) => diagnostic.did_you_mean(entry.key.span, near),
+                (None, None) => diagnostic.with_help(format!("the keys here are {}", list(allowed))),
             }
-            "nullable" => Some("mark the field `optional: true` instead".to_string()),
-            "oneOf" | "allOf" => {
-                Some("a union is a named type with `anyOf:` and `discriminator:`".to_string())
-            }
-            _ => None,
-        };
-        diagnostic = match (help, nearest(key, allowed.iter().copied())) {
-            (Some(help), _) => diagnostic.with_help(help),
-            (None, Some(near)) => diagnostic.did_you_mean(entry.key.span, near),
-            (None, None) => diagnostic.with_help(format!("the keys here are {}", list(allowed))),
-        };
-        self.push(diagnostic);
+        });
     }
 
     /// Reports every key outside `allowed`.

@@ -1367,14 +1367,16 @@ impl Lower<'_> {
     }
 
     fn invalid_choice(&mut self, name: &Name, what: &str, choices: &[&str]) {
-        let diagnostic = Diagnostic::new(
-            Code::InvalidValue,
-            name.span,
-            format!("`{}` is not {}", name.text, choice_phrase(what)),
-        );
-        self.push(match nearest(&name.text, choices.iter().copied()) {
-            Some(near) => diagnostic.did_you_mean(name.span, near),
-            None => diagnostic.with_help(format!("the choices are {}", list(choices))),
+        self.diags.push_with(Code::InvalidValue, || {
+            let diagnostic = Diagnostic::new(
+                Code::InvalidValue,
+                name.span,
+                format!("`{}` is not {}", name.text, choice_phrase(what)),
+            );
+            match nearest(&name.text, choices.iter().copied()) {
+                Some(near) => diagnostic.did_you_mean(name.span, near),
+                None => diagnostic.with_help(format!("the choices are {}", list(choices))),
+            }
         });
     }
 
