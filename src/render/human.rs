@@ -1,10 +1,21 @@
 //! Human output, drawn by miette: the message, the code, the source lines
 //! with the primary span and its labels, the help and the notes.
+//!
+//! miette is not given the file: each diagnostic is drawn from an
+//! [`Excerpt`] of it (`excerpt.rs`), which answers from the file's line
+//! index, cuts long lines down to windows around the labels and clips spans
+//! over many lines, so that a diagnostic costs what it draws, wherever it
+//! is in the file, and draws a bounded amount whatever the file holds.
+
+mod excerpt;
+#[cfg(test)]
+mod tests;
 
 use crate::Compilation;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::Source;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use excerpt::{Excerpt, Label};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How to draw: colors for a terminal, none for files, pipes and tests.
@@ -16,31 +27,12 @@ pub enum Style {
 
 /// Every diagnostic of one file, each followed by a blank line.
 pub fn render(file: &Compilation, style: Style) -> String {
-    if file.diagnostics.is_empty() {
-        return String::new();
-    }
-    let theme = match style {
-        Style::Color => GraphicalTheme::unicode(),
-        Style::Plain => GraphicalTheme::unicode_nocolor(),
-    };
-    // A fixed width keeps output the same on every terminal.
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .with_links(false)
-        .with_urls(false);
-    let named = NamedSource::new(file.source.name(), file.source.text().to_string());
+    let handler = handler(style);
     let mut out = String::new();
     for diagnostic in &file.diagnostics {
-        let report = Report {
-            diagnostic,
-            source: &file.source,
-            named: &named,
-        };
-        if handler.render_report(&mut out, &report).is_err() {
-            // miette writes into a String, which cannot fail; keep the message regardless.
-            out.push_str(&diagnostic.message);
-        }
-        out.push('\n');
+        let excerpt = Excerpt::new(&file.source, labels(diagnostic));
+        let report = Report::new(diagnostic, &excerpt, excerpt.labels());
+        draw(&handler, &mut out, &report);
     }
     out
 }
@@ -56,21 +48,81 @@ pub fn summary(errors: usize, warnings: usize) -> String {
     }
 }
 
+fn handler(style: Style) -> GraphicalReportHandler {
+    let theme = match style {
+        Style::Color => GraphicalTheme::unicode(),
+        Style::Plain => GraphicalTheme::unicode_nocolor(),
+    };
+    // A fixed width keeps output the same on every terminal.
+    GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false)
+        .with_urls(false)
+}
+
+fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report<'_>) {
+    if handler.render_report(out, report).is_err() {
+        // miette writes into a String, which cannot fail; keep the message regardless.
+        out.push_str(&report.message);
+    }
+    out.push('\n');
+}
+
+/// The diagnostic's span and labels, with their texts as drawn. In JSON
+/// data, the primary label is the value's JSON pointer.
+fn labels(d: &Diagnostic) -> Vec<Label> {
+    let pointer = d.pointer.as_deref().map(|p| match p {
+        "" => "(root)".to_string(),
+        p => p.to_string(),
+    });
+    let primary = Label {
+        span: d.span.range(),
+        text: pointer,
+        primary: true,
+    };
+    let secondary = d.labels.iter().map(|label| Label {
+        span: label.span.range(),
+        text: Some(label.message.clone()),
+        primary: false,
+    });
+    std::iter::once(primary).chain(secondary).collect()
+}
+
+/// One diagnostic as miette reads it: its texts as drawn, and the source
+/// its labels point into.
 struct Report<'a> {
     diagnostic: &'a Diagnostic,
-    source: &'a Source,
-    named: &'a NamedSource<String>,
+    message: Cow<'a, str>,
+    help: Option<String>,
+    source: &'a dyn SourceCode,
+    labels: &'a [LabeledSpan],
+}
+
+impl<'a> Report<'a> {
+    fn new(
+        diagnostic: &'a Diagnostic,
+        source: &'a dyn SourceCode,
+        labels: &'a [LabeledSpan],
+    ) -> Report<'a> {
+        Report {
+            diagnostic,
+            message: Cow::Borrowed(&diagnostic.message),
+            help: super::help_and_notes(diagnostic),
+            source,
+            labels,
+        }
+    }
 }
 
 impl fmt::Debug for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -90,37 +142,16 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let d = self.diagnostic;
-        let notes = d.notes.iter().map(|n| format!("note: {n}"));
-        let text: Vec<String> = d.help.iter().cloned().chain(notes).collect();
-        (!text.is_empty()).then(|| Box::new(text.join("\n")) as Box<dyn fmt::Display>)
+        self.help
+            .as_deref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(self.named)
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let d = self.diagnostic;
-        // In JSON data, the primary label is the value's JSON pointer.
-        let pointer = d.pointer.as_deref().map(|p| match p {
-            "" => "(root)".to_string(),
-            p => p.to_string(),
-        });
-        let primary = LabeledSpan::new_primary_with_span(pointer, self.span(d.span));
-        let secondary = d.labels.iter().map(|label| {
-            LabeledSpan::new_with_span(Some(label.message.clone()), self.span(label.span))
-        });
-        Some(Box::new(std::iter::once(primary).chain(secondary)))
-    }
-}
-
-impl Report<'_> {
-    /// A miette span, clamped to the text so drawing never goes past it.
-    fn span(&self, span: crate::Span) -> SourceSpan {
-        let len = self.source.text().len();
-        let start = (span.start as usize).min(len);
-        let end = (span.end as usize).clamp(start, len);
-        SourceSpan::new(start.into(), end - start)
+        Some(Box::new(self.labels.iter().cloned()))
     }
 }
