@@ -6,6 +6,9 @@
 //! index, cuts long lines down to windows around the labels and clips spans
 //! over many lines, so that a diagnostic costs what it draws, wherever it
 //! is in the file, and draws a bounded amount whatever the file holds.
+//! Words longer than [`LONG_WORD`] in the message, the labels and the help
+//! (a megabyte-long name quoted in a message) are shortened the same way;
+//! the machine formats keep them whole.
 
 mod excerpt;
 #[cfg(test)]
@@ -73,7 +76,7 @@ fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report<'_>)
 fn labels(d: &Diagnostic) -> Vec<Label> {
     let pointer = d.pointer.as_deref().map(|p| match p {
         "" => "(root)".to_string(),
-        p => p.to_string(),
+        p => shorten_long_words(p).into_owned(),
     });
     let primary = Label {
         span: d.span.range(),
@@ -82,10 +85,56 @@ fn labels(d: &Diagnostic) -> Vec<Label> {
     };
     let secondary = d.labels.iter().map(|label| Label {
         span: label.span.range(),
-        text: Some(label.message.clone()),
+        text: Some(shorten_long_words(&label.message).into_owned()),
         primary: false,
     });
     std::iter::once(primary).chain(secondary).collect()
+}
+
+/// Words (runs of characters other than white space) longer than this many
+/// characters are drawn by their first and last [`WORD_END`] characters with
+/// `…` between. Names in messages are short; one this long is generated or
+/// hostile input, and miette would wrap a megabyte-long name into ten
+/// thousand lines of message (or draw it on one line in a label).
+const LONG_WORD: usize = 200;
+
+/// Characters kept at each end of a shortened word: a shortened word fits
+/// on one line of the message, which miette wraps at 100 columns.
+const WORD_END: usize = 40;
+
+/// `text` with its words over [`LONG_WORD`] characters shortened.
+fn shorten_long_words(text: &str) -> Cow<'_, str> {
+    if text.len() <= LONG_WORD {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut word: Option<usize> = None;
+    let boundaries = text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')));
+    for (at, c) in boundaries {
+        if !c.is_whitespace() {
+            word.get_or_insert(at);
+            continue;
+        }
+        let Some(start) = word.take() else {
+            continue;
+        };
+        let long = &text[start..at];
+        if long.len() > LONG_WORD && long.chars().nth(LONG_WORD).is_some() {
+            out.push_str(&text[copied..start]);
+            out.push_str(&long[..excerpt::forward(long, 0, WORD_END)]);
+            out.push('…');
+            out.push_str(&long[excerpt::back(long, long.len(), WORD_END)..]);
+            copied = at;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// One diagnostic as miette reads it: its texts as drawn, and the source
@@ -106,8 +155,9 @@ impl<'a> Report<'a> {
     ) -> Report<'a> {
         Report {
             diagnostic,
-            message: Cow::Borrowed(&diagnostic.message),
-            help: super::help_and_notes(diagnostic),
+            message: shorten_long_words(&diagnostic.message),
+            help: super::help_and_notes(diagnostic)
+                .map(|help| shorten_long_words(&help).into_owned()),
             source,
             labels,
         }

@@ -90,14 +90,28 @@ fn a_span_at_the_end_of_a_long_line_of_wide_characters() {
 }
 
 #[test]
-fn a_megabyte_long_span_is_drawn_by_its_ends() {
+fn a_megabyte_long_span_and_name_are_drawn_by_their_ends() {
     let name = format!("S{}E", "s".repeat(1 << 20));
     let text = format!("types:\n  T:\n    a: {{ type: {name} }}\n");
-    let d = Diagnostic::new(Code::UnknownType, span_of(&text, &name), "not defined")
-        .with_label(span_of(&text, "a:"), "used here");
+    let d = Diagnostic::new(
+        Code::UnknownType,
+        span_of(&text, &name),
+        format!("type `{name}` is not defined"),
+    )
+    .with_label(span_of(&text, "a:"), format!("`{name}` is used here"))
+    .with_help(format!("define `{name}` under `types:`"));
     let out = drawn(&file(&text, vec![d]));
     assert!(out.len() < 4_000, "{} bytes:\n{out}", out.len());
+    // The span's start and end, with `…` between; the message, the label
+    // and the help quote the name by its ends, too.
     assert!(out.contains(&format!("type: S{}…{}E }}", "s".repeat(39), "s".repeat(39))));
+    // (The word shortened is the name in backquotes.)
+    let short = format!(
+        "S{}…{}E",
+        "s".repeat(WORD_END - 2),
+        "s".repeat(WORD_END - 2)
+    );
+    assert_eq!(out.matches(&short).count(), 3, "{out}");
 }
 
 #[test]
@@ -243,6 +257,20 @@ fn the_header_column_counts_characters() {
     let text = "types:\n  T:\n    é: { type: strng }\n";
     let out = drawn(&file(text, vec![unknown_type(span_of(text, "strng"))]));
     assert!(out.contains("[t.yaml:3:16]"), "{out}");
+}
+
+#[test]
+fn long_words_are_shortened_in_the_texts_only() {
+    let word = "w".repeat(LONG_WORD + 1);
+    let text = format!("a {word} b\nc\n");
+    let shortened = shorten_long_words(&text);
+    let expected = format!("a {}…{} b\nc\n", "w".repeat(WORD_END), "w".repeat(WORD_END));
+    assert_eq!(shortened, expected);
+    let exact = "w".repeat(LONG_WORD);
+    assert_eq!(shorten_long_words(&exact), exact);
+    let wide = format!("`{}`", "漢".repeat(LONG_WORD * 2));
+    let shortened = shorten_long_words(&wide);
+    assert_eq!(shortened.chars().count(), 2 * WORD_END + 1);
 }
 
 // What miette's own `SourceCode` draws, and what it costs.
