@@ -30,14 +30,23 @@ pub enum Style {
 
 /// Every diagnostic of one file, each followed by a blank line.
 pub fn render(file: &Compilation, style: Style) -> String {
+    render_at_most(file, style, usize::MAX).0
+}
+
+/// The first `max` diagnostics of one file, in order, each followed by a
+/// blank line, and how many were left out. Each diagnostic costs what it
+/// draws, not the size of the file, so drawing the first hundred of a
+/// flood of a million is quick; the caller says how many were left out.
+pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, usize) {
+    let shown = file.diagnostics.len().min(max);
     let handler = handler(style);
     let mut out = String::new();
-    for diagnostic in &file.diagnostics {
+    for diagnostic in file.diagnostics.iter().take(shown) {
         let excerpt = Excerpt::new(&file.source, labels(diagnostic));
         let report = Report::new(diagnostic, &excerpt, excerpt.labels());
         draw(&handler, &mut out, &report);
     }
-    out
+    (out, file.diagnostics.len() - shown)
 }
 
 /// "2 errors, 1 warning" or "no problems".

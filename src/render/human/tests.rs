@@ -273,6 +273,22 @@ fn long_words_are_shortened_in_the_texts_only() {
     assert_eq!(shortened.chars().count(), 2 * WORD_END + 1);
 }
 
+#[test]
+fn render_at_most_draws_the_first_diagnostics_and_counts_the_rest() {
+    let text = "types:\n  T:\n    a: { type: strng }\n";
+    let diagnostics = (0..5)
+        .map(|_| unknown_type(span_of(text, "strng")))
+        .collect();
+    let f = file(text, diagnostics);
+    let all = render(&f, Style::Plain);
+    let (two, left) = render_at_most(&f, Style::Plain, 2);
+    assert_eq!(left, 3);
+    assert_eq!(two.matches("unknown-type").count(), 2);
+    assert!(all.starts_with(&two));
+    assert_eq!(render_at_most(&f, Style::Plain, 9), (all.clone(), 0));
+    assert_eq!(render_at_most(&f, Style::Plain, 0), (String::new(), 5));
+}
+
 // What miette's own `SourceCode` draws, and what it costs.
 
 /// miette's implementation for text, which reads the text from its first
@@ -356,8 +372,11 @@ fn a_diagnostic_costs_its_excerpt_wherever_it_is_in_the_file() {
     const BOUND: usize = 1_000;
     let shown = 20;
     for filler in [1_000, 16_000] {
-        let f = flood(filler, shown);
-        let work = work_of(|| drop(render(&f, Style::Plain)));
+        let f = flood(filler, 2 * shown);
+        let work = work_of(|| {
+            let (_, left) = render_at_most(&f, Style::Plain, shown);
+            assert_eq!(left, shown);
+        });
         assert!(
             work / shown <= BOUND,
             "{} bytes per diagnostic after {filler} lines",
