@@ -3,7 +3,8 @@
 //! own diagnostic, at its place, with the work bounded (the tree stays
 //! small, the rest of the file is still checked). The time each case takes
 //! in a release build is in `docs/performance.md`; tests count work, they
-//! do not time it.
+//! do not time it. Last, the human format is run on lines too long for any
+//! terminal: it must draw a bounded excerpt of them, not panic.
 
 mod common;
 
@@ -145,4 +146,135 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_parsed() {
     let compiled = agentc::compile("big.yaml", text.into_bytes());
     assert_eq!(codes(&compiled), [Code::FileTooLarge]);
     assert!(compiled.model.is_none());
+}
+
+// The human format draws a bounded excerpt of any line: long lines are cut
+// down to windows around the spans, and long names in messages to their
+// ends. The real binary is run on each file, as a person would.
+
+/// The widest line the human format may print, in characters.
+const WIDEST: usize = 400;
+
+/// A folder of files for one test, removed when dropped.
+struct Folder(std::path::PathBuf);
+
+impl Folder {
+    fn new(name: &str, files: &[(&str, &str)]) -> Folder {
+        let dir =
+            std::env::temp_dir().join(format!("agentc-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folder");
+            std::fs::write(path, text).expect("write file");
+        }
+        Folder(dir)
+    }
+
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+            .args(args)
+            .current_dir(&self.0)
+            .env("NO_COLOR", "1")
+            .env_remove("CLICOLOR_FORCE")
+            .output()
+            .expect("run agentc")
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Checks `file` (in its own folder, with `agentc.toml` if given) in the
+/// human format: the exit code is `code`, nothing panicked, no line is wider
+/// than `WIDEST`, and each problem's frame is headed by the line and column
+/// `--format short` gives it.
+fn assert_drawn_bounded(name: &str, file: &str, config: Option<&str>, code: i32) {
+    let mut files = vec![("p.yaml", file)];
+    files.extend(config.map(|c| ("agentc.toml", c)));
+    let folder = Folder::new(name, &files);
+    let human = folder.run(&["check", "p.yaml"]);
+    let (out, err) = (common::stdout(&human), common::stderr(&human));
+    assert_eq!(human.status.code(), Some(code), "{name}: {err:.2000}");
+    assert!(!err.contains("panicked"), "{name}: {err:.2000}");
+    for line in out.lines().chain(err.lines()) {
+        let width = line.chars().count();
+        assert!(
+            width <= WIDEST,
+            "{name}: a line of {width} characters: {line:.300}"
+        );
+    }
+    let short = common::stdout(&folder.run(&["check", "--format", "short", "p.yaml"]));
+    let places: Vec<&str> = short.lines().filter_map(|l| l.split(": ").next()).collect();
+    assert!(!places.is_empty(), "{name}: {short:.2000}");
+    for place in places {
+        assert!(
+            out.contains(&format!("[{place}]")),
+            "{name}: no [{place}] in {out:.4000}"
+        );
+    }
+}
+
+#[test]
+fn the_human_format_draws_long_lines_around_the_spans() {
+    let x = "x".repeat(70_000);
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "70000-columns",
+            format!("types:\n  T:\n    a: {{ description: \"{x}\", type: strng }}\n"),
+        ),
+        (
+            "wide-characters",
+            format!(
+                "types:\n  T:\n    a: {{ description: \"{}\", type: strng }}\n",
+                "漢".repeat(300_000)
+            ),
+        ),
+        (
+            "megabyte-name",
+            format!(
+                "types:\n  T:\n    a: {{ type: {} }}\n",
+                "S".repeat(1_000_000)
+            ),
+        ),
+        ("column-1", format!("bogus: {x}\n")),
+        (
+            "end-of-file",
+            format!("types:\n  T:\n    a: {{ type: string, description: {x}"),
+        ),
+        (
+            "crlf",
+            format!("types:\r\n  T:\r\n    a: {{ description: \"{x}\", type: strng }}\r\n"),
+        ),
+        (
+            "lone-cr",
+            format!("types:\r  T:\r    a: {{ description: \"{x}\", type: strng }}\r"),
+        ),
+        (
+            "two-labels-one-line",
+            format!(
+                "types:\n  T:\n    a: {{ type: string, description: \"{x}\", type: number }}\n"
+            ),
+        ),
+        (
+            "label-on-another-line",
+            format!(
+                "types:\n  T:\n    a: {{ type: string, description: \"{x}\" }}\n    a: {{ type: number, description: \"{x}\" }}\n"
+            ),
+        ),
+    ];
+    for (name, text) in &cases {
+        assert_drawn_bounded(name, text, None, 1);
+    }
+}
+
+#[test]
+fn the_human_format_draws_a_long_line_of_agentc_toml_around_the_span() {
+    let config = format!("targets = [{}\"open-ai\"]\n", "\"openai\", ".repeat(10_000));
+    assert!(config.len() > 100_000);
+    let protocol = "types:\n  T:\n    a: { type: string }\n";
+    assert_drawn_bounded("config", protocol, Some(&config), 2);
 }

@@ -1,10 +1,24 @@
 //! Human output, drawn by miette: the message, the code, the source lines
 //! with the primary span and its labels, the help and the notes.
+//!
+//! miette is not given the file: each diagnostic is drawn from an
+//! [`Excerpt`] of it (`excerpt.rs`), which answers from the file's line
+//! index, cuts long lines down to windows around the labels and clips spans
+//! over many lines, so that a diagnostic costs what it draws, wherever it
+//! is in the file, and draws a bounded amount whatever the file holds.
+//! Words longer than [`LONG_WORD`] in the message, the labels and the help
+//! (a megabyte-long name quoted in a message) are shortened the same way;
+//! the machine formats keep them whole.
+
+mod excerpt;
+#[cfg(test)]
+mod tests;
 
 use crate::Compilation;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::Source;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use excerpt::{Excerpt, Label};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
+use std::borrow::Cow;
 use std::fmt;
 
 /// How to draw: colors for a terminal, none for files, pipes and tests.
@@ -16,33 +30,23 @@ pub enum Style {
 
 /// Every diagnostic of one file, each followed by a blank line.
 pub fn render(file: &Compilation, style: Style) -> String {
-    if file.diagnostics.is_empty() {
-        return String::new();
-    }
-    let theme = match style {
-        Style::Color => GraphicalTheme::unicode(),
-        Style::Plain => GraphicalTheme::unicode_nocolor(),
-    };
-    // A fixed width keeps output the same on every terminal.
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .with_links(false)
-        .with_urls(false);
-    let named = NamedSource::new(file.source.name(), file.source.text().to_string());
+    render_at_most(file, style, usize::MAX).0
+}
+
+/// The first `max` diagnostics of one file, in order, each followed by a
+/// blank line, and how many were left out. Each diagnostic costs what it
+/// draws, not the size of the file, so drawing the first hundred of a
+/// flood of a million is quick; the caller says how many were left out.
+pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, usize) {
+    let shown = file.diagnostics.len().min(max);
+    let handler = handler(style);
     let mut out = String::new();
-    for diagnostic in &file.diagnostics {
-        let report = Report {
-            diagnostic,
-            source: &file.source,
-            named: &named,
-        };
-        if handler.render_report(&mut out, &report).is_err() {
-            // miette writes into a String, which cannot fail; keep the message regardless.
-            out.push_str(&diagnostic.message);
-        }
-        out.push('\n');
+    for diagnostic in file.diagnostics.iter().take(shown) {
+        let excerpt = Excerpt::new(&file.source, labels(diagnostic));
+        let report = Report::new(diagnostic, &excerpt, excerpt.labels());
+        draw(&handler, &mut out, &report);
     }
-    out
+    (out, file.diagnostics.len() - shown)
 }
 
 /// "2 errors, 1 warning" or "no problems".
@@ -56,21 +60,128 @@ pub fn summary(errors: usize, warnings: usize) -> String {
     }
 }
 
+fn handler(style: Style) -> GraphicalReportHandler {
+    let theme = match style {
+        Style::Color => GraphicalTheme::unicode(),
+        Style::Plain => GraphicalTheme::unicode_nocolor(),
+    };
+    // A fixed width keeps output the same on every terminal.
+    GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_links(false)
+        .with_urls(false)
+}
+
+fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report<'_>) {
+    if handler.render_report(out, report).is_err() {
+        // miette writes into a String, which cannot fail; keep the message regardless.
+        out.push_str(&report.message);
+    }
+    out.push('\n');
+}
+
+/// The diagnostic's span and labels, with their texts as drawn. In JSON
+/// data, the primary label is the value's JSON pointer.
+fn labels(d: &Diagnostic) -> Vec<Label> {
+    let pointer = d.pointer.as_deref().map(|p| match p {
+        "" => "(root)".to_string(),
+        p => shorten_long_words(p).into_owned(),
+    });
+    let primary = Label {
+        span: d.span.range(),
+        text: pointer,
+        primary: true,
+    };
+    let secondary = d.labels.iter().map(|label| Label {
+        span: label.span.range(),
+        text: Some(shorten_long_words(&label.message).into_owned()),
+        primary: false,
+    });
+    std::iter::once(primary).chain(secondary).collect()
+}
+
+/// Words (runs of characters other than white space) longer than this many
+/// characters are drawn by their first and last [`WORD_END`] characters with
+/// `…` between. Names in messages are short; one this long is generated or
+/// hostile input, and miette would wrap a megabyte-long name into ten
+/// thousand lines of message (or draw it on one line in a label).
+const LONG_WORD: usize = 200;
+
+/// Characters kept at each end of a shortened word: a shortened word fits
+/// on one line of the message, which miette wraps at 100 columns.
+const WORD_END: usize = 40;
+
+/// `text` with its words over [`LONG_WORD`] characters shortened.
+fn shorten_long_words(text: &str) -> Cow<'_, str> {
+    if text.len() <= LONG_WORD {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut word: Option<usize> = None;
+    let boundaries = text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')));
+    for (at, c) in boundaries {
+        if !c.is_whitespace() {
+            word.get_or_insert(at);
+            continue;
+        }
+        let Some(start) = word.take() else {
+            continue;
+        };
+        let long = &text[start..at];
+        if long.len() > LONG_WORD && long.chars().nth(LONG_WORD).is_some() {
+            out.push_str(&text[copied..start]);
+            out.push_str(&long[..excerpt::forward(long, 0, WORD_END)]);
+            out.push('…');
+            out.push_str(&long[excerpt::back(long, long.len(), WORD_END)..]);
+            copied = at;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// One diagnostic as miette reads it: its texts as drawn, and the source
+/// its labels point into.
 struct Report<'a> {
     diagnostic: &'a Diagnostic,
-    source: &'a Source,
-    named: &'a NamedSource<String>,
+    message: Cow<'a, str>,
+    help: Option<String>,
+    source: &'a dyn SourceCode,
+    labels: &'a [LabeledSpan],
+}
+
+impl<'a> Report<'a> {
+    fn new(
+        diagnostic: &'a Diagnostic,
+        source: &'a dyn SourceCode,
+        labels: &'a [LabeledSpan],
+    ) -> Report<'a> {
+        Report {
+            diagnostic,
+            message: shorten_long_words(&diagnostic.message),
+            help: super::help_and_notes(diagnostic)
+                .map(|help| shorten_long_words(&help).into_owned()),
+            source,
+            labels,
+        }
+    }
 }
 
 impl fmt::Debug for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
 impl fmt::Display for Report<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diagnostic.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -90,38 +201,17 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let d = self.diagnostic;
-        let notes = d.notes.iter().map(|n| format!("note: {n}"));
-        let text: Vec<String> = d.help.iter().cloned().chain(notes).collect();
-        (!text.is_empty()).then(|| Box::new(text.join("\n")) as Box<dyn fmt::Display>)
+        self.help
+            .as_deref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(self.named)
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let d = self.diagnostic;
-        // In JSON data, the primary label is the value's JSON pointer.
-        let pointer = d.pointer.as_deref().map(|p| match p {
-            "" => "(root)".to_string(),
-            p => p.to_string(),
-        });
-        let primary = LabeledSpan::new_primary_with_span(pointer, self.span(d.span));
-        let secondary = d.labels.iter().map(|label| {
-            LabeledSpan::new_with_span(Some(label.message.clone()), self.span(label.span))
-        });
-        Some(Box::new(std::iter::once(primary).chain(secondary)))
-    }
-}
-
-impl Report<'_> {
-    /// A miette span, clamped to the text so drawing never goes past it.
-    fn span(&self, span: crate::Span) -> SourceSpan {
-        let len = self.source.text().len();
-        let start = (span.start as usize).min(len);
-        let end = (span.end as usize).clamp(start, len);
-        SourceSpan::new(start.into(), end - start)
+        Some(Box::new(self.labels.iter().cloned()))
     }
 }
 
