@@ -316,7 +316,7 @@ fn main() -> ExitCode {
 }
 
 fn lsp() -> ExitCode {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let (connection, io_threads) = agentc::lsp::stdio();
     let served = agentc::lsp::serve(&connection);
     drop(connection);
     match served

@@ -20,8 +20,10 @@
 mod completion;
 mod convert;
 mod features;
+mod transport;
 
 pub use convert::Encoding;
+pub use transport::{IoThreads, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES, connect, stdio};
 
 use crate::agent::{self, Files};
 use crate::config::Config;
