@@ -315,16 +315,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Exits as LSP says: 0 after `shutdown`, 1 without it (whether `exit` or
+/// the end of input ended the session); 2 when the server could not write
+/// to its client.
 fn lsp() -> ExitCode {
     let (connection, io_threads) = agentc::lsp::stdio();
     let served = agentc::lsp::serve(&connection);
     drop(connection);
-    match served
-        .map_err(|e| e.to_string())
-        .and_then(|()| io_threads.join().map_err(|e| e.to_string()))
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+    let written = io_threads.join();
+    match (served, written) {
+        (Ok(ended), Ok(())) if ended.shutdown => ExitCode::SUCCESS,
+        (Ok(_), Ok(())) => ExitCode::from(1),
+        (Err(error), _) => {
+            eprintln!("error: the language server stopped: {error}");
+            ExitCode::from(2)
+        }
+        (Ok(_), Err(error)) => {
             eprintln!("error: the language server stopped: {error}");
             ExitCode::from(2)
         }

@@ -40,10 +40,84 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Serves one client until it sends `shutdown` and `exit`, or hangs up.
-pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
-    let (id, params) = connection.initialize_start()?;
-    let params: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
+/// How a session ended.
+#[derive(Clone, Debug)]
+pub struct Ended {
+    /// The client sent `shutdown` first. LSP has the server exit with 0
+    /// then and 1 otherwise, whether `exit` or the end of input ended it.
+    pub shutdown: bool,
+}
+
+/// Serves one client until it sends `exit`, or hangs up. The lifecycle is
+/// the server's own rather than lsp-server's (`initialize_start`,
+/// `handle_shutdown`), which end the session on any message out of place:
+/// before `initialize`, requests get `ServerNotInitialized` and
+/// notifications are dropped; after `shutdown`, requests get
+/// `InvalidRequest` and notifications other than `exit` are dropped. The
+/// error is only a client that stopped reading.
+pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sync>> {
+    let mut server: Option<Server> = None;
+    let mut shutdown = false;
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                use lsp::request::{Initialize, Request as _, Shutdown};
+                let method = request.method.as_str();
+                let response = if shutdown {
+                    refuse(
+                        request,
+                        ErrorCode::InvalidRequest,
+                        "the server is shutting down: only `exit` is accepted",
+                    )
+                } else if let Some(server) = server.as_mut() {
+                    match method {
+                        Initialize::METHOD => refuse(
+                            request,
+                            ErrorCode::InvalidRequest,
+                            "the server is already initialized",
+                        ),
+                        Shutdown::METHOD => {
+                            shutdown = true;
+                            Response::new_ok(request.id, Value::Null)
+                        }
+                        _ => server.respond(request),
+                    }
+                } else if method == Initialize::METHOD {
+                    let (response, started) = initialize(connection, request);
+                    server = Some(started);
+                    response
+                } else {
+                    refuse(
+                        request,
+                        ErrorCode::ServerNotInitialized,
+                        "the server is not initialized: send `initialize` first",
+                    )
+                };
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) => {
+                if notification.method == lsp::notification::Exit::METHOD {
+                    break;
+                }
+                if let Some(server) = server.as_mut().filter(|_| !shutdown) {
+                    server.notify(notification);
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(Ended { shutdown })
+}
+
+fn refuse(request: Request, code: ErrorCode, message: &str) -> Response {
+    Response::new_err(request.id, code as i32, message.to_string())
+}
+
+/// Answers `initialize`: parameters that do not decode are taken as the
+/// defaults (UTF-16 positions) rather than refused, so that a client that
+/// sends odd capabilities still gets a server.
+fn initialize<'c>(connection: &'c Connection, request: Request) -> (Response, Server<'c>) {
+    let params: lsp::InitializeParams = serde_json::from_value(request.params).unwrap_or_default();
     let encoding = negotiate(&params);
     let result = lsp::InitializeResult {
         capabilities: capabilities(encoding),
@@ -52,27 +126,8 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
             version: Some(env!("CARGO_PKG_VERSION").to_string()),
         }),
     };
-    connection.initialize_finish(id, serde_json::to_value(result)?)?;
-    let mut server = Server::new(connection, encoding);
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = server.respond(request);
-                connection.sender.send(Message::Response(response))?;
-            }
-            Message::Notification(notification) => {
-                if notification.method == lsp::notification::Exit::METHOD {
-                    return Ok(());
-                }
-                server.notify(notification);
-            }
-            Message::Response(_) => {}
-        }
-    }
-    Ok(())
+    let response = Response::new_ok(request.id, result);
+    (response, Server::new(connection, encoding))
 }
 
 /// UTF-8 when the client offers it (no conversion needed), else LSP's
