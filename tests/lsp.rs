@@ -864,3 +864,34 @@ fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A text that grows past what a document may hold is reported as the
+/// command line reports a file over its limit, and not kept; a change
+/// that replaces it whole brings it back.
+#[test]
+fn a_document_that_grows_past_the_limit_is_reported_too_large_and_not_kept() {
+    let mut client = Client::start(true);
+    let doc = scratch("huge.yaml");
+    let half = agentc::lsp::MAX_DOCUMENT_BYTES / 2 + 1;
+    let published = client.open(&doc, &"#".repeat(half));
+    assert_eq!(codes(&published), ["file-too-large"]);
+    let end = range((0, u32::MAX), (0, u32::MAX));
+    let published = client.change(&doc, end.clone(), &"#".repeat(half));
+    assert_eq!(codes(&published), ["file-too-large"]);
+    // Changes to the text not kept are not applied.
+    let published = client.change(&doc, range((0, 0), (0, 0)), "types: {}\n");
+    assert_eq!(codes(&published), ["file-too-large"]);
+    assert!(client.replace(&doc, "types: {}\n").is_empty());
+    let published = client.change(&doc, end, "x");
+    assert!(!published.is_empty(), "checked again: {published:?}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 9},
+               "contentChanges": [{"range": range((0, u32::MAX), (0, u32::MAX)),
+                                   "text": "#".repeat(agentc::lsp::MAX_DOCUMENT_BYTES)}]}),
+    );
+    assert_eq!(codes(&client.diagnostics(&doc)), ["file-too-large"]);
+    let held = client.finish().held;
+    assert_eq!(held.documents, 1);
+    assert_eq!(held.text_bytes, 0, "{held:?}");
+}

@@ -123,3 +123,69 @@ proptest! {
         client.shutdown();
     }
 }
+
+/// A small seeded generator (xorshift): the tests below are the same on
+/// every run.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// One `didChange` of 5,000 changes, in no order, to a protocol of about
+/// 1 MB: each retypes one property's type, one of them wrongly. The
+/// result is checked as if typed one by one (the one error, where it was
+/// made), and placing the changes reads the document about once, plus
+/// each change's line, where rebuilding a line index per change would
+/// read 5,000 times the document.
+#[test]
+fn a_batch_of_thousands_of_changes_to_a_large_document_is_applied_in_one_pass() {
+    let lines = 36_000;
+    let mut text = String::from("types:\n  Big:\n");
+    for i in 0..lines {
+        text.push_str(&format!("    f{i:05}: {{ type: string }}\n"));
+    }
+    assert!(text.len() > 1_000_000);
+    let mut client = Client::start(false);
+    let uri = scratch("big.yaml");
+    assert!(client.open(&uri, &text).is_empty());
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut chosen = std::collections::BTreeSet::new();
+    while chosen.len() < 5_000 {
+        chosen.insert(2 + random.below(lines));
+    }
+    let mut order: Vec<usize> = chosen.into_iter().collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, random.below(i + 1));
+    }
+    let wrong = order[order.len() / 2];
+    let changes: Vec<Value> = order
+        .iter()
+        .map(|&line| {
+            let with = if line == wrong { "strin" } else { "number" };
+            json!({"range": {"start": {"line": line, "character": 20},
+                             "end": {"line": line, "character": 26}}, "text": with})
+        })
+        .collect();
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": changes}),
+    );
+    let published = client.diagnostics(&uri);
+    assert_eq!(published.len(), 1, "{published:?}");
+    assert_eq!(published[0]["code"], "unknown-type");
+    assert_eq!(published[0]["range"]["start"]["line"], wrong);
+    assert_eq!(published[0]["range"]["start"]["character"], 20);
+    let held = client.finish().held;
+    assert_eq!(held.text_bytes, text.len() - 1);
+    // The text once, and each change's line up to its two ends.
+    let line = "    f00000: { type: string }\n".len() as u64;
+    let bound = text.len() as u64 + 5_000 * 2 * line;
+    assert!(held.edit_bytes_scanned <= bound, "{held:?}");
+    assert!(held.edit_bytes_scanned >= text.len() as u64, "{held:?}");
+}

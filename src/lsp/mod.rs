@@ -20,9 +20,11 @@
 mod completion;
 mod convert;
 mod features;
+mod text;
 mod transport;
 
 pub use convert::Encoding;
+pub use text::MAX_DOCUMENT_BYTES;
 pub use transport::{IoThreads, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES, connect, stdio};
 
 use crate::agent::{self, Files};
@@ -39,6 +41,7 @@ use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use text::Document;
 
 /// How a session ended.
 #[derive(Clone, Debug)]
@@ -46,6 +49,24 @@ pub struct Ended {
     /// The client sent `shutdown` first. LSP has the server exit with 0
     /// then and 1 otherwise, whether `exit` or the end of input ended it.
     pub shutdown: bool,
+    /// What the server still held at the end, for the tests.
+    #[doc(hidden)]
+    pub held: Held,
+}
+
+/// The sizes of what the server keeps between messages, and the work its
+/// edits took.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    pub documents: usize,
+    /// The bytes of the open documents' texts.
+    pub text_bytes: usize,
+    pub analyses: usize,
+    pub published: usize,
+    pub spellings: usize,
+    /// The bytes read to place every change of the session.
+    pub edit_bytes_scanned: u64,
 }
 
 /// Serves one client until it sends `exit`, or hangs up. The lifecycle is
@@ -106,7 +127,8 @@ pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sy
             Message::Response(_) => {}
         }
     }
-    Ok(Ended { shutdown })
+    let held = server.as_ref().map(Server::held).unwrap_or_default();
+    Ok(Ended { shutdown, held })
 }
 
 fn refuse(request: Request, code: ErrorCode, message: &str) -> Response {
@@ -176,11 +198,6 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
     }
 }
 
-/// A file open in the editor.
-struct Document {
-    text: String,
-}
-
 /// The latest check of a protocol file open in the editor.
 pub(crate) struct Analysis {
     pub uri: lsp::Uri,
@@ -208,6 +225,8 @@ struct Server<'c> {
     /// is known by one spelling ([`convert::canonical`]), since clients
     /// differ in which characters they escape.
     spellings: BTreeMap<lsp::Uri, lsp::Uri>,
+    /// The bytes read to place every change so far.
+    edit_bytes_scanned: u64,
 }
 
 /// The editor's buffers over the disk.
@@ -217,7 +236,7 @@ impl Files for Overlay<'_> {
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         match open {
-            Some(document) => Ok(document.text.clone().into_bytes()),
+            Some(document) => Ok(document.bytes()),
             None => agent::read(path),
         }
     }
@@ -232,6 +251,18 @@ impl<'c> Server<'c> {
             analyses: BTreeMap::new(),
             published: BTreeMap::new(),
             spellings: BTreeMap::new(),
+            edit_bytes_scanned: 0,
+        }
+    }
+
+    fn held(&self) -> Held {
+        Held {
+            documents: self.documents.len(),
+            text_bytes: self.documents.values().map(Document::len).sum(),
+            analyses: self.analyses.len(),
+            published: self.published.len(),
+            spellings: self.spellings.len(),
+            edit_bytes_scanned: self.edit_bytes_scanned,
         }
     }
 
@@ -315,9 +346,7 @@ impl<'c> Server<'c> {
         let result = catch_unwind(AssertUnwindSafe(|| match method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) = params::<DidOpenTextDocument>(notification) {
-                    let document = Document {
-                        text: p.text_document.text,
-                    };
+                    let document = Document::new(p.text_document.text);
                     let uri = convert::canonical(&p.text_document.uri);
                     self.spellings.insert(uri.clone(), p.text_document.uri);
                     self.documents.insert(uri.clone(), document);
@@ -330,9 +359,8 @@ impl<'c> Server<'c> {
                     let Some(document) = self.documents.get_mut(&uri) else {
                         return;
                     };
-                    for change in p.content_changes {
-                        apply(&mut document.text, change, self.encoding);
-                    }
+                    let scanned = document.change(p.content_changes, self.encoding);
+                    self.edit_bytes_scanned += scanned;
                     self.refresh(&uri);
                 }
             }
@@ -409,9 +437,7 @@ impl<'c> Server<'c> {
         let path = convert::path_of(uri);
         let compilations = match (&path, self.documents.get(uri)) {
             (Some(path), _) => agent::check_path_with(path, &Overlay(&self.documents)),
-            (None, Some(document)) => {
-                Ok(vec![crate::compile(uri.as_str(), document.text.as_bytes())])
-            }
+            (None, Some(document)) => Ok(vec![crate::compile(uri.as_str(), document.bytes())]),
             (None, None) => return,
         };
         let Ok(mut compilations) = compilations else {
@@ -536,21 +562,6 @@ impl<'c> Server<'c> {
         let published = self.published.remove(uri).unwrap_or_default();
         for file in published.iter().chain(std::iter::once(uri)) {
             self.clear(file);
-        }
-    }
-}
-
-/// Applies one change to a document's text; a range past the end is
-/// clamped to it.
-fn apply(text: &mut String, change: lsp::TextDocumentContentChangeEvent, encoding: Encoding) {
-    match change.range {
-        None => *text = change.text,
-        Some(range) => {
-            let source = crate::Source::new("", std::mem::take(text));
-            let span = convert::span(&source, range, encoding);
-            let mut edited = source.text().to_string();
-            edited.replace_range(span.range(), &change.text);
-            *text = edited;
         }
     }
 }
