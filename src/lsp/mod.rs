@@ -346,8 +346,13 @@ impl<'c> Server<'c> {
         let result = catch_unwind(AssertUnwindSafe(|| match method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) = params::<DidOpenTextDocument>(notification) {
-                    let document = Document::new(p.text_document.text);
+                    let mut document = Document::new(p.text_document.text);
                     let uri = convert::canonical(&p.text_document.uri);
+                    // Opened again without a close: what it was checked
+                    // with is still the server's to forget.
+                    if let Some(open) = self.documents.remove(&uri) {
+                        document.protocol = open.protocol;
+                    }
                     self.spellings.insert(uri.clone(), p.text_document.uri);
                     self.documents.insert(uri.clone(), document);
                     self.refresh(&uri);
@@ -400,10 +405,22 @@ impl<'c> Server<'c> {
             .send(Message::Notification(notification));
     }
 
-    /// Checks the protocol a file belongs to and publishes what changed.
+    /// Checks the protocol an open file belongs to and publishes what
+    /// changed. A file not open (a `didSave` or `didChange` for one never
+    /// opened) is not the server's to check: checking it would keep its
+    /// analysis with nothing to ever close it.
     fn refresh(&mut self, uri: &lsp::Uri) {
-        if let Some(protocol) = self.protocol_of(uri) {
-            self.check(&protocol);
+        let protocol = self.protocol_of(uri);
+        let Some(document) = self.documents.get_mut(uri) else {
+            return;
+        };
+        let before = std::mem::replace(&mut document.protocol, protocol.clone());
+        if let Some(protocol) = &protocol {
+            self.check(protocol);
+        }
+        if before.is_some() && before != protocol {
+            // The disk moved the file to another protocol, or to none.
+            self.sweep();
         }
     }
 
@@ -538,22 +555,45 @@ impl<'c> Server<'c> {
 
     /// A closed file's saved text counts again: its protocol is checked
     /// from disk while another file it is checked with is open, and
-    /// forgotten once none is.
+    /// forgotten once none is. Which protocol that is comes from the file's
+    /// last check, not the disk now, which may have changed since.
     fn close(&mut self, uri: &lsp::Uri) {
-        let protocol = self.protocol_of(uri);
-        self.documents.remove(uri);
-        if let Some(protocol) = protocol {
+        let Some(document) = self.documents.remove(uri) else {
+            return;
+        };
+        if let Some(protocol) = document.protocol {
             let still_open = self
                 .documents
-                .keys()
-                .any(|open| self.protocol_of(open).as_ref() == Some(&protocol));
+                .values()
+                .any(|open| open.protocol.as_ref() == Some(&protocol));
             if still_open {
                 self.check(&protocol);
             } else {
                 self.forget(&protocol);
             }
         }
+        self.sweep();
         self.spellings.remove(uri);
+    }
+
+    /// Forgets every protocol no open file was last checked with, so that
+    /// what the server holds stays what is open.
+    fn sweep(&mut self) {
+        let wanted: BTreeSet<&lsp::Uri> = self
+            .documents
+            .values()
+            .filter_map(|d| d.protocol.as_ref())
+            .collect();
+        let stale: BTreeSet<lsp::Uri> = self
+            .analyses
+            .keys()
+            .chain(self.published.keys())
+            .filter(|uri| !wanted.contains(uri))
+            .cloned()
+            .collect();
+        for uri in stale {
+            self.forget(&uri);
+        }
     }
 
     /// Drops a protocol's check and the diagnostics it published.

@@ -30,6 +30,9 @@ pub(crate) struct Document {
     text: String,
     /// The text grew past [`MAX_DOCUMENT_BYTES`] and was dropped.
     too_large: bool,
+    /// The protocol this file was last checked with (itself, or its agent
+    /// folder's): what it keeps alive in the server.
+    pub protocol: Option<lsp::Uri>,
 }
 
 impl Document {
@@ -37,6 +40,7 @@ impl Document {
         let mut document = Document {
             text,
             too_large: false,
+            protocol: None,
         };
         document.cap();
         document
