@@ -25,7 +25,9 @@ mod transport;
 
 pub use convert::Encoding;
 pub use text::MAX_DOCUMENT_BYTES;
-pub use transport::{IoThreads, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES, connect, stdio};
+pub use transport::{
+    IoThreads, MAX_HEADER_BYTES, MAX_JSON_VALUES, MAX_MESSAGE_BYTES, connect, stdio,
+};
 
 use crate::agent::{self, Files};
 use crate::config::Config;

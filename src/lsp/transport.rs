@@ -14,6 +14,9 @@
 //!   chunks of [`CHUNK`] bytes, never held, and logged; its id is not read,
 //!   so a request that large is not answered (only `didOpen` and
 //!   `didChange` carry text, and they are notifications).
+//! - A body of more than [`MAX_JSON_VALUES`] JSON values is dropped and
+//!   logged before it is parsed, as an oversized one is: parsed, a value
+//!   takes many times the bytes it was written in.
 //! - A body that is not JSON (or not UTF-8) is answered with `ParseError`
 //!   to id `null`; JSON that is not a request, notification or response
 //!   with `InvalidRequest`, to its id when one can be read. A malformed
@@ -51,6 +54,16 @@ pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 /// The largest header section: real ones are under 100 bytes
 /// (`Content-Length` and perhaps `Content-Type`).
 pub const MAX_HEADER_BYTES: usize = 8 * 1024;
+
+/// The most JSON values one message may hold. Parsed, a value takes 72
+/// bytes (`serde_json::Value`, 104 with its key in an object, and up to
+/// twice that while an array grows), so a body of 64 MiB of `[0,0,...]`
+/// would become 2.5 GB; with this bound the tree of any message stays
+/// under about 150 MiB, two or three times [`MAX_MESSAGE_BYTES`]. Real
+/// messages are far below it: a `didOpen` of any text is 6 values, a
+/// change in a `didChange` 9, so a batch of over 100,000 changes would
+/// be refused (and logged) before it is parsed.
+pub const MAX_JSON_VALUES: usize = 1 << 20;
 
 /// The reader's buffer, and the size of the chunks it reads past an
 /// oversized body in.
@@ -395,8 +408,48 @@ fn excerpt(bytes: &[u8]) -> String {
     format!("{:?}{more}", text)
 }
 
+/// At least the number of JSON values in `bytes`: one, and one more per
+/// `[`, `{`, `:` and `,` outside strings (each value but the first follows
+/// one of them). Counting stops past `limit`.
+fn json_values(bytes: &[u8], limit: usize) -> usize {
+    let mut count = 1;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &byte in bytes {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match byte {
+                b'"' => in_string = true,
+                b'[' | b'{' | b':' | b',' => {
+                    count += 1;
+                    if count > limit {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    count
+}
+
 /// A body as a message, or the error it gets.
 fn decode(body: Vec<u8>) -> Frame {
+    if json_values(&body, MAX_JSON_VALUES) > MAX_JSON_VALUES {
+        return Frame::Dropped {
+            reply: None,
+            log: format!(
+                "dropped a message of {} bytes with over {MAX_JSON_VALUES} JSON values, the most one may have",
+                body.len()
+            ),
+        };
+    }
     let value: Value = match serde_json::from_slice(&body) {
         Ok(value) => value,
         Err(error) => {
@@ -884,6 +937,29 @@ mod tests {
         };
         assert_eq!(n.params.as_str().map(str::len), Some(3_000_000));
         assert!(reader.largest <= body.len() + CHUNK, "{}", reader.largest);
+    }
+
+    #[test]
+    fn a_body_of_too_many_values_is_dropped_before_it_is_parsed() {
+        let zeros = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES));
+        let input = [framed(&zeros), framed(HOVER)].concat();
+        let frames = frames(Cursor::new(input));
+        assert_eq!(summary(&frames), ["log", "request textDocument/hover"]);
+        // Up to the limit it is parsed (and, not being a message, refused).
+        let zeros = format!("[{}0]", "0,".repeat(MAX_JSON_VALUES - 3));
+        assert_eq!(summary(&frames_of(&zeros)), ["error -32600 to null"]);
+        // Punctuation inside strings, escaped quotes included, is text.
+        let text = format!(
+            "{{\"method\": \"m\", \"params\": \"\\\"{}\"}}",
+            ",".repeat(MAX_JSON_VALUES * 2)
+        );
+        assert_eq!(summary(&frames_of(&text)), ["notification m"]);
+        // Six values; the bound counts the object and array punctuation too.
+        assert_eq!(json_values(br#"{"a": [1, 2, {"b": "[,:{"}]}"#, 100), 8);
+    }
+
+    fn frames_of(body: &str) -> Vec<Frame> {
+        frames(Cursor::new(framed(body)))
     }
 
     #[test]
