@@ -325,6 +325,8 @@ impl<'c> Server<'c> {
                 let analysis = self.analysis(&p.text_document.uri)?;
                 Some(features::code_actions(analysis, p.range, encoding))
             }),
+            #[cfg(test)]
+            tests::PANIC => panic!("a test asked for a panic"),
             _ => Err(ResponseError {
                 code: ErrorCode::MethodNotFound as i32,
                 message: format!("agentc does not answer `{}`", request.method),
@@ -453,6 +455,13 @@ impl<'c> Server<'c> {
         // is reused rather than the heap growing to hold both; only the
         // names survive, for completion while the file cannot be read.
         let previous = self.analyses.remove(uri).map(|a| a.names);
+        #[cfg(test)]
+        if let Some(document) = self.documents.get(uri) {
+            assert!(
+                !document.text().contains(tests::PANIC),
+                "a test asked for a panic"
+            );
+        }
         let path = convert::path_of(uri);
         let compilations = match (&path, self.documents.get(uri)) {
             (Some(path), _) => agent::check_path_with(path, &Overlay(&self.documents)),
@@ -634,4 +643,100 @@ fn handle_fallible<R: lsp::request::Request>(
         })?;
     let result = f(params)?;
     Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_server::RequestId;
+    use serde_json::json;
+
+    /// A request method, or a document's text, that makes the server
+    /// panic: what a bug would do.
+    pub(super) const PANIC: &str = "$/agentc/panic";
+
+    struct Client {
+        connection: Connection,
+        next: i32,
+    }
+
+    impl Client {
+        fn request(&mut self, method: &str, params: Value) -> Response {
+            self.next += 1;
+            let id = RequestId::from(self.next);
+            let request = Request::new(id.clone(), method.to_string(), params);
+            self.connection.sender.send(request.into()).unwrap();
+            loop {
+                match self.connection.receiver.recv().unwrap() {
+                    Message::Response(response) if response.id == id => return response,
+                    _ => {}
+                }
+            }
+        }
+
+        fn notify(&self, method: &str, params: Value) {
+            let notification = Notification::new(method.to_string(), params);
+            self.connection.sender.send(notification.into()).unwrap();
+        }
+
+        /// The next notification of `method`.
+        fn next(&self, method: &str) -> Value {
+            loop {
+                match self.connection.receiver.recv().unwrap() {
+                    Message::Notification(n) if n.method == method => return n.params,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A request that panics is answered with `InternalError`; a
+    /// notification whose check panics is logged; the document it was
+    /// about still gets answers, and once edited, its diagnostics.
+    #[test]
+    fn panics_in_requests_and_notifications_leave_the_server_answering() {
+        let (server, connection) = Connection::memory();
+        let thread = std::thread::spawn(move || serve(&server).unwrap());
+        let mut client = Client {
+            connection,
+            next: 0,
+        };
+        client.request("initialize", json!({"capabilities": {}}));
+        client.notify("initialized", json!({}));
+        let answer = client.request(PANIC, Value::Null);
+        let error = answer.response_result.unwrap_err();
+        assert_eq!(error.code, ErrorCode::InternalError as i32);
+        let uri = "untitled:p.yaml";
+        let text = format!("# {PANIC}\ntypes:\n  A:\n    x: {{ type: strin }}\n");
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+        );
+        let log = client.next("window/logMessage");
+        assert!(
+            log["message"].as_str().unwrap().contains("didOpen"),
+            "{log}"
+        );
+        let position =
+            json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 18}});
+        let hover = client.request("textDocument/hover", position.clone());
+        assert_eq!(hover.response_result.unwrap(), Value::Null);
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                                                 "end": {"line": 0, "character": 99}},
+                                       "text": "# fine"}]}),
+        );
+        let published = client.next("textDocument/publishDiagnostics");
+        assert_eq!(
+            published["diagnostics"][0]["code"], "unknown-type",
+            "{published}"
+        );
+        let hover = client.request("textDocument/hover", position);
+        assert!(hover.response_result.unwrap()["contents"].is_object());
+        client.request("shutdown", Value::Null);
+        client.notify("exit", Value::Null);
+        assert!(thread.join().unwrap().shutdown);
+    }
 }
