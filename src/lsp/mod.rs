@@ -1,12 +1,15 @@
-//! `agentc lsp`: a language server over stdio (lsp-server, lsp-types).
+//! `agentc lsp`: a language server over stdio (its own transport,
+//! lsp-server's `Connection`, lsp-types).
 //!
 //! Checking is synchronous and takes about a millisecond, so the server is
 //! one loop: every change is checked at once and its diagnostics published
 //! before the next message is read. A request on a file being edited is
 //! answered from its latest check. Nothing a client sends can stop the
-//! loop: malformed parameters get an error response, positions out of
-//! range are clamped, and a request that fails anyway (a bug) is answered
-//! with an internal error while the server goes on.
+//! loop: malformed and oversized messages are answered or logged by the
+//! transport (`transport.rs`), messages out of place in the lifecycle get
+//! errors ([`serve`]), malformed parameters get an error response,
+//! positions out of range are clamped, and a request that fails anyway (a
+//! bug) is answered with an internal error while the server goes on.
 //!
 //! Files in an agent folder (`protocol.yaml` beside `settings.json`) are
 //! checked together, as `agentc check` checks the folder, with the
