@@ -131,7 +131,16 @@ struct CheckArgs {
     /// Search what `.gitignore`, `.ignore` and git's excludes list, too.
     #[arg(long)]
     no_ignore: bool,
+    /// In the human format, draw at most this many problems of each file
+    /// (the other formats list every one).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DIAGNOSTICS)]
+    max_diagnostics: usize,
 }
+
+/// How many problems of one file the human format draws unless told: a
+/// file with more usually has one cause, and a flood of thousands would
+/// bury the summary.
+const DEFAULT_MAX_DIAGNOSTICS: usize = 50;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Shell {
@@ -319,16 +328,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Exits as LSP says: 0 after `shutdown`, 1 without it (whether `exit` or
+/// the end of input ended the session); 2 when the server could not write
+/// to its client.
 fn lsp() -> ExitCode {
-    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let (connection, io_threads) = agentc::lsp::stdio();
     let served = agentc::lsp::serve(&connection);
     drop(connection);
-    match served
-        .map_err(|e| e.to_string())
-        .and_then(|()| io_threads.join().map_err(|e| e.to_string()))
-    {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+    let written = io_threads.join();
+    match (served, written) {
+        (Ok(ended), Ok(())) if ended.shutdown => ExitCode::SUCCESS,
+        (Ok(_), Ok(())) => ExitCode::from(1),
+        (Err(error), _) => {
+            eprintln!("error: the language server stopped: {error}");
+            ExitCode::from(2)
+        }
+        (Ok(_), Err(error)) => {
             eprintln!("error: the language server stopped: {error}");
             ExitCode::from(2)
         }
@@ -481,6 +496,7 @@ fn unreadable_data(failure: Failure, against: &str, options: DataOptions) -> Exi
         &[],
         &[failure],
         &format!("validated 0 values against {against}"),
+        DEFAULT_MAX_DIAGNOSTICS,
     );
     ExitCode::from(2)
 }
@@ -508,6 +524,7 @@ fn report_data(
         std::slice::from_ref(&checked),
         &[],
         &format!("validated {values} against {against}"),
+        DEFAULT_MAX_DIAGNOSTICS,
     );
     if errors > 0 || (options.deny_warnings && warnings > 0) {
         ExitCode::from(1)
@@ -528,6 +545,7 @@ fn report(
     files: &[Compilation],
     failures: &[Failure],
     done: &str,
+    max: usize,
 ) -> (usize, usize) {
     let errors = render::errors(files, failures);
     let warnings = render::warnings(files);
@@ -541,7 +559,7 @@ fn report(
         Format::Github => render::github::write(&mut out, files, failures),
         Format::Human => {
             let style = terminal_style(std::io::stdout().is_terminal());
-            write_human(&mut out, files, failures, style)
+            write_human(&mut out, files, failures, style, max)
                 .and_then(|()| out.write_all(summary.as_bytes()))
         }
     };
@@ -552,16 +570,30 @@ fn report(
     (errors, warnings)
 }
 
-/// The human format: each file's diagnostics drawn on its lines, then each
-/// failure, which has no lines to draw.
+/// The human format: each file's diagnostics drawn on its lines (at most
+/// `max` of each, then how many more there are), then each failure, which
+/// has no lines to draw.
 fn write_human(
     out: &mut dyn Write,
     files: &[Compilation],
     failures: &[Failure],
     style: Style,
+    max: usize,
 ) -> std::io::Result<()> {
     for file in files {
-        out.write_all(human::render(file, style).as_bytes())?;
+        let (drawn, left_out) = human::render_at_most(file, style, max);
+        out.write_all(drawn.as_bytes())?;
+        if left_out > 0 {
+            let all = file.diagnostics.len();
+            writeln!(
+                out,
+                "… and {} more {} in {}, not drawn: `--max-diagnostics {all}` draws them all, \
+                 `--format short` lists them a line each\n",
+                agentc::diagnostic::thousands(left_out),
+                if left_out == 1 { "problem" } else { "problems" },
+                file.source.name(),
+            )?;
+        }
     }
     for failure in failures {
         out.write_all(human::render_failure(failure, style).as_bytes())?;
@@ -620,6 +652,7 @@ fn check(args: CheckArgs) -> ExitCode {
         &compiled,
         &plan.failures,
         &format!("checked {files}"),
+        args.max_diagnostics,
     );
     if args.timings {
         eprint!("{}", timings_table(&timings, wall));
@@ -675,6 +708,7 @@ fn broken_configs(
         &files,
         unreadable,
         "agentc.toml has problems; nothing was checked",
+        DEFAULT_MAX_DIAGNOSTICS,
     );
     ExitCode::from(2)
 }

@@ -864,3 +864,153 @@ fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `didChange`, `didSave` and `didClose` for a file that was never opened
+/// change nothing: no check, no diagnostics, nothing kept.
+#[test]
+fn notifications_about_files_never_opened_change_nothing() {
+    let dir = tempdir("never-opened");
+    let text = "types:\n  A:\n    x: { type: strin }\n";
+    std::fs::write(dir.join("protocol.yaml"), text).unwrap();
+    let doc = uri(&dir.join("protocol.yaml"));
+    let mut client = Client::start(false);
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2},
+               "contentChanges": [{"range": range((0, 0), (0, 0)), "text": "x"}]}),
+    );
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert_eq!(client.at("textDocument/hover", &doc, 2, 18), Value::Null);
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert_eq!(client.at("textDocument/hover", &doc, 2, 18), Value::Null);
+    assert_eq!(client.unread_diagnostics(&doc), 0);
+    let held = client.finish().held;
+    assert_eq!(
+        held.documents + held.analyses + held.published + held.spellings,
+        0,
+        "{held:?}"
+    );
+}
+
+/// Every parameter a request can get wrong is answered with
+/// `InvalidParams`; a method the server does not answer with
+/// `MethodNotFound`.
+#[test]
+fn requests_with_parameters_that_do_not_decode_get_invalid_params() {
+    let mut client = Client::start(false);
+    client.open(&scratch("p.yaml"), "types: {}\n");
+    let methods = [
+        "textDocument/hover",
+        "textDocument/definition",
+        "textDocument/references",
+        "textDocument/prepareRename",
+        "textDocument/rename",
+        "textDocument/completion",
+        "textDocument/codeAction",
+    ];
+    let position = json!({"line": 0, "character": 0});
+    let bad = [
+        Value::Null,
+        json!([]),
+        json!("text"),
+        json!({"textDocument": 5, "position": position}),
+        json!({"textDocument": {"uri": "not a uri"}, "position": position}),
+        json!({"textDocument": {"uri": scratch("p.yaml")}, "position": {"line": -1, "character": 0}}),
+    ];
+    for method in methods {
+        for params in &bad {
+            let answer = client.request(method, params.clone());
+            assert_eq!(
+                answer["error"]["code"], -32602,
+                "{method} {params}: {answer}"
+            );
+        }
+    }
+    let answer = client.request("workspace/symbol", json!({"query": ""}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    // Notifications with such parameters are dropped.
+    for params in &bad {
+        for method in [
+            "textDocument/didOpen",
+            "textDocument/didChange",
+            "textDocument/didClose",
+        ] {
+            client.notify(method, params.clone());
+        }
+    }
+    let hover = client.at("textDocument/hover", &scratch("p.yaml"), 0, 0);
+    assert!(hover.get("error").is_none(), "{hover}");
+    client.shutdown();
+}
+
+/// The server forgets a protocol once no open file is checked with it,
+/// even when the disk changed in between so that the closed file no
+/// longer names it: a prompt opened in an agent folder, whose
+/// `settings.json` is then deleted.
+#[test]
+fn closing_every_file_leaves_nothing_held_even_when_the_disk_changed() {
+    let dir = agent_folder(
+        "held",
+        r#"{"slug": "a", "name": "A", "format": "interactive"}"#,
+    );
+    let mut client = Client::start(false);
+    let prompt = uri(&dir.join("prompts/system.md"));
+    let protocol = uri(&dir.join("protocol.yaml"));
+    client.open(&prompt, "You help {{CUSTOMER}}.\n");
+    client.diagnostics(&protocol);
+    std::fs::remove_file(dir.join("settings.json")).unwrap();
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": prompt}}),
+    );
+    // The protocol's diagnostics are cleared with it.
+    assert!(client.diagnostics(&protocol).is_empty());
+    let held = client.finish().held;
+    assert_eq!(
+        (
+            held.documents,
+            held.analyses,
+            held.published,
+            held.spellings
+        ),
+        (0, 0, 0, 0),
+        "{held:?}"
+    );
+}
+
+/// A text that grows past what a document may hold is reported as the
+/// command line reports a file over its limit, and not kept; a change
+/// that replaces it whole brings it back.
+#[test]
+fn a_document_that_grows_past_the_limit_is_reported_too_large_and_not_kept() {
+    let mut client = Client::start(true);
+    let doc = scratch("huge.yaml");
+    let half = agentc::lsp::MAX_DOCUMENT_BYTES / 2 + 1;
+    let published = client.open(&doc, &"#".repeat(half));
+    assert_eq!(codes(&published), ["file-too-large"]);
+    let end = range((0, u32::MAX), (0, u32::MAX));
+    let published = client.change(&doc, end.clone(), &"#".repeat(half));
+    assert_eq!(codes(&published), ["file-too-large"]);
+    // Changes to the text not kept are not applied.
+    let published = client.change(&doc, range((0, 0), (0, 0)), "types: {}\n");
+    assert_eq!(codes(&published), ["file-too-large"]);
+    assert!(client.replace(&doc, "types: {}\n").is_empty());
+    let published = client.change(&doc, end, "x");
+    assert!(!published.is_empty(), "checked again: {published:?}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 9},
+               "contentChanges": [{"range": range((0, u32::MAX), (0, u32::MAX)),
+                                   "text": "#".repeat(agentc::lsp::MAX_DOCUMENT_BYTES)}]}),
+    );
+    assert_eq!(codes(&client.diagnostics(&doc)), ["file-too-large"]);
+    let held = client.finish().held;
+    assert_eq!(held.documents, 1);
+    assert_eq!(held.text_bytes, 0, "{held:?}");
+}

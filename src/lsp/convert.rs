@@ -78,19 +78,32 @@ pub fn offset(source: &Source, position: lsp::Position, encoding: Encoding) -> u
         return source.text().len();
     };
     let text = &source.text()[line.clone()];
-    let wanted = position.character as usize;
-    let mut units = 0;
-    for (at, c) in text.char_indices() {
-        let width = match encoding {
-            Encoding::Utf8 => c.len_utf8(),
-            Encoding::Utf16 => c.len_utf16(),
-        };
-        if units + width > wanted {
-            return line.start + at;
+    line.start + column(text, position.character, encoding).0
+}
+
+/// The byte offset in `line` (one line's text, without its break) of the
+/// position `character` counts to, clamped as [`offset`] says; and how
+/// many bytes were read to find it (none in UTF-8, where it is the
+/// offset).
+pub fn column(line: &str, character: u32, encoding: Encoding) -> (usize, usize) {
+    let wanted = character as usize;
+    match encoding {
+        Encoding::Utf8 => {
+            let at = crate::source::floor_char_boundary(line, wanted.min(line.len()));
+            (at, 0)
         }
-        units += width;
+        Encoding::Utf16 => {
+            let mut units = 0;
+            for (at, c) in line.char_indices() {
+                let width = c.len_utf16();
+                if units + width > wanted {
+                    return (at, at);
+                }
+                units += width;
+            }
+            (line.len(), line.len())
+        }
     }
-    line.end
 }
 
 /// The span a range covers, start before end whatever the client sent.

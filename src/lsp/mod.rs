@@ -1,12 +1,15 @@
-//! `agentc lsp`: a language server over stdio (lsp-server, lsp-types).
+//! `agentc lsp`: a language server over stdio (its own transport,
+//! lsp-server's `Connection`, lsp-types).
 //!
 //! Checking is synchronous and takes about a millisecond, so the server is
 //! one loop: every change is checked at once and its diagnostics published
 //! before the next message is read. A request on a file being edited is
 //! answered from its latest check. Nothing a client sends can stop the
-//! loop: malformed parameters get an error response, positions out of
-//! range are clamped, and a request that fails anyway (a bug) is answered
-//! with an internal error while the server goes on.
+//! loop: malformed and oversized messages are answered or logged by the
+//! transport (`transport.rs`), messages out of place in the lifecycle get
+//! errors ([`serve`]), malformed parameters get an error response,
+//! positions out of range are clamped, and a request that fails anyway (a
+//! bug) is answered with an internal error while the server goes on.
 //!
 //! Files in an agent folder (`protocol.yaml` beside `settings.json`) are
 //! checked together, as `agentc check` checks the folder, with the
@@ -20,8 +23,14 @@
 mod completion;
 mod convert;
 mod features;
+mod text;
+mod transport;
 
 pub use convert::Encoding;
+pub use text::MAX_DOCUMENT_BYTES;
+pub use transport::{
+    IoThreads, MAX_HEADER_BYTES, MAX_JSON_VALUES, MAX_MESSAGE_BYTES, connect, stdio,
+};
 
 use crate::agent::{self, Files};
 use crate::config::Config;
@@ -38,11 +47,105 @@ use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use text::Document;
 
-/// Serves one client until it sends `shutdown` and `exit`, or hangs up.
-pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
-    let (id, params) = connection.initialize_start()?;
-    let params: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
+/// How a session ended.
+#[derive(Clone, Debug)]
+pub struct Ended {
+    /// The client sent `shutdown` first. LSP has the server exit with 0
+    /// then and 1 otherwise, whether `exit` or the end of input ended it.
+    pub shutdown: bool,
+    /// What the server still held at the end, for the tests.
+    #[doc(hidden)]
+    pub held: Held,
+}
+
+/// The sizes of what the server keeps between messages, and the work its
+/// edits took.
+#[doc(hidden)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Held {
+    pub documents: usize,
+    /// The bytes of the open documents' texts.
+    pub text_bytes: usize,
+    pub analyses: usize,
+    pub published: usize,
+    pub spellings: usize,
+    /// The bytes read to place every change of the session.
+    pub edit_bytes_scanned: u64,
+}
+
+/// Serves one client until it sends `exit`, or hangs up. The lifecycle is
+/// the server's own rather than lsp-server's (`initialize_start`,
+/// `handle_shutdown`), which end the session on any message out of place:
+/// before `initialize`, requests get `ServerNotInitialized` and
+/// notifications are dropped; after `shutdown`, requests get
+/// `InvalidRequest` and notifications other than `exit` are dropped. The
+/// error is only a client that stopped reading.
+pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sync>> {
+    let mut server: Option<Server> = None;
+    let mut shutdown = false;
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                use lsp::request::{Initialize, Request as _, Shutdown};
+                let method = request.method.as_str();
+                let response = if shutdown {
+                    refuse(
+                        request,
+                        ErrorCode::InvalidRequest,
+                        "the server is shutting down: only `exit` is accepted",
+                    )
+                } else if let Some(server) = server.as_mut() {
+                    match method {
+                        Initialize::METHOD => refuse(
+                            request,
+                            ErrorCode::InvalidRequest,
+                            "the server is already initialized",
+                        ),
+                        Shutdown::METHOD => {
+                            shutdown = true;
+                            Response::new_ok(request.id, Value::Null)
+                        }
+                        _ => server.respond(request),
+                    }
+                } else if method == Initialize::METHOD {
+                    let (response, started) = initialize(connection, request);
+                    server = Some(started);
+                    response
+                } else {
+                    refuse(
+                        request,
+                        ErrorCode::ServerNotInitialized,
+                        "the server is not initialized: send `initialize` first",
+                    )
+                };
+                connection.sender.send(Message::Response(response))?;
+            }
+            Message::Notification(notification) => {
+                if notification.method == lsp::notification::Exit::METHOD {
+                    break;
+                }
+                if let Some(server) = server.as_mut().filter(|_| !shutdown) {
+                    server.notify(notification);
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    let held = server.as_ref().map(Server::held).unwrap_or_default();
+    Ok(Ended { shutdown, held })
+}
+
+fn refuse(request: Request, code: ErrorCode, message: &str) -> Response {
+    Response::new_err(request.id, code as i32, message.to_string())
+}
+
+/// Answers `initialize`: parameters that do not decode are taken as the
+/// defaults (UTF-16 positions) rather than refused, so that a client that
+/// sends odd capabilities still gets a server.
+fn initialize<'c>(connection: &'c Connection, request: Request) -> (Response, Server<'c>) {
+    let params: lsp::InitializeParams = serde_json::from_value(request.params).unwrap_or_default();
     let encoding = negotiate(&params);
     let result = lsp::InitializeResult {
         capabilities: capabilities(encoding),
@@ -51,27 +154,8 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
             version: Some(env!("CARGO_PKG_VERSION").to_string()),
         }),
     };
-    connection.initialize_finish(id, serde_json::to_value(result)?)?;
-    let mut server = Server::new(connection, encoding);
-    for message in &connection.receiver {
-        match message {
-            Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = server.respond(request);
-                connection.sender.send(Message::Response(response))?;
-            }
-            Message::Notification(notification) => {
-                if notification.method == lsp::notification::Exit::METHOD {
-                    return Ok(());
-                }
-                server.notify(notification);
-            }
-            Message::Response(_) => {}
-        }
-    }
-    Ok(())
+    let response = Response::new_ok(request.id, result);
+    (response, Server::new(connection, encoding))
 }
 
 /// UTF-8 when the client offers it (no conversion needed), else LSP's
@@ -120,11 +204,6 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
     }
 }
 
-/// A file open in the editor.
-struct Document {
-    text: String,
-}
-
 /// The latest check of a protocol file open in the editor.
 pub(crate) struct Analysis {
     pub uri: lsp::Uri,
@@ -152,6 +231,8 @@ struct Server<'c> {
     /// is known by one spelling ([`convert::canonical`]), since clients
     /// differ in which characters they escape.
     spellings: BTreeMap<lsp::Uri, lsp::Uri>,
+    /// The bytes read to place every change so far.
+    edit_bytes_scanned: u64,
 }
 
 /// The editor's buffers over the disk.
@@ -161,7 +242,7 @@ impl Files for Overlay<'_> {
     fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         match open {
-            Some(document) => Ok(document.text.clone().into_bytes()),
+            Some(document) => Ok(document.bytes()),
             // As `agentc check` reads it: never a FIFO, never out of the
             // agent folder, so no file can block the server.
             None => disk::read(path, reach),
@@ -178,6 +259,18 @@ impl<'c> Server<'c> {
             analyses: BTreeMap::new(),
             published: BTreeMap::new(),
             spellings: BTreeMap::new(),
+            edit_bytes_scanned: 0,
+        }
+    }
+
+    fn held(&self) -> Held {
+        Held {
+            documents: self.documents.len(),
+            text_bytes: self.documents.values().map(Document::len).sum(),
+            analyses: self.analyses.len(),
+            published: self.published.len(),
+            spellings: self.spellings.len(),
+            edit_bytes_scanned: self.edit_bytes_scanned,
         }
     }
 
@@ -238,6 +331,8 @@ impl<'c> Server<'c> {
                 let analysis = self.analysis(&p.text_document.uri)?;
                 Some(features::code_actions(analysis, p.range, encoding))
             }),
+            #[cfg(test)]
+            tests::PANIC => panic!("a test asked for a panic"),
             _ => Err(ResponseError {
                 code: ErrorCode::MethodNotFound as i32,
                 message: format!("agentc does not answer `{}`", request.method),
@@ -261,10 +356,13 @@ impl<'c> Server<'c> {
         let result = catch_unwind(AssertUnwindSafe(|| match method.as_str() {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) = params::<DidOpenTextDocument>(notification) {
-                    let document = Document {
-                        text: p.text_document.text,
-                    };
+                    let mut document = Document::new(p.text_document.text);
                     let uri = convert::canonical(&p.text_document.uri);
+                    // Opened again without a close: what it was checked
+                    // with is still the server's to forget.
+                    if let Some(open) = self.documents.remove(&uri) {
+                        document.protocol = open.protocol;
+                    }
                     self.spellings.insert(uri.clone(), p.text_document.uri);
                     self.documents.insert(uri.clone(), document);
                     self.refresh(&uri);
@@ -276,9 +374,8 @@ impl<'c> Server<'c> {
                     let Some(document) = self.documents.get_mut(&uri) else {
                         return;
                     };
-                    for change in p.content_changes {
-                        apply(&mut document.text, change, self.encoding);
-                    }
+                    let scanned = document.change(p.content_changes, self.encoding);
+                    self.edit_bytes_scanned += scanned;
                     self.refresh(&uri);
                 }
             }
@@ -318,10 +415,22 @@ impl<'c> Server<'c> {
             .send(Message::Notification(notification));
     }
 
-    /// Checks the protocol a file belongs to and publishes what changed.
+    /// Checks the protocol an open file belongs to and publishes what
+    /// changed. A file not open (a `didSave` or `didChange` for one never
+    /// opened) is not the server's to check: checking it would keep its
+    /// analysis with nothing to ever close it.
     fn refresh(&mut self, uri: &lsp::Uri) {
-        if let Some(protocol) = self.protocol_of(uri) {
-            self.check(&protocol);
+        let protocol = self.protocol_of(uri);
+        let Some(document) = self.documents.get_mut(uri) else {
+            return;
+        };
+        let before = std::mem::replace(&mut document.protocol, protocol.clone());
+        if let Some(protocol) = &protocol {
+            self.check(protocol);
+        }
+        if before.is_some() && before != protocol {
+            // The disk moved the file to another protocol, or to none.
+            self.sweep();
         }
     }
 
@@ -352,6 +461,13 @@ impl<'c> Server<'c> {
         // is reused rather than the heap growing to hold both; only the
         // names survive, for completion while the file cannot be read.
         let previous = self.analyses.remove(uri).map(|a| a.names);
+        #[cfg(test)]
+        if let Some(document) = self.documents.get(uri) {
+            assert!(
+                !document.text().contains(tests::PANIC),
+                "a test asked for a panic"
+            );
+        }
         let path = convert::path_of(uri);
         let open = self.documents.contains_key(uri);
         let mut compilations = match (&path, self.documents.get(uri)) {
@@ -363,9 +479,7 @@ impl<'c> Server<'c> {
             (Some(path), _) => {
                 agent::check_path_with(path, Reach::Named, &Overlay(&self.documents))
             }
-            (None, Some(document)) => {
-                vec![crate::compile(uri.as_str(), document.text.as_bytes())]
-            }
+            (None, Some(document)) => vec![crate::compile(uri.as_str(), document.bytes())],
             (None, None) => return,
         };
         // As `agentc check` would report it: under the nearest
@@ -461,22 +575,45 @@ impl<'c> Server<'c> {
 
     /// A closed file's saved text counts again: its protocol is checked
     /// from disk while another file it is checked with is open, and
-    /// forgotten once none is.
+    /// forgotten once none is. Which protocol that is comes from the file's
+    /// last check, not the disk now, which may have changed since.
     fn close(&mut self, uri: &lsp::Uri) {
-        let protocol = self.protocol_of(uri);
-        self.documents.remove(uri);
-        if let Some(protocol) = protocol {
+        let Some(document) = self.documents.remove(uri) else {
+            return;
+        };
+        if let Some(protocol) = document.protocol {
             let still_open = self
                 .documents
-                .keys()
-                .any(|open| self.protocol_of(open).as_ref() == Some(&protocol));
+                .values()
+                .any(|open| open.protocol.as_ref() == Some(&protocol));
             if still_open {
                 self.check(&protocol);
             } else {
                 self.forget(&protocol);
             }
         }
+        self.sweep();
         self.spellings.remove(uri);
+    }
+
+    /// Forgets every protocol no open file was last checked with, so that
+    /// what the server holds stays what is open.
+    fn sweep(&mut self) {
+        let wanted: BTreeSet<&lsp::Uri> = self
+            .documents
+            .values()
+            .filter_map(|d| d.protocol.as_ref())
+            .collect();
+        let stale: BTreeSet<lsp::Uri> = self
+            .analyses
+            .keys()
+            .chain(self.published.keys())
+            .filter(|uri| !wanted.contains(uri))
+            .cloned()
+            .collect();
+        for uri in stale {
+            self.forget(&uri);
+        }
     }
 
     /// Drops a protocol's check and the diagnostics it published.
@@ -485,21 +622,6 @@ impl<'c> Server<'c> {
         let published = self.published.remove(uri).unwrap_or_default();
         for file in published.iter().chain(std::iter::once(uri)) {
             self.clear(file);
-        }
-    }
-}
-
-/// Applies one change to a document's text; a range past the end is
-/// clamped to it.
-fn apply(text: &mut String, change: lsp::TextDocumentContentChangeEvent, encoding: Encoding) {
-    match change.range {
-        None => *text = change.text,
-        Some(range) => {
-            let source = crate::Source::new("", std::mem::take(text));
-            let span = convert::span(&source, range, encoding);
-            let mut edited = source.text().to_string();
-            edited.replace_range(span.range(), &change.text);
-            *text = edited;
         }
     }
 }
@@ -530,4 +652,100 @@ fn handle_fallible<R: lsp::request::Request>(
         })?;
     let result = f(params)?;
     Ok(serde_json::to_value(result).unwrap_or(Value::Null))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsp_server::RequestId;
+    use serde_json::json;
+
+    /// A request method, or a document's text, that makes the server
+    /// panic: what a bug would do.
+    pub(super) const PANIC: &str = "$/agentc/panic";
+
+    struct Client {
+        connection: Connection,
+        next: i32,
+    }
+
+    impl Client {
+        fn request(&mut self, method: &str, params: Value) -> Response {
+            self.next += 1;
+            let id = RequestId::from(self.next);
+            let request = Request::new(id.clone(), method.to_string(), params);
+            self.connection.sender.send(request.into()).unwrap();
+            loop {
+                match self.connection.receiver.recv().unwrap() {
+                    Message::Response(response) if response.id == id => return response,
+                    _ => {}
+                }
+            }
+        }
+
+        fn notify(&self, method: &str, params: Value) {
+            let notification = Notification::new(method.to_string(), params);
+            self.connection.sender.send(notification.into()).unwrap();
+        }
+
+        /// The next notification of `method`.
+        fn next(&self, method: &str) -> Value {
+            loop {
+                match self.connection.receiver.recv().unwrap() {
+                    Message::Notification(n) if n.method == method => return n.params,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A request that panics is answered with `InternalError`; a
+    /// notification whose check panics is logged; the document it was
+    /// about still gets answers, and once edited, its diagnostics.
+    #[test]
+    fn panics_in_requests_and_notifications_leave_the_server_answering() {
+        let (server, connection) = Connection::memory();
+        let thread = std::thread::spawn(move || serve(&server).unwrap());
+        let mut client = Client {
+            connection,
+            next: 0,
+        };
+        client.request("initialize", json!({"capabilities": {}}));
+        client.notify("initialized", json!({}));
+        let answer = client.request(PANIC, Value::Null);
+        let error = answer.response_result.unwrap_err();
+        assert_eq!(error.code, ErrorCode::InternalError as i32);
+        let uri = "untitled:p.yaml";
+        let text = format!("# {PANIC}\ntypes:\n  A:\n    x: {{ type: strin }}\n");
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+        );
+        let log = client.next("window/logMessage");
+        assert!(
+            log["message"].as_str().unwrap().contains("didOpen"),
+            "{log}"
+        );
+        let position =
+            json!({"textDocument": {"uri": uri}, "position": {"line": 3, "character": 18}});
+        let hover = client.request("textDocument/hover", position.clone());
+        assert_eq!(hover.response_result.unwrap(), Value::Null);
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                   "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                                                 "end": {"line": 0, "character": 99}},
+                                       "text": "# fine"}]}),
+        );
+        let published = client.next("textDocument/publishDiagnostics");
+        assert_eq!(
+            published["diagnostics"][0]["code"], "unknown-type",
+            "{published}"
+        );
+        let hover = client.request("textDocument/hover", position);
+        assert!(hover.response_result.unwrap()["contents"].is_object());
+        client.request("shutdown", Value::Null);
+        client.notify("exit", Value::Null);
+        assert!(thread.join().unwrap().shutdown);
+    }
 }

@@ -218,16 +218,8 @@ impl miette::Diagnostic for Report<'_> {
 /// A failure (a path that gave nothing to check), drawn as a diagnostic
 /// without source lines, since it has none: its code, the message, the help.
 pub fn render_failure(failure: &crate::diagnostic::Failure, style: Style) -> String {
-    let theme = match style {
-        Style::Color => GraphicalTheme::unicode(),
-        Style::Plain => GraphicalTheme::unicode_nocolor(),
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_width(100)
-        .with_links(false)
-        .with_urls(false);
     let mut out = String::new();
-    if handler
+    if handler(style)
         .render_report(&mut out, &Unlocated(failure))
         .is_err()
     {

@@ -390,7 +390,9 @@ impl Lower<'_> {
             match (help, nearest(key, allowed.iter().copied())) {
                 (Some(help), _) => diagnostic.with_help(help),
                 (None, Some(near)) => diagnostic.did_you_mean(entry.key.span, near),
-                (None, None) => diagnostic.with_help(format!("the keys here are {}", list(allowed))),
+                (None, None) => {
+                    diagnostic.with_help(format!("the keys here are {}", list(allowed)))
+                }
             }
         });
     }

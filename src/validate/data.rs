@@ -5,7 +5,7 @@
 use super::json::{self, Doc, Index, error_offset, syntax_reason};
 use super::run_input::RunInputValidator;
 use super::{Anchor, Inside, Validator, Violation};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::source::{Source, Span};
 use serde_json::Value;
 
@@ -38,7 +38,7 @@ pub fn documents(text: &str, layout: Layout) -> Vec<Doc<'_>> {
 
 /// Parses one document; a syntax error becomes a diagnostic (`code`:
 /// `invalid-json` or `invalid-arguments`) at its place.
-fn parse(doc: &Doc, code: Code, diagnostics: &mut Vec<Diagnostic>) -> Option<Value> {
+fn parse(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> Option<Value> {
     let error = match serde_json::from_str(&doc.text) {
         Ok(value) => return Some(value),
         Err(error) => error,
@@ -101,15 +101,18 @@ pub fn check_run_input(
 fn each_value(
     source: &Source,
     layout: Layout,
-    mut check: impl FnMut(&Doc, Value, &mut Vec<Diagnostic>),
+    mut check: impl FnMut(&Doc, Value, &mut Diagnostics),
 ) -> Vec<Diagnostic> {
-    let mut diagnostics: Vec<Diagnostic> =
-        json::byte_order_mark(source.text()).into_iter().collect();
+    // At most as many as one file's diagnostics: a JSON Lines file of a
+    // million bad values is counted past that.
+    let mut diagnostics = Diagnostics::default();
+    diagnostics.extend(json::byte_order_mark(source.text()));
     for doc in documents(source.text(), layout) {
         if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
             check(&doc, value, &mut diagnostics);
         }
     }
+    let mut diagnostics = diagnostics.into_vec();
     crate::order(&mut diagnostics);
     diagnostics
 }

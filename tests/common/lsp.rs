@@ -17,7 +17,7 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 pub struct Client {
     connection: Connection,
-    server: Option<JoinHandle<()>>,
+    server: Option<JoinHandle<agentc::lsp::Ended>>,
     next_id: i32,
     /// Notifications that arrived while waiting for something else.
     pending: Vec<Notification>,
@@ -29,7 +29,7 @@ impl Client {
     pub fn start(utf8: bool) -> Client {
         let (server, client) = Connection::memory();
         let handle = std::thread::spawn(move || {
-            agentc::lsp::serve(&server).expect("the server ends cleanly");
+            agentc::lsp::serve(&server).expect("the server ends cleanly")
         });
         let mut client = Client {
             connection: client,
@@ -146,13 +146,34 @@ impl Client {
         )
     }
 
-    pub fn shutdown(mut self) {
+    /// How many diagnostics for `uri` arrived unread: after an answer to
+    /// a request, every notification sent before it.
+    pub fn unread_diagnostics(&self, uri: &str) -> usize {
+        self.pending
+            .iter()
+            .filter(|n| n.method == "textDocument/publishDiagnostics" && n.params["uri"] == uri)
+            .count()
+    }
+
+    /// Forgets the notifications not yet read.
+    pub fn discard_unread(&mut self) {
+        self.pending.clear();
+    }
+
+    pub fn shutdown(self) {
+        self.finish();
+    }
+
+    /// Shuts the server down and returns how its session ended, with what
+    /// it still held.
+    pub fn finish(mut self) -> agentc::lsp::Ended {
         let result = self.request("shutdown", Value::Null);
         assert_eq!(result, Value::Null);
         self.notify("exit", Value::Null);
-        if let Some(server) = self.server.take() {
-            server.join().expect("the server thread ends");
-        }
+        let server = self.server.take().expect("the server runs");
+        let ended = server.join().expect("the server thread ends");
+        assert!(ended.shutdown);
+        ended
     }
 }
 
