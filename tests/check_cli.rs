@@ -47,12 +47,25 @@ impl Drop for Tree {
 }
 
 /// A protocol with one warning (line 3) and one error (line 4).
-const WARNING_AND_ERROR: &str =
-    "types:\n  Ticket:\n    ticket_id: { type: string }\n    status: { type: Staus }\n";
+/// What makes the test protocols below whole agents (a `protocol.yaml`
+/// must have a format's sections): appended, so that their lines stay.
+macro_rules! agent_tail {
+    () => {
+        "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n"
+    };
+}
+
+const WARNING_AND_ERROR: &str = concat!(
+    "types:\n  Ticket:\n    ticket_id: { type: string }\n    status: { type: Staus }\n",
+    agent_tail!()
+);
 
 /// A protocol with one warning (line 3), and a `file` parameter the
 /// `openai` target reports (line 9).
-const WARNING_AND_FILE: &str = "types:\n  Ticket:\n    ticket_id: { type: string }\ntools:\n  describe-photo:\n    description: Describe a photo\n    parameters:\n      photo:\n        type: file\n        description: The photo\n";
+const WARNING_AND_FILE: &str = concat!(
+    "types:\n  Ticket:\n    ticket_id: { type: string }\ntools:\n  describe-photo:\n    description: Describe a photo\n    parameters:\n      photo:\n        type: file\n        description: The photo\n",
+    agent_tail!()
+);
 
 #[test]
 fn output_is_in_path_order_whatever_the_threads() {
@@ -64,7 +77,10 @@ fn output_is_in_path_order_whatever_the_threads() {
             let padding = "\n".repeat(i);
             (
                 name,
-                format!("{padding}types:\n  T:\n    a: {{ type: Missing{i} }}\n"),
+                format!(
+                    "{padding}types:\n  T:\n    a: {{ type: Missing{i} }}\n{}",
+                    agent_tail!()
+                ),
             )
         })
         .collect();
@@ -207,11 +223,17 @@ fn exit_codes_are_0_clean_1_errors_2_usage() {
         &[
             (
                 "clean/protocol.yaml",
-                "types:\n  Ticket:\n    id: { type: string }\n",
+                concat!(
+                    "types:\n  Ticket:\n    id: { type: string }\n",
+                    agent_tail!()
+                ),
             ),
             (
                 "warn/protocol.yaml",
-                "types:\n  Ticket:\n    ticket_id: { type: string }\n",
+                concat!(
+                    "types:\n  Ticket:\n    ticket_id: { type: string }\n",
+                    agent_tail!()
+                ),
             ),
             ("error/protocol.yaml", WARNING_AND_ERROR),
         ],
@@ -492,7 +514,10 @@ fn config_problems_point_into_the_file_and_stop_the_run() {
 
 #[test]
 fn suppressions_follow_the_configured_severities() {
-    let protocol = "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's column name\n    ticket_id: { type: string }\n    user_id: { type: string } # agentc-ignore: property-name-case\n";
+    let protocol = concat!(
+        "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's column name\n    ticket_id: { type: string }\n    user_id: { type: string } # agentc-ignore: property-name-case\n",
+        agent_tail!()
+    );
     let tree = Tree::new("suppress", &[("a/protocol.yaml", protocol)]);
     let output = tree.run(&["check", "--format", "short", "--no-config"]);
     assert_eq!(

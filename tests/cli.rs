@@ -603,3 +603,53 @@ fn the_manual_page_renders() {
     let text = String::from_utf8_lossy(&man.stdout);
     assert!(text.contains("Offline compiler and linter"), "{text}");
 }
+
+/// What a lone file must hold: something (an empty mapping or empty
+/// sections are reported, as an empty file is); a `protocol.yaml`, the file
+/// an agent is, must have one format's sections; any other file is checked
+/// as a part of a protocol, for what it declares.
+#[test]
+fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
+    let dir = std::env::temp_dir().join(format!("agentc-lone-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("agent")).expect("temp dir");
+    let cases = [
+        (
+            "empty.yaml",
+            "",
+            "empty.yaml:1:1: error[root-not-mapping] the protocol is empty\n",
+        ),
+        (
+            "braces.yaml",
+            "{}\n",
+            "braces.yaml:1:1: error[protocol-format] this protocol declares nothing: it has no sections\n",
+        ),
+        (
+            "tools.yaml",
+            "# shared tools\ntools:\n",
+            "tools.yaml:2:1: error[protocol-format] this protocol declares nothing: its sections are empty\n",
+        ),
+        ("types.yaml", "types:\n  A:\n    x: { type: string }\n", ""),
+        (
+            "agent/protocol.yaml",
+            "types:\n  A:\n    x: { type: string }\n",
+            "agent/protocol.yaml:1:1: error[protocol-format] this `protocol.yaml` has the sections of neither agent format, so no agent can run it\n",
+        ),
+        (
+            "triggers.yaml",
+            "triggers:\n  ask: {}\nhandlers:\n  ask: {}\n",
+            "triggers.yaml:1:1: error[protocol-format] this interactive protocol has no `agent` section\n",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        std::fs::write(dir.join(name), text).expect("write");
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+            .args(["check", "--format", "short", name])
+            .current_dir(&dir)
+            .output()
+            .expect("run agentc");
+        assert_eq!(stdout(&output), expected, "{name}");
+        let code = if expected.is_empty() { 0 } else { 1 };
+        assert_eq!(output.status.code(), Some(code), "{name}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -754,11 +754,15 @@ fn review_findings_stay_fixed() {
     // Parentheses that the client leaves unescaped.
     let dir = tempdir("spelling").join("a(b)");
     std::fs::create_dir_all(&dir).unwrap();
-    let protocol = "types:\n  A:\n    x: { type: string }\n";
+    let agent = "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
+    let protocol = format!("types:\n  A:\n    x: {{ type: string }}\n{agent}");
     std::fs::write(dir.join("protocol.yaml"), protocol).unwrap();
     let spelled = format!("file://{}", dir.join("protocol.yaml").display());
     assert!(spelled.contains("a(b)"));
-    let published = client.open(&spelled, "types:\n  A:\n    x: { type: strin }\n");
+    let published = client.open(
+        &spelled,
+        &format!("types:\n  A:\n    x: {{ type: strin }}\n{agent}"),
+    );
     assert_eq!(
         codes(&published),
         ["unknown-type"],
@@ -830,7 +834,7 @@ fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
     let dir = std::env::temp_dir().join(format!("agentc-lsp-config-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
-    let text = "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's name\n    ticket_id: { type: string }\n    # agentc-ignore: deprecated nothing here\n    user_id: { type: string }\n";
+    let text = "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's name\n    ticket_id: { type: string }\n    # agentc-ignore: deprecated nothing here\n    user_id: { type: string }\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
     let path = dir.join("agents/protocol.yaml");
     std::fs::write(&path, text).expect("write protocol");
     let doc = uri(&path);
@@ -998,9 +1002,10 @@ fn a_document_that_grows_past_the_limit_is_reported_too_large_and_not_kept() {
     let published = client.change(&doc, end.clone(), &"#".repeat(half));
     assert_eq!(codes(&published), ["file-too-large"]);
     // Changes to the text not kept are not applied.
-    let published = client.change(&doc, range((0, 0), (0, 0)), "types: {}\n");
+    let small = "types:\n  A:\n    x: { type: string }\n";
+    let published = client.change(&doc, range((0, 0), (0, 0)), small);
     assert_eq!(codes(&published), ["file-too-large"]);
-    assert!(client.replace(&doc, "types: {}\n").is_empty());
+    assert!(client.replace(&doc, small).is_empty());
     let published = client.change(&doc, end, "x");
     assert!(!published.is_empty(), "checked again: {published:?}");
     client.notify(

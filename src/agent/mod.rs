@@ -119,23 +119,33 @@ pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Comp
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
-    if is_protocol && is_agent_folder(dir) {
+    let mut checked = if is_protocol && is_agent_folder(dir) {
         let loaded = load_with(dir, files);
         let read = started.elapsed();
         let mut checked = check(loaded);
         if let Some(protocol) = checked.first_mut() {
             protocol.timings.read += read;
         }
-        return checked;
+        checked
+    } else {
+        let protocol = File::read(file, reach, files);
+        let read = started.elapsed();
+        let mut compilation = compile(protocol);
+        compilation.timings.read += read;
+        if is_protocol && lacks_settings(dir) {
+            compilation.diagnostics.insert(0, missing_settings());
+        }
+        vec![compilation]
+    };
+    // A file named `protocol.yaml` is an agent's whole protocol.
+    if is_protocol
+        && let Some(protocol) = checked.first_mut()
+        && let Some(problem) = protocol.model.as_ref().and_then(crate::check::agent_format)
+    {
+        protocol.diagnostics.push(problem);
+        crate::order(&mut protocol.diagnostics);
     }
-    let protocol = File::read(file, reach, files);
-    let read = started.elapsed();
-    let mut compilation = compile(protocol);
-    compilation.timings.read += read;
-    if is_protocol && lacks_settings(dir) {
-        compilation.diagnostics.insert(0, missing_settings());
-    }
-    vec![compilation]
+    checked
 }
 
 /// The warning for a protocol beside `prompts/` or `references/` but no

@@ -6,6 +6,7 @@ mod naming;
 mod protocol;
 
 pub use naming::slug_problem;
+pub use protocol::agent_format;
 mod unions;
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};

@@ -64,16 +64,40 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
     }
 }
 
+/// The sections of the interactive format and of the worker format.
+const INTERACTIVE: [&str; 3] = ["triggers", "handlers", "agent"];
+const WORKER_SECTIONS: [&str; 2] = ["steps", "output"];
+
 /// Interactive (`triggers`, `handlers`, `agent`) and worker (`steps`,
-/// `output`) sections do not mix. A file with neither (only `types:`, say)
-/// is not judged for its format.
+/// `output`) sections do not mix, and each format has what it needs. A
+/// file with neither (only `types:`, say) is checked as a part of a
+/// protocol, for what it declares; one that declares nothing at all is an
+/// error, as an empty file is (unless an error already says why). An agent's `protocol.yaml` must be whole:
+/// [`agent_format`].
 fn check_format(model: &Model, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
-    let interactive: Vec<&Name> = ["triggers", "handlers", "agent"]
+    // Said only when nothing else is wrong: a section of the wrong shape or
+    // a misspelt one (`tols:`) is why a protocol declares nothing, and is
+    // already reported.
+    if protocol.is_empty() && !diags.has_errors() {
+        let (span, message) = match protocol.sections.first() {
+            Some(first) => (
+                first.span,
+                "this protocol declares nothing: its sections are empty",
+            ),
+            None => (
+                Span::empty(0),
+                "this protocol declares nothing: it has no sections",
+            ),
+        };
+        diags.push(Diagnostic::new(Code::ProtocolFormat, span, message).with_help(FORMATS_HELP));
+        return;
+    }
+    let interactive: Vec<&Name> = INTERACTIVE
         .iter()
         .filter_map(|key| protocol.section(key))
         .collect();
-    let worker: Vec<&Name> = ["steps", "output"]
+    let worker: Vec<&Name> = WORKER_SECTIONS
         .iter()
         .filter_map(|key| protocol.section(key))
         .collect();
@@ -117,6 +141,32 @@ fn check_format(model: &Model, diags: &mut Diagnostics) {
             .with_help("add `agent:` with at least `model:` and `system:`; it configures the main thread the handlers talk to"),
         );
     }
+}
+
+const FORMATS_HELP: &str = "an interactive agent has `triggers`, `handlers` and `agent` (with `model:` and `system:`); a worker has `steps` and `output`";
+
+/// What an agent's `protocol.yaml` (the file `octavus sync` uploads as
+/// the agent) lacks when it has the sections of neither format: it holds
+/// only declarations (`types:`, `tools:`), which no agent can run. Other
+/// files are parts of protocols, and [`check_format`] judges them.
+pub fn agent_format(model: &Model) -> Option<Diagnostic> {
+    let protocol = &model.protocol;
+    let has = |key: &&str| protocol.section(key).is_some();
+    if protocol.is_empty() || INTERACTIVE.iter().any(has) || WORKER_SECTIONS.iter().any(has) {
+        return None;
+    }
+    let span = protocol.sections.first().map_or(Span::empty(0), |s| s.span);
+    Some(
+        Diagnostic::new(
+            Code::ProtocolFormat,
+            span,
+            "this `protocol.yaml` has the sections of neither agent format, so no agent can run it",
+        )
+        .with_help(FORMATS_HELP)
+        .with_note(
+            "a file of shared types or tools checks alone under another name, such as `types.yaml`",
+        ),
+    )
 }
 
 /// Naming conventions, the reserved prefix, and names declared twice.

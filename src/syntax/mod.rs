@@ -39,6 +39,25 @@ impl Protocol {
         self.sections.iter().find(|name| name.text == key)
     }
 
+    /// Whether the protocol declares nothing: no section, or only empty
+    /// ones (`{}`, `tools:`).
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+            && self.input.is_empty()
+            && self.resources.is_empty()
+            && self.variables.is_empty()
+            && self.triggers.is_empty()
+            && self.tools.is_empty()
+            && self.skills.is_empty()
+            && self.mcp_servers.is_empty()
+            && self.on_demand_mcp_servers.is_empty()
+            && self.workers.is_empty()
+            && self.agent.is_none()
+            && self.handlers.is_empty()
+            && self.steps.is_empty()
+            && self.output.is_none()
+    }
+
     /// Every block of every handler, then the steps.
     pub fn blocks(&self) -> impl Iterator<Item = &Block> {
         self.handlers
