@@ -653,3 +653,36 @@ fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `description: >` and `|` end in a line break in YAML; emitted output
+/// does not carry it (nor the blank line it would leave in the tools
+/// prompt), while line breaks inside a literal description stay.
+#[test]
+fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
+    let dir = std::env::temp_dir().join(format!("agentc-folded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let protocol = "tools:\n  look-up:\n    description: >\n      Looks up an order\n      by its number.\n    parameters:\n      orderId:\n        type: string\n        description: |\n          The order number,\n          as printed.\n";
+    std::fs::write(dir.join("tools.yaml"), protocol).expect("write");
+    let run = |target: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+            .args(["emit", "tools.yaml", "--target", target])
+            .current_dir(&dir)
+            .output()
+            .expect("run agentc");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        stdout(&output)
+    };
+    let schema: serde_json::Value = serde_json::from_str(&run("openai")).expect("JSON");
+    let tool = &schema[0]["function"];
+    assert_eq!(
+        tool["description"], "Looks up an order by its number.",
+        "{schema:#}"
+    );
+    assert_eq!(
+        tool["parameters"]["properties"]["orderId"]["description"],
+        "The order number,\nas printed."
+    );
+    let prompt = run("tools-prompt");
+    assert!(!prompt.contains("number.\n\n"), "{prompt}");
+    std::fs::remove_dir_all(&dir).ok();
+}

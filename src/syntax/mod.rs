@@ -461,6 +461,18 @@ impl Lower<'_> {
         }
     }
 
+    /// A `description`: text, without the line break that ends a block
+    /// scalar (`description: >` or `|` keeps one, as YAML says). What a
+    /// description is for, a sentence sent to a model or shown to a
+    /// person, never ends in one, and each emitted schema and the tools
+    /// prompt would carry it. Line breaks inside stay.
+    fn description(&mut self, node: &Node) -> Option<Name> {
+        let mut description = self.text(node, "`description`")?;
+        let kept = description.text.trim_end_matches(['\n', '\r']).len();
+        description.text.truncate(kept);
+        Some(description)
+    }
+
     fn boolean(&mut self, node: &Node, what: &str) -> bool {
         if let Some(Value::Bool(b)) = node.as_scalar().map(Scalar::value) {
             return b;
@@ -566,7 +578,7 @@ impl Lower<'_> {
         for entry in entries.iter() {
             match entry.key.text.as_ref() {
                 "discriminator" => discriminator = self.text(&entry.value, "`discriminator`"),
-                "description" => description = self.text(&entry.value, "`description`"),
+                "description" => description = self.description(&entry.value),
                 _ => {}
             }
         }
@@ -674,7 +686,7 @@ impl Lower<'_> {
             match entry.key.text.as_ref() {
                 "type" => field.ty = self.type_expr(value, "`type`"),
                 "items" => field.items = Some(Box::new(self.field(entry, FieldContext::Items))),
-                "description" => field.description = self.text(value, "`description`"),
+                "description" => field.description = self.description(value),
                 "optional" => field.optional = self.boolean(value, "`optional`"),
                 "readonly" => field.readonly = self.boolean(value, "`readonly`"),
                 "default" => field.default = Some(Box::new(value.clone().into_owned())),

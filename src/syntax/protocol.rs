@@ -493,7 +493,7 @@ impl Lower<'_> {
             self.check_keys(body, TRIGGER_KEYS, &place);
             for field in body.iter() {
                 match field.key.text.as_ref() {
-                    "description" => trigger.description = self.text(&field.value, "`description`"),
+                    "description" => trigger.description = self.description(&field.value),
                     "input" => {
                         trigger.input =
                             self.fields(&field.value, "input", FieldContext::TriggerInput)
@@ -1154,9 +1154,7 @@ impl Lower<'_> {
         let mut presentation = Presentation::default();
         for entry in body.iter() {
             match entry.key.text.as_ref() {
-                "description" => {
-                    presentation.description = self.text(&entry.value, "`description`")
-                }
+                "description" => presentation.description = self.description(&entry.value),
                 "title" => presentation.title = self.text(&entry.value, "`title`"),
                 "display" => presentation.display = self.choice(&entry.value, "`display`", DISPLAY),
                 _ => {}
