@@ -585,3 +585,71 @@ fn timings_print_each_phase_per_file_and_in_total() {
     // Without --timings, nothing on standard error.
     assert_eq!(stderr(&tree.run(&["check"])), "");
 }
+
+/// A search skips what git ignores (`.gitignore`, `.ignore`, the global
+/// excludes file) as ripgrep does, `--no-ignore` searches it too, and a
+/// path named on the command line is checked whatever ignores it. Paths
+/// are printed as typed, without `./`, in every format.
+#[test]
+fn searches_skip_what_git_ignores_and_print_paths_as_typed() {
+    let protocol = concat!("types:\n  T:\n    a: { type: Strng }\n", agent_tail!());
+    let tree = Tree::new(
+        "gitignore",
+        &[
+            ("a/protocol.yaml", protocol),
+            ("dist/b/protocol.yaml", protocol),
+            ("generated/c/protocol.yaml", protocol),
+            ("local/d/protocol.yaml", protocol),
+            (".hidden/e/protocol.yaml", protocol),
+            (".gitignore", "dist/\n"),
+            (".ignore", "generated/\n"),
+            ("home/excludes", "local/\n"),
+        ],
+    );
+    let excludes = tree.0.join("home/excludes");
+    std::fs::write(
+        tree.0.join("home/.gitconfig"),
+        format!("[core]\n\texcludesFile = {}\n", excludes.display()),
+    )
+    .expect("write .gitconfig");
+    let home = tree.0.join("home");
+    let home = home.to_str().expect("utf-8 path");
+    let env = [("HOME", home), ("XDG_CONFIG_HOME", home)];
+    let files = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["check", "--format", "short"];
+        all.extend_from_slice(args);
+        let output = tree.run_with(&all, &env);
+        let mut names: Vec<String> = stdout(&output)
+            .lines()
+            .map(|l| l.split(':').next().unwrap_or("").to_string())
+            .collect();
+        names.dedup();
+        names
+    };
+    assert_eq!(files(&[]), ["a/protocol.yaml"]);
+    assert_eq!(files(&["."]), ["a/protocol.yaml"]);
+    assert_eq!(files(&["./"]), ["a/protocol.yaml"]);
+    assert_eq!(
+        files(&["--no-ignore"]),
+        [
+            "a/protocol.yaml",
+            "dist/b/protocol.yaml",
+            "generated/c/protocol.yaml",
+            "local/d/protocol.yaml"
+        ]
+    );
+    // Named on the command line: checked, ignored or not.
+    assert_eq!(files(&["./dist/b/protocol.yaml"]), ["dist/b/protocol.yaml"]);
+    assert_eq!(files(&["dist"]), ["dist/b/protocol.yaml"]);
+    // Every format prints the path as typed: no `./`.
+    let run = |format: &str| stdout(&tree.run_with(&["check", "--format", format], &env));
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON");
+    assert_eq!(json["diagnostics"][0]["file"], "a/protocol.yaml");
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "a/protocol.yaml"
+    );
+    assert!(run("github").starts_with("::error file=a/protocol.yaml,"));
+    assert!(run("human").contains("╭─[a/protocol.yaml:3:16]"));
+}

@@ -191,7 +191,8 @@ impl Drop for Folder {
 /// Checks `file` (in its own folder, with `agentc.toml` if given) in the
 /// human format: the exit code is `code`, nothing panicked, no line is wider
 /// than `WIDEST`, and each problem's frame is headed by the line and column
-/// `--format short` gives it.
+/// `--format short` gives it. Every other format answers with the same exit
+/// code, and JSON and SARIF parse.
 fn assert_drawn_bounded(name: &str, file: &str, config: Option<&str>, code: i32) {
     let mut files = vec![("p.yaml", file)];
     files.extend(config.map(|c| ("agentc.toml", c)));
@@ -206,6 +207,21 @@ fn assert_drawn_bounded(name: &str, file: &str, config: Option<&str>, code: i32)
             width <= WIDEST,
             "{name}: a line of {width} characters: {line:.300}"
         );
+    }
+    // The other formats carry the lines whole, and answer the same.
+    for format in ["json", "sarif", "short", "github"] {
+        let output = folder.run(&["check", "--format", format, "p.yaml"]);
+        let err = common::stderr(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "{name} {format}: {err:.2000}"
+        );
+        assert!(!err.contains("panicked"), "{name} {format}: {err:.2000}");
+        if matches!(format, "json" | "sarif") {
+            let parsed = serde_json::from_slice::<serde_json::Value>(&output.stdout);
+            assert!(parsed.is_ok(), "{name} {format}: not JSON");
+        }
     }
     let short = common::stdout(&folder.run(&["check", "--format", "short", "p.yaml"]));
     let places: Vec<&str> = short.lines().filter_map(|l| l.split(": ").next()).collect();
