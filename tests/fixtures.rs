@@ -140,6 +140,7 @@ fn every_code_has_an_invalid_fixture() {
             "link-outside-folder",
             "invalid-path",
             "too-many-problems",
+            "value-too-large",
         ],
     ]
     .concat();

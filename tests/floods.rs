@@ -89,3 +89,96 @@ fn every_format_answers_a_flood() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `agentc validate` on `data` (written to a scratch file) against
+/// `protocol`'s `--type T` with `extra` arguments; the JSON report.
+fn validate(name: &str, protocol: &str, data: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = std::env::temp_dir().join(format!("agentc-flood-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    std::fs::write(dir.join("types.yaml"), protocol).expect("write protocol");
+    std::fs::write(dir.join("data.json"), data).expect("write data");
+    let mut args = vec![
+        "validate",
+        "types.yaml",
+        "--type",
+        "T",
+        "data.json",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+        .args(&args)
+        .current_dir(&dir)
+        .output()
+        .expect("run agentc");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(1), "{}", common::stderr(&output));
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+fn codes(report: &serde_json::Value) -> Vec<&str> {
+    report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn one_value_with_a_flood_of_problems_is_reported_up_to_the_limit() {
+    let protocol = "types:\n  T:\n    type: array\n    items: { type: string }\n";
+    let data = format!("[{}1]", "1,".repeat(MAX_DIAGNOSTICS + 10));
+    let report = validate("one-value", protocol, &data, &[]);
+    let codes = codes(&report);
+    assert_eq!(codes.len(), MAX_DIAGNOSTICS);
+    assert_eq!(codes[0], "too-many-problems", "at the root, first");
+    assert_eq!(
+        report["diagnostics"][0]["message"],
+        "this value has more problems than agentc reports (it stops at 100,000)"
+    );
+    assert!(codes[1..].iter().all(|c| *c == "type-mismatch"));
+}
+
+#[test]
+fn json_lines_past_the_limit_are_only_counted() {
+    // Each `{}` misses both properties: two problems a line.
+    let protocol = "types:\n  T:\n    a: { type: string }\n    b: { type: string }\n";
+    let lines = MAX_DIAGNOSTICS / 2 + 5;
+    let report = validate("lines", protocol, &"{}\n".repeat(lines), &["--lines"]);
+    let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diagnostics.len(), MAX_DIAGNOSTICS + 1);
+    assert_eq!(
+        diagnostics[0]["message"],
+        "this file has at least 5 more problems than agentc records (it stops at 100,000)"
+    );
+}
+
+#[test]
+fn a_value_past_the_size_limit_is_refused_and_the_other_lines_validated() {
+    let protocol = "types:\n  T:\n    a: { type: string }\n";
+    let limit = agentc::validate::data::MAX_VALUE_BYTES;
+    let huge = format!("{{\"a\": \"{}\"}}", "x".repeat(limit));
+    let data = format!("{{\"a\": 1}}\n{huge}\n{{}}\n");
+    let report = validate("too-large", protocol, &data, &["--lines"]);
+    let found: Vec<(u64, &str)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap_or(0),
+                d["code"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "type-mismatch"),
+            (2, "value-too-large"),
+            (3, "missing-property")
+        ]
+    );
+}

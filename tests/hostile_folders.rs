@@ -405,3 +405,56 @@ fn the_language_server_reads_the_folder_by_the_same_rules() {
     assert!(hover.get("error").is_none(), "{hover}");
     client.shutdown();
 }
+
+/// Every entry under `dir` with its kind, size and modification time.
+fn listing(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current).expect("list") {
+            let entry = entry.expect("entry");
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).expect("metadata");
+            if meta.is_dir() {
+                pending.push(path.clone());
+            }
+            let modified = meta.modified().ok();
+            found.push((
+                path,
+                format!("{:?} {} {modified:?}", meta.file_type(), meta.len()),
+            ));
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn checking_emitting_validating_and_editing_write_nothing() {
+    let scratch = Scratch::new("no-writes");
+    mkfifo(&scratch.agent().join("prompts/pipe.md"));
+    symlink(
+        scratch.path("secret.txt"),
+        scratch.agent().join("references/out.md"),
+    )
+    .expect("symlink");
+    let before = listing(&scratch.0);
+    for format in FORMATS {
+        check(
+            &["--format", format, "--target", "openai"],
+            &scratch.agent(),
+        );
+    }
+    let protocol = scratch.agent().join("protocol.yaml");
+    let agentc = env!("CARGO_BIN_EXE_agentc");
+    run(Command::new(agentc).arg("emit").arg(&protocol));
+    run(Command::new(agentc)
+        .args(["validate", "run-input", "-"])
+        .arg("--protocol")
+        .arg(&protocol));
+    let mut client = Client::start(false);
+    let text = std::fs::read_to_string(&protocol).expect("protocol");
+    client.open(&uri(&protocol), &format!("{text}\n# edited, not saved\n"));
+    client.shutdown();
+    assert_eq!(listing(&scratch.0), before);
+}

@@ -150,6 +150,7 @@ codes! {
     UnmappedInput = "unmapped-input", Info, "an input with no faithful AAP option, left out of `GET /meta`";
 
     // Data (`agentc validate`).
+    ValueTooLarge = "value-too-large", Error, "a JSON value to validate longer than agentc reads";
     TypeMismatch = "type-mismatch", Error, "a value of the wrong JSON type";
     MissingProperty = "missing-property", Error, "an object without a property its type requires";
     UnknownProperty = "unknown-property", Error, "an object property its type does not declare";

@@ -177,6 +177,10 @@ pub struct Diagnostics {
     /// How many more were found past the limit, and the worst of them.
     dropped: usize,
     worst_dropped: Option<Severity>,
+    /// Some of those counted stand for one or more problems each (an
+    /// invalid value of a data file, not looked into): `dropped` is then a
+    /// lower bound.
+    at_least: bool,
 }
 
 impl Diagnostics {
@@ -204,6 +208,13 @@ impl Diagnostics {
         self.found.len() >= MAX_DIAGNOSTICS
     }
 
+    /// Counts, past the limit, something with one or more problems of
+    /// `severity` that was not looked into.
+    pub fn count_at_least(&mut self, severity: Severity) {
+        self.at_least = true;
+        self.drop_one(severity);
+    }
+
     fn drop_one(&mut self, severity: Severity) {
         self.dropped += 1;
         let worst = self.worst_dropped.unwrap_or(Severity::Info);
@@ -229,16 +240,17 @@ impl Diagnostics {
         self.found.is_empty()
     }
 
-    /// Every diagnostic recorded, and, when some were not, a last one at
-    /// the start of the file that says how many and is as severe as the
-    /// worst of them.
+    /// Every diagnostic recorded, and, when some were not, one more (the
+    /// first) at the start of the file that says how many and is as severe
+    /// as the worst of them.
     pub fn into_vec(mut self) -> Vec<Diagnostic> {
         if let Some(worst) = self.worst_dropped {
             let mut diagnostic = Diagnostic::new(
                 Code::TooManyProblems,
                 Span::empty(0),
                 format!(
-                    "this file has {} more {} than agentc records (it stops at {})",
+                    "this file has {}{} more {} than agentc records (it stops at {})",
+                    if self.at_least { "at least " } else { "" },
                     thousands(self.dropped),
                     if self.dropped == 1 {
                         "problem"
@@ -250,7 +262,9 @@ impl Diagnostics {
             )
             .with_help("fix the problems shown, which usually share one cause, and check again");
             diagnostic.severity = worst;
-            self.found.push(diagnostic);
+            // First, so that it stays first among those at the start of
+            // the file when they are put in source order.
+            self.found.insert(0, diagnostic);
         }
         self.found
     }
@@ -346,7 +360,7 @@ mod tests {
         assert!(diagnostics.has_errors());
         let all = diagnostics.into_vec();
         assert_eq!(all.len(), MAX_DIAGNOSTICS + 1);
-        let last = &all[MAX_DIAGNOSTICS];
+        let last = &all[0];
         assert_eq!(last.code, Code::TooManyProblems);
         assert_eq!(last.severity, Severity::Error);
         assert_eq!(

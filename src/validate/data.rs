@@ -5,7 +5,7 @@
 use super::json::{self, Doc, Index, error_offset, syntax_reason};
 use super::run_input::RunInputValidator;
 use super::{Anchor, Inside, Validator, Violation};
-use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Severity};
 use crate::source::{Source, Span};
 use serde_json::Value;
 
@@ -67,7 +67,12 @@ fn next_char(text: &str, at: usize) -> usize {
 
 /// Validates every value of a data file against `validator`.
 pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    each_value(source, layout, |doc, value, diagnostics| {
+    let valid = |value: &Value| match (value, layout.encoded) {
+        (Value::String(text), true) => serde_json::from_str::<Value>(text)
+            .is_ok_and(|arguments| validator.is_valid(&arguments)),
+        _ => validator.is_valid(value),
+    };
+    each_value(source, layout, valid, |doc, value, diagnostics| {
         if let (Value::String(_), true) = (&value, layout.encoded) {
             let index = Index::new(&doc.text);
             let Some(inner) = index.locate("").and_then(|place| doc.string(place.value)) else {
@@ -90,7 +95,8 @@ pub fn check_run_input(
     source: &Source,
     layout: Layout,
 ) -> Vec<Diagnostic> {
-    each_value(source, layout, |doc, value, diagnostics| {
+    let valid = |value: &Value| validator.validate(value, 0).is_empty();
+    each_value(source, layout, valid, |doc, value, diagnostics| {
         let violations = validator.validate(&value, doc.text.len());
         diagnostics.extend(locate(doc, &violations));
     })
@@ -98,16 +104,54 @@ pub fn check_run_input(
 
 /// Parses each value of a data file and hands it to `check`; the
 /// diagnostics come back in source order.
+/// The longest one JSON value (a file, or a line of JSON Lines) that
+/// `agentc validate` reads. Tool arguments, replies and `RunAgentInput`s
+/// are kilobytes; held as `serde_json` values and indexed for reporting,
+/// a value costs up to about 130 times its size (a list of one-digit
+/// numbers), so this bounds one value at about half a gigabyte. A JSON
+/// Lines file may still be 16 MiB in all.
+pub const MAX_VALUE_BYTES: usize = 4 * 1024 * 1024;
+
+/// The error for a value longer than [`MAX_VALUE_BYTES`], at its start.
+fn too_large(doc: &Doc) -> Diagnostic {
+    let start = doc.offset(0);
+    let first = doc.text.chars().next().map_or(0, char::len_utf8);
+    Diagnostic::new(
+        Code::ValueTooLarge,
+        Span::new(start, start + first),
+        format!(
+            "this JSON value is {} KiB long, more than the {} KiB agentc validates",
+            doc.text.len() / 1024,
+            MAX_VALUE_BYTES / 1024
+        ),
+    )
+    .with_help("validate smaller values: one per line, with `--lines`")
+}
+
+/// At most as many diagnostics as one file's are recorded: past them, a
+/// value is only asked whether it is valid (`valid`), without explaining
+/// or placing its problems, and each invalid one counts once, so a JSON
+/// Lines file of millions of bad values costs what validating them does.
 fn each_value(
     source: &Source,
     layout: Layout,
+    valid: impl Fn(&Value) -> bool,
     mut check: impl FnMut(&Doc, Value, &mut Diagnostics),
 ) -> Vec<Diagnostic> {
-    // At most as many as one file's diagnostics: a JSON Lines file of a
-    // million bad values is counted past that.
     let mut diagnostics = Diagnostics::default();
     diagnostics.extend(json::byte_order_mark(source.text()));
     for doc in documents(source.text(), layout) {
+        if doc.text.len() > MAX_VALUE_BYTES {
+            diagnostics.push(too_large(&doc));
+            continue;
+        }
+        if diagnostics.is_full() {
+            let value = serde_json::from_str::<Value>(&doc.text);
+            if !value.is_ok_and(|value| valid(&value)) {
+                diagnostics.count_at_least(Severity::Error);
+            }
+            continue;
+        }
         if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
             check(&doc, value, &mut diagnostics);
         }

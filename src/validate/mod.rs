@@ -18,7 +18,7 @@ mod explain;
 pub mod json;
 pub mod run_input;
 
-use crate::diagnostic::{Code, Diagnostics};
+use crate::diagnostic::{Code, Diagnostics, MAX_DIAGNOSTICS};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::model::Model;
 use serde_json::Value;
@@ -69,15 +69,33 @@ impl Validator {
         self.compiled.is_valid(value)
     }
 
-    /// Every problem of `value`, each at its JSON pointer. A valid value
-    /// costs one `jsonschema` pass and nothing more.
+    /// Every problem of `value`, each at its JSON pointer, up to
+    /// [`MAX_DIAGNOSTICS`] in all: past it, one `too-many-problems` at the root
+    /// says there are more (a list of millions of wrong items is generated
+    /// data, and explaining each would cost gigabytes). A valid value costs
+    /// one `jsonschema` pass and nothing more.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<Violation>> {
         if self.compiled.is_valid(value) {
             return Ok(());
         }
         let mut violations = Vec::new();
-        for error in self.compiled.iter_errors(value) {
+        let mut errors = self.compiled.iter_errors(value);
+        for error in errors.by_ref() {
             explain::error(&self.schema, &error, &mut violations);
+            // One fewer than a file records, leaving room for the count.
+            if violations.len() >= MAX_DIAGNOSTICS - 1 {
+                break;
+            }
+        }
+        if errors.next().is_some() {
+            violations.push(Violation::new(
+                Code::TooManyProblems,
+                "",
+                format!(
+                    "this value has more problems than agentc reports (it stops at {})",
+                    crate::diagnostic::thousands(MAX_DIAGNOSTICS)
+                ),
+            ));
         }
         if violations.is_empty() {
             // `is_valid` and `iter_errors` are one validator's two answers;
