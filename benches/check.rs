@@ -95,5 +95,54 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Floods of problems: a type whose one key is repeated on every line, at
+/// three sizes either side of the limit of recorded diagnostics, compiled
+/// and rendered in each format into a sink (as `agentc check` writes them,
+/// the human one capped as `--max-diagnostics` does by default). The YAML
+/// parser alone over the same text is the floor; throughput is in
+/// problems, so a flat rate is linear growth.
+fn floods(c: &mut Criterion) {
+    use agentc::render::{self, human};
+    let mut group = c.benchmark_group("flood");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for problems in [25_000, 100_000, 400_000] {
+        let text = format!(
+            "types:\n  T:\n{}",
+            "    a: { type: string }\n".repeat(problems + 1)
+        );
+        group.throughput(Throughput::Elements(problems as u64));
+        let id = |phase: &str| BenchmarkId::new(phase, problems);
+        group.bench_function(id("saphyr events (floor)"), |b| {
+            b.iter(|| {
+                Parser::new_from_str(&text)
+                    .take_while(Result::is_ok)
+                    .count()
+            })
+        });
+        group.bench_function(id("compile"), |b| {
+            b.iter(|| agentc::compile_source(Source::new("flood.yaml", text.as_str())))
+        });
+        let compiled = [agentc::compile_source(Source::new(
+            "flood.yaml",
+            text.as_str(),
+        ))];
+        let sink = || std::io::sink();
+        group.bench_function(id("json"), |b| {
+            b.iter(|| render::json::write(&mut sink(), &compiled, &[]))
+        });
+        group.bench_function(id("sarif"), |b| {
+            b.iter(|| render::sarif::write(&mut sink(), &compiled, &[]))
+        });
+        group.bench_function(id("short"), |b| {
+            b.iter(|| render::short::write(&mut sink(), &compiled, &[]))
+        });
+        group.bench_function(id("human (50 drawn)"), |b| {
+            b.iter(|| human::render_at_most(&compiled[0], human::Style::Plain, 50))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, floods);
 criterion_main!(benches);

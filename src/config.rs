@@ -215,10 +215,21 @@ impl Config {
         let mut out = String::new();
         match &self.file {
             Some(file) => out.push_str(&format!("# from {}\n", file.display())),
-            None => out.push_str(&format!(
-                "# no {FILE_NAME} found: the defaults, globs relative to {}\n",
-                self.root.display()
-            )),
+            None => {
+                // The folder as the reader would name it: the same on every
+                // machine when it is the current one or below it.
+                let here = absolute(Path::new("."));
+                let root = match self.root.strip_prefix(&here) {
+                    Ok(relative) if relative.as_os_str().is_empty() => {
+                        "the current folder".to_string()
+                    }
+                    Ok(relative) => relative.display().to_string(),
+                    Err(_) => self.root.display().to_string(),
+                };
+                out.push_str(&format!(
+                    "# no {FILE_NAME} found: the defaults, globs relative to {root}\n"
+                ))
+            }
         }
         out.push_str(&format!(
             "targets = {}\n",

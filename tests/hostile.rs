@@ -294,3 +294,47 @@ fn the_human_format_draws_a_long_line_of_agentc_toml_around_the_span() {
     let protocol = "types:\n  T:\n    a: { type: string }\n";
     assert_drawn_bounded("config", protocol, Some(&config), 2);
 }
+
+/// The patched parser (`vendor/saphyr-parser/PATCHES.md`) gives up on a
+/// flow collection being an implicit key after 1,024 characters, so it no
+/// longer queues every token of a long flow collection until its closing
+/// bracket: the first item comes out after the parser has read about a
+/// kilobyte of a million-item list, not the whole of it. Upstream read all
+/// 2 MB first (16 MiB of `[1,1,...]` held 2.9 GB).
+#[test]
+fn a_long_flow_collection_is_parsed_as_it_is_read() {
+    use saphyr_parser::{BufferedInput, Event, Parser};
+    use std::cell::Cell;
+    use std::rc::Rc;
+    // Each text, and the scalar that is its collection's first item.
+    for (text, first_item) in [
+        (format!("[{}1]\n", "1,".repeat(1_000_000)), 1),
+        (format!("types: {{{}a}}\n", "a,".repeat(1_000_000)), 2),
+    ] {
+        let read = Rc::new(Cell::new(0usize));
+        let counted = {
+            let read = Rc::clone(&read);
+            text.chars().inspect(move |_| read.set(read.get() + 1))
+        };
+        let mut parser = Parser::new(BufferedInput::new(counted));
+        let mut scalars = 0;
+        while scalars < first_item {
+            match parser.next_event() {
+                Some(Ok((Event::Scalar(..), _))) => scalars += 1,
+                Some(Ok(_)) => {}
+                other => panic!("no scalar: {other:?}"),
+            }
+        }
+        assert!(
+            read.get() < 4 * 1024,
+            "{} characters read before the first item of a {}-character text",
+            read.get(),
+            text.len()
+        );
+    }
+    // A key longer than 1,024 characters, which YAML does not allow, is a
+    // syntax error rather than a key.
+    let long_key = format!("[{}1]: value\n", "1,".repeat(600));
+    let compiled = common::compile_text(&long_key);
+    assert_eq!(codes(&compiled), [Code::YamlSyntax]);
+}
