@@ -686,3 +686,48 @@ fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
     assert!(!prompt.contains("number.\n\n"), "{prompt}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// What people write first, coming from other languages, gets the
+/// built-in's name; a tool or type named on the command line that matches
+/// nothing gets the list to choose from.
+#[test]
+fn first_guesses_get_suggestions() {
+    let dir = std::env::temp_dir().join(format!("agentc-guesses-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let text = "types:\n  T:\n    a: { type: bool }\n    b: { type: int }\n    c: { type: str }\n    d: { type: any }\n";
+    std::fs::write(dir.join("p.yaml"), text).expect("write");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run agentc")
+    };
+    let report: serde_json::Value =
+        serde_json::from_slice(&run(&["check", "p.yaml", "--format", "json"]).stdout)
+            .expect("JSON");
+    let helps: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["help"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        helps,
+        [
+            "did you mean `boolean`?",
+            "did you mean `integer`?",
+            "did you mean `string`?",
+            "did you mean `unknown`?"
+        ]
+    );
+    let tools = "tools:\n  lookup-order:\n    description: Looks up an order\n    parameters:\n      id: { type: string }\n";
+    std::fs::write(dir.join("tools.yaml"), tools).expect("write");
+    let output = run(&["emit", "tools.yaml", "--tool", "lookup"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "error: no tool named `lookup` in the protocol\n  help: the tools are `lookup-order`\n"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -129,13 +129,29 @@ fn unknown_type(model: &Model, name: &str, span: Span, expected: Expected) -> Di
         span,
         format!("type `{name}` is not defined"),
     );
-    match (nearest(name, model.type_names().chain(builtins)), expected) {
+    let near = nearest(name, model.type_names().chain(builtins.clone()))
+        .or_else(|| builtin_alias(name).filter(|_| expected == Expected::AnyType));
+    match (near, expected) {
         (Some(near), _) => diagnostic.did_you_mean(span, near),
         (None, Expected::AnyType) => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
         (None, Expected::ObjectType) => diagnostic.with_help(format!(
             "declare `{name}` under `types:` as an object type with the discriminator property"
         )),
     }
+}
+
+/// The built-in another language calls `name` (`bool`, `int`, `str`,
+/// `any`...): what people coming from JSON Schema, TypeScript or Python
+/// write first, too far from the built-in's name for an edit distance.
+fn builtin_alias(name: &str) -> Option<&'static str> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "bool" => "boolean",
+        "int" | "i32" | "i64" | "long" => "integer",
+        "float" | "double" | "f32" | "f64" | "decimal" => "number",
+        "str" | "text" => "string",
+        "any" | "mixed" => "unknown",
+        _ => return None,
+    })
 }
 
 fn check_enum(field: &Field, diags: &mut Diagnostics) {

@@ -347,18 +347,40 @@ impl<'m, 'd> Cx<'m, 'd> {
 pub(crate) fn find_type(model: &Model, name: &str) -> Result<TypeId, EmitError> {
     model.lookup(name).ok_or_else(|| EmitError {
         message: format!("no type named `{name}` in the protocol"),
-        help: did_you_mean(name, model.type_names()),
+        help: Some(suggest(name, "types", || model.type_names())),
     })
 }
 
 pub(crate) fn find_tool<'m>(model: &'m Model, name: &str) -> Result<&'m Tool, EmitError> {
+    let tools = || model.protocol.tools.iter().map(|t| t.name.text.as_str());
     model.tool(name).ok_or_else(|| EmitError {
         message: format!("no tool named `{name}` in the protocol"),
-        help: did_you_mean(
-            name,
-            model.protocol.tools.iter().map(|t| t.name.text.as_str()),
-        ),
+        help: Some(suggest(name, "tools", tools)),
     })
+}
+
+/// "did you mean `x`?", or else what there is to choose from: a name given
+/// on the command line is a guess more often than a typo.
+fn suggest<'a, I: Iterator<Item = &'a str>>(
+    name: &str,
+    what: &str,
+    names: impl Fn() -> I,
+) -> String {
+    /// How many names are listed at most.
+    const LISTED: usize = 12;
+    if let Some(near) = did_you_mean(name, names()) {
+        return near;
+    }
+    let listed: Vec<String> = names().take(LISTED).map(|n| format!("`{n}`")).collect();
+    let count = names().count();
+    match count {
+        0 => format!("the protocol declares no {what}"),
+        _ if count > LISTED => format!(
+            "the protocol declares {count} {what}, among them {}",
+            listed.join(", ")
+        ),
+        _ => format!("the {what} are {}", listed.join(", ")),
+    }
 }
 
 /// A name in backticks, with its length when that is worth saying.

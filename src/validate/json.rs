@@ -62,6 +62,14 @@ pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
+    // serde_json stops at the bracket after a trailing comma; the comma is
+    // what to remove.
+    if error.to_string().starts_with("trailing comma") {
+        let before = text[..at].trim_end();
+        if before.ends_with(',') {
+            return before.len() - 1;
+        }
+    }
     at
 }
 
