@@ -133,14 +133,9 @@ struct CheckArgs {
     no_ignore: bool,
     /// In the human format, draw at most this many problems of each file
     /// (the other formats list every one).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DIAGNOSTICS)]
+    #[arg(long, value_name = "N", default_value_t = human::DEFAULT_MAX_DIAGNOSTICS)]
     max_diagnostics: usize,
 }
-
-/// How many problems of one file the human format draws unless told: a
-/// file with more usually has one cause, and a flood of thousands would
-/// bury the summary.
-const DEFAULT_MAX_DIAGNOSTICS: usize = 50;
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Shell {
@@ -443,7 +438,10 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
     let compiled = agentc::compile(&file.display().to_string(), bytes);
     if compiled.has_errors() {
         let style = terminal_style(std::io::stderr().is_terminal());
-        eprint!("{}", human::render(&compiled, style));
+        eprint!(
+            "{}",
+            human::render_capped(&compiled, style, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
         eprintln!(
             "error: {} has {}; nothing validated",
             file.display(),
@@ -496,7 +494,7 @@ fn unreadable_data(failure: Failure, against: &str, options: DataOptions) -> Exi
         &[],
         &[failure],
         &format!("validated 0 values against {against}"),
-        DEFAULT_MAX_DIAGNOSTICS,
+        human::DEFAULT_MAX_DIAGNOSTICS,
     );
     ExitCode::from(2)
 }
@@ -524,7 +522,7 @@ fn report_data(
         std::slice::from_ref(&checked),
         &[],
         &format!("validated {values} against {against}"),
-        DEFAULT_MAX_DIAGNOSTICS,
+        human::DEFAULT_MAX_DIAGNOSTICS,
     );
     if errors > 0 || (options.deny_warnings && warnings > 0) {
         ExitCode::from(1)
@@ -581,19 +579,7 @@ fn write_human(
     max: usize,
 ) -> std::io::Result<()> {
     for file in files {
-        let (drawn, left_out) = human::render_at_most(file, style, max);
-        out.write_all(drawn.as_bytes())?;
-        if left_out > 0 {
-            let all = file.diagnostics.len();
-            writeln!(
-                out,
-                "… and {} more {} in {}, not drawn: `--max-diagnostics {all}` draws them all, \
-                 `--format short` lists them a line each\n",
-                agentc::diagnostic::thousands(left_out),
-                if left_out == 1 { "problem" } else { "problems" },
-                file.source.name(),
-            )?;
-        }
+        out.write_all(human::render_capped(file, style, max).as_bytes())?;
     }
     for failure in failures {
         out.write_all(human::render_failure(failure, style).as_bytes())?;
@@ -708,7 +694,7 @@ fn broken_configs(
         &files,
         unreadable,
         "agentc.toml has problems; nothing was checked",
-        DEFAULT_MAX_DIAGNOSTICS,
+        human::DEFAULT_MAX_DIAGNOSTICS,
     );
     ExitCode::from(2)
 }
@@ -820,7 +806,10 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
         .sum();
     if errors > 0 {
         for report in std::iter::once(&compiled).chain(&others) {
-            eprint!("{}", human::render(report, style));
+            eprint!(
+                "{}",
+                human::render_capped(report, style, human::DEFAULT_MAX_DIAGNOSTICS)
+            );
         }
         eprintln!(
             "error: {} has {}; nothing emitted",
@@ -839,7 +828,10 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     };
     compiled.add(diags);
     if !compiled.diagnostics.is_empty() {
-        eprint!("{}", human::render(&compiled, style));
+        eprint!(
+            "{}",
+            human::render_capped(&compiled, style, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
     }
     let text = match result {
         Ok(output) => output.into_text(),
@@ -886,7 +878,10 @@ fn agent_folder(file: &Path) -> Result<(Compilation, Vec<Compilation>), ExitCode
         Some(protocol) => Ok((protocol, others)),
         None => {
             for report in &others {
-                eprint!("{}", human::render(report, Style::Plain));
+                eprint!(
+                    "{}",
+                    human::render_capped(report, Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS)
+                );
             }
             Err(ExitCode::from(1))
         }

@@ -130,7 +130,11 @@ pub fn validate(bytes: &[u8]) {
 fn usable(compiled: &Compilation) -> Option<&Model> {
     assert_on_text(compiled);
     if compiled.has_errors() {
-        human::render(compiled, human::Style::Plain);
+        human::render_capped(
+            compiled,
+            human::Style::Plain,
+            human::DEFAULT_MAX_DIAGNOSTICS,
+        );
         return None;
     }
     compiled.model.as_ref()
@@ -151,7 +155,7 @@ fn render_emitted(
     };
     report.add(diags);
     assert_on_text(&report);
-    human::render(&report, human::Style::Plain);
+    human::render_capped(&report, human::Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS);
     match emitted {
         Ok(output) => drop(output.into_text()),
         Err(error) => drop(error.to_string()),
@@ -184,8 +188,9 @@ fn validate_data(
 fn report(files: &[Compilation]) {
     for file in files {
         assert_on_text(file);
-        human::render(file, human::Style::Plain);
-        human::render(file, human::Style::Color);
+        // As the command line draws them: the first few of a flood.
+        human::render_capped(file, human::Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS);
+        human::render_capped(file, human::Style::Color, human::DEFAULT_MAX_DIAGNOSTICS);
     }
     for (format, text) in [
         ("json", render::json::render(files)),

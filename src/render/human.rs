@@ -49,6 +49,29 @@ pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, 
     (out, file.diagnostics.len() - shown)
 }
 
+/// How many problems of one file the human format draws unless told
+/// (`agentc check --max-diagnostics`): a file with more usually has one
+/// cause, and a flood of thousands would bury the summary.
+pub const DEFAULT_MAX_DIAGNOSTICS: usize = 50;
+
+/// The first `max` diagnostics of one file, as [`render_at_most`] draws
+/// them, then, when some were left out, a line saying how many and how to
+/// see them all: what the command line prints.
+pub fn render_capped(file: &Compilation, style: Style, max: usize) -> String {
+    let (mut out, left_out) = render_at_most(file, style, max);
+    if left_out > 0 {
+        let all = file.diagnostics.len();
+        out.push_str(&format!(
+            "… and {} more {} in {}, not drawn: `--max-diagnostics {all}` draws them all, \
+             `--format short` lists them a line each\n\n",
+            crate::diagnostic::thousands(left_out),
+            if left_out == 1 { "problem" } else { "problems" },
+            file.source.name(),
+        ));
+    }
+    out
+}
+
 /// "2 errors, 1 warning" or "no problems".
 pub fn summary(errors: usize, warnings: usize) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
