@@ -275,6 +275,10 @@ fn a_file_the_process_cannot_read_is_reported_at_that_file() {
         eprintln!("skipped: running as root without setpriv, so no file is unreadable");
         return;
     }
+    // `nobody` may not reach the build's folder: it runs a copy of the
+    // binary in the scratch folder, which everyone may read.
+    let binary = scratch.path("agentc");
+    std::fs::copy(env!("CARGO_BIN_EXE_agentc"), &binary).expect("copy the binary");
     let status = Command::new("chmod")
         .arg("-R")
         .arg("a+rX")
@@ -287,7 +291,7 @@ fn a_file_the_process_cannot_read_is_reported_at_that_file() {
         let mut command = if root {
             let mut command = Command::new("/usr/bin/setpriv");
             command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
-            command.arg(env!("CARGO_BIN_EXE_agentc"));
+            command.arg(&binary);
             command
         } else {
             Command::new(env!("CARGO_BIN_EXE_agentc"))
