@@ -462,3 +462,23 @@ fn checking_emitting_validating_and_editing_write_nothing() {
     client.shutdown();
     assert_eq!(listing(&scratch.0), before);
 }
+
+#[test]
+fn a_folder_link_inside_prompts_that_leads_out_is_reported_and_not_listed() {
+    let scratch = Scratch::new("nested-out");
+    let outside = scratch.path("elsewhere");
+    std::fs::create_dir_all(&outside).expect("folder");
+    std::fs::write(outside.join("leak.md"), SECRET).expect("write");
+    let link = scratch.agent().join("prompts/elsewhere");
+    symlink(&outside, &link).expect("symlink");
+    // A link to a folder inside the agent is not followed either, and is
+    // no problem.
+    symlink("../references", scratch.agent().join("prompts/refs")).expect("symlink");
+    let (output, report) = json(&scratch.agent());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!String::from_utf8_lossy(&output.stdout).contains(SECRET));
+    let found = with_code(&report, "link-outside-folder");
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert_eq!(found[0].0, link.display().to_string());
+    assert_eq!(with_code(&report, "unknown-type").len(), 1);
+}

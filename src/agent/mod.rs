@@ -216,9 +216,8 @@ fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, Path
     if !folder.is_dir() {
         return (found, problems);
     }
-    let is_markdown = |path: &Path| path.extension().is_some_and(|e| e == "md");
     let listed = match disk::inside(folder, dir) {
-        Ok(true) => files_below(folder, nested, is_markdown, ordinary_folder),
+        Ok(true) => markdown_below(dir, folder, nested),
         Ok(false) => Err(ReadError::Outside {
             target: std::fs::read_link(folder).unwrap_or_else(|_| folder.to_path_buf()),
         }),
@@ -247,31 +246,27 @@ fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, Path
     (found, problems)
 }
 
-/// What [`files_below`] found: the files, and the folders it could not
-/// list, with why.
+/// What [`markdown_below`] found: the entries, and what it could not list
+/// or would not follow, with why.
 type Listing = (Vec<PathBuf>, Vec<(PathBuf, ReadError)>);
 
-/// The entries below `folder` that `wanted` accepts (files, and links and
-/// other entries that are not folders: reading them decides what they
-/// are), in no particular order; with `nested`, in the subfolders that
-/// `descend` accepts too. Links to folders are not followed (a link to a
-/// folder above would never end). A subfolder that cannot be listed is
-/// reported and the rest listed; `folder` itself that cannot is an error.
-pub(crate) fn files_below(
-    folder: &Path,
-    nested: bool,
-    wanted: impl Fn(&Path) -> bool,
-    mut descend: impl FnMut(&Path) -> bool,
-) -> Result<Listing, ReadError> {
+/// The `.md` entries below `folder` of the agent folder `dir` (files, and
+/// links and other entries that are not folders: reading them decides what
+/// they are), in no particular order; with `nested`, in its ordinary
+/// subfolders too. A link to a folder is not followed (one to a folder
+/// above would never end); one that leads out of `dir` is reported, as a
+/// file that does would be. A subfolder that cannot be listed is reported
+/// and the rest listed; `folder` itself that cannot is the error.
+fn markdown_below(dir: &Path, folder: &Path, nested: bool) -> Result<Listing, ReadError> {
     let mut found = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut problems = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
     while let Some(current) = pending.pop() {
         let entries = match std::fs::read_dir(&current) {
             Ok(entries) => entries,
             Err(error) if current == folder => return Err(error.into()),
             Err(error) => {
-                unreadable.push((current, error.into()));
+                problems.push((current, error.into()));
                 continue;
             }
         };
@@ -279,30 +274,29 @@ pub(crate) fn files_below(
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(error) => {
-                    unreadable.push((current.clone(), error.into()));
+                    problems.push((current.clone(), error.into()));
                     continue;
                 }
             };
             let path = entry.path();
+            let is_markdown = path.extension().is_some_and(|e| e == "md");
             // The entry itself, not what a link leads to.
-            let Ok(kind) = entry.file_type() else {
-                if wanted(&path) {
-                    found.push(path);
-                }
-                continue;
-            };
-            if kind.is_dir() {
-                if nested && descend(&path) {
+            let kind = entry.file_type().ok();
+            if kind.is_some_and(|k| k.is_dir()) {
+                if nested && ordinary_folder(&path) {
                     pending.push(path);
                 }
-            } else if kind.is_symlink() && path.is_dir() {
-                continue;
-            } else if wanted(&path) {
+            } else if kind.is_some_and(|k| k.is_symlink()) && path.is_dir() {
+                if !matches!(disk::inside(&path, dir), Ok(true)) {
+                    let target = std::fs::read_link(&path).unwrap_or_default();
+                    problems.push((path, ReadError::Outside { target }));
+                }
+            } else if is_markdown {
                 found.push(path);
             }
         }
     }
-    Ok((found, unreadable))
+    Ok((found, problems))
 }
 
 /// Whether a search goes into the folder `dir`: not a hidden one,
