@@ -158,6 +158,28 @@ fn every_log_is_valid_sarif() {
     logs.push((ODD_NAME.into(), sarif::render(&[odd_compilation()])));
     logs.push(("no files".into(), sarif::render(&[])));
     logs.push(("every file at once".into(), sarif::render(&files)));
+    // Paths that gave nothing to check: tool execution notifications.
+    let failures = [
+        agentc::Failure::new(
+            "does-not-exist",
+            agentc::Code::InvalidPath,
+            "`does-not-exist` was not read: no such file or directory",
+        ),
+        agentc::Failure::new(
+            "agents/*.yaml",
+            agentc::Code::InvalidPath,
+            "no file matches",
+        )
+        .with_help("check the pattern"),
+    ];
+    let mut with_failures = Vec::new();
+    sarif::write(&mut with_failures, &files, &failures).expect("write SARIF");
+    let with_failures = String::from_utf8(with_failures).expect("UTF-8");
+    assert_eq!(
+        parse(&with_failures)["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+    logs.push(("failures".into(), with_failures));
     let mut failures = Vec::new();
     for (name, log) in &logs {
         let errors = violations(&validator, &parse(log));
