@@ -12,7 +12,7 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::source::{MAX_FILE_BYTES, Span};
 use std::fs::File;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// How far a read may reach.
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +21,9 @@ pub enum Reach<'a> {
     Named,
     /// The file was found in this folder (an agent folder, or a folder
     /// searched for protocols): it is read only when it, with every link on
-    /// its way resolved, lies inside the folder.
+    /// its way resolved, lies inside the folder. The path is the folder
+    /// joined with what listing it found, without following a link to a
+    /// folder on the way, as every listing agentc makes is.
     Within(&'a Path),
 }
 
@@ -88,9 +90,13 @@ impl ReadError {
                 Code::UnreadableFile,
                 "point the link at a file that exists, or remove it",
             ),
-            ReadError::Io(_) => (
+            ReadError::Io(error) if error.kind() == std::io::ErrorKind::PermissionDenied => (
                 Code::UnreadableFile,
                 "check the file's permissions; agentc needs to read every file of the agent",
+            ),
+            ReadError::Io(_) => (
+                Code::UnreadableFile,
+                "agentc needs to read every file of the agent",
             ),
         };
         Diagnostic::new(
@@ -126,7 +132,23 @@ pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
 
 /// The path to open: `path` with every link resolved, provided (for a file
 /// found in a folder) that it lies inside the folder.
+///
+/// A file found in a folder was found by listing it without following a
+/// link to a folder (agent folders and searches never follow one), so only
+/// its last component can be a link: when it is not one, the path lies
+/// inside by construction, and resolving it, a system call per component,
+/// is skipped. That is nearly every file, and it keeps a check's cost what
+/// it was before links were looked at.
 fn resolve(path: &Path, reach: Reach) -> Result<PathBuf, ReadError> {
+    let built_inside = match reach {
+        Reach::Named => true,
+        Reach::Within(folder) => path
+            .strip_prefix(folder)
+            .is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_)))),
+    };
+    if built_inside && !std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Ok(path.to_path_buf());
+    }
     let real = match std::fs::canonicalize(path) {
         Ok(real) => real,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -141,7 +163,7 @@ fn resolve(path: &Path, reach: Reach) -> Result<PathBuf, ReadError> {
     let Reach::Within(folder) = reach else {
         return Ok(real);
     };
-    let folder = std::fs::canonicalize(folder)?;
+    let folder = canonical(folder)?;
     if real.starts_with(&folder) {
         Ok(real)
     } else {
@@ -161,8 +183,16 @@ pub fn exists(path: &Path) -> bool {
 /// Whether the folder `dir`, with its links resolved, lies inside
 /// `folder`: a folder found by a search may be listed only then.
 pub fn inside(dir: &Path, folder: &Path) -> Result<bool, ReadError> {
-    let real = std::fs::canonicalize(dir)?;
-    Ok(real.starts_with(std::fs::canonicalize(folder)?))
+    Ok(canonical(dir)?.starts_with(canonical(folder)?))
+}
+
+/// A folder with every link resolved; the empty path (the folder of a file
+/// named without one, `protocol.yaml`) is the current folder.
+fn canonical(folder: &Path) -> std::io::Result<PathBuf> {
+    match folder.as_os_str().is_empty() {
+        true => std::fs::canonicalize("."),
+        false => std::fs::canonicalize(folder),
+    }
 }
 
 fn check_kind(metadata: &std::fs::Metadata) -> Result<(), ReadError> {

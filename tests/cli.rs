@@ -731,3 +731,17 @@ fn first_guesses_get_suggestions() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `agentc check protocol.yaml` from inside the agent folder checks the
+/// folder, as from anywhere else (its folder is the empty path).
+#[test]
+fn a_protocol_named_from_inside_its_folder_brings_the_folder() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
+        .args(["check", "protocol.yaml", "--format", "short"])
+        .current_dir(common::root().join("protocols/support-desk"))
+        .output()
+        .expect("run agentc");
+    assert_eq!(stdout(&output), "");
+    assert_eq!(stderr(&output), "checked 12 files: no problems\n");
+    assert_eq!(output.status.code(), Some(0));
+}
