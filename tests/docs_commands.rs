@@ -28,18 +28,7 @@ struct Example {
 
 fn pages() -> Vec<PathBuf> {
     let mut pages = vec![common::root().join("README.md")];
-    let mut pending = vec![common::root().join("docs")];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("list docs") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "md") {
-                pages.push(path);
-            }
-        }
-    }
-    pages.sort();
+    pages.extend(common::files_below(&common::root().join("docs"), "md"));
     pages
 }
 

@@ -125,6 +125,11 @@ pub fn stderr(output: &std::process::Output) -> String {
 
 /// Every `*.yaml` under `dir`, at any depth, sorted.
 pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    files_below(dir, "yaml")
+}
+
+/// Every file with `extension` under `dir`, at any depth, sorted.
+pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -132,7 +137,7 @@ pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
             let path = entry.expect("directory entry").path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
+            } else if path.extension().is_some_and(|e| e == extension) {
                 found.push(path);
             }
         }
