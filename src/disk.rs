@@ -206,7 +206,7 @@ fn check_kind(metadata: &std::fs::Metadata) -> Result<(), ReadError> {
 }
 
 /// "a FIFO", "a folder": what an entry that is not a regular file is.
-pub fn describe_kind(kind: &std::fs::FileType) -> &'static str {
+fn describe_kind(kind: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

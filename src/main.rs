@@ -327,18 +327,20 @@ fn main() -> ExitCode {
 /// the end of input ended the session); 2 when the server could not write
 /// to its client.
 fn lsp() -> ExitCode {
-    let (connection, io_threads) = agentc::lsp::stdio();
+    let (connection, io_threads) = match agentc::lsp::stdio() {
+        Ok(started) => started,
+        Err(error) => {
+            eprintln!("error: the language server could not start: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let served = agentc::lsp::serve(&connection);
     drop(connection);
-    let written = io_threads.join();
-    match (served, written) {
-        (Ok(ended), Ok(())) if ended.shutdown => ExitCode::SUCCESS,
-        (Ok(_), Ok(())) => ExitCode::from(1),
-        (Err(error), _) => {
-            eprintln!("error: the language server stopped: {error}");
-            ExitCode::from(2)
-        }
-        (Ok(_), Err(error)) => {
+    let written = io_threads.join().map_err(Into::into);
+    match served.and_then(|ended| written.map(|()| ended)) {
+        Ok(ended) if ended.shutdown => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(error) => {
             eprintln!("error: the language server stopped: {error}");
             ExitCode::from(2)
         }

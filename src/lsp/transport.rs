@@ -266,19 +266,23 @@ impl<R: Read> Reader<R> {
                 continue;
             }
             started = true;
+            // Junk glued before a header: the header starts anew.
+            let glued = || {
+                let at = find_needle(&line)?;
+                Some((at, header(&line[at..])?))
+            };
             let (name, value) = match header(&line) {
                 Some(header) => header,
-                None => match find_needle(&line) {
-                    // Junk glued before a header: the header starts anew.
-                    Some(at) if header(&line[at..]).is_some() => {
+                None => match glued() {
+                    Some((at, header)) => {
                         self.log(format!(
                             "dropped {at} bytes before a header: {}",
                             excerpt(&line[..at])
                         ));
                         length = None;
-                        header(&line[at..]).expect("checked above")
+                        header
                     }
-                    _ => {
+                    None => {
                         self.log(format!("ignored a header line: {}", excerpt(&line)));
                         continue;
                     }
@@ -545,34 +549,33 @@ impl IoThreads {
 }
 
 /// A connection over standard input and output.
-pub fn stdio() -> (Connection, IoThreads) {
+pub fn stdio() -> io::Result<(Connection, IoThreads)> {
     connect(io::stdin(), io::stdout())
 }
 
 /// A connection over any pair of streams, one thread reading, one writing.
 /// The channels hold no message (`bounded(0)`): a client that sends faster
 /// than the server answers, or does not read its answers, waits, rather
-/// than the queues growing.
+/// than the queues growing. The error is the system's refusal to start a
+/// thread.
 pub fn connect(
     input: impl Read + Send + 'static,
     output: impl Write + Send + 'static,
-) -> (Connection, IoThreads) {
+) -> io::Result<(Connection, IoThreads)> {
     let (to_server, from_client) = bounded::<Message>(0);
     let (to_client, from_server) = bounded::<Message>(0);
     let (to_writer, from_reader) = bounded::<Value>(0);
     let reader = thread::Builder::new()
         .name("agentc-lsp-reader".to_string())
-        .spawn(move || read_loop(Reader::new(input), &to_server, &to_writer))
-        .expect("start the reader thread");
+        .spawn(move || read_loop(Reader::new(input), &to_server, &to_writer))?;
     let writer = thread::Builder::new()
         .name("agentc-lsp-writer".to_string())
-        .spawn(move || write_loop(output, &from_server, from_reader))
-        .expect("start the writer thread");
+        .spawn(move || write_loop(output, &from_server, from_reader))?;
     let connection = Connection {
         sender: to_client,
         receiver: from_client,
     };
-    (connection, IoThreads { reader, writer })
+    Ok((connection, IoThreads { reader, writer }))
 }
 
 fn read_loop<R: Read>(
@@ -1012,7 +1015,8 @@ mod tests {
         }
         let input = [framed("nope"), framed(HOVER), framed(EXIT), framed(HOVER)].concat();
         let output = Shared::default();
-        let (connection, threads) = connect(Cursor::new(input), output.clone());
+        let (connection, threads) =
+            connect(Cursor::new(input), output.clone()).expect("start the threads");
         let Ok(Message::Request(request)) = connection.receiver.recv() else {
             panic!("the hover");
         };

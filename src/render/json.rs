@@ -87,7 +87,7 @@ pub fn write(
         summary: Summary {
             files: files.len(),
             errors: super::errors(files, failures),
-            warnings: files.iter().map(|f| f.count(Severity::Warning)).sum(),
+            warnings: super::warnings(files),
         },
     };
     serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
