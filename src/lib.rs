@@ -12,7 +12,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod disk;
 pub mod emit;
-pub mod format;
+pub mod grammar;
 pub mod lsp;
 pub mod model;
 pub mod render;

@@ -292,7 +292,7 @@ fn main() -> ExitCode {
         Command::Validate { .. } => ExitCode::from(2),
         Command::Explain { code } => explain(code.as_deref()),
         Command::Schema => {
-            print(&format!("{:#}\n", agentc::format::schema()));
+            print(&format!("{:#}\n", agentc::grammar::editor_schema::schema()));
             ExitCode::SUCCESS
         }
         Command::Lsp => lsp(),

@@ -1,27 +1,22 @@
 //! The editor schema of the protocol file format (`agentc schema`,
 //! `schema/protocol.schema.json`): it is current, it is valid draft-07, it
-//! accepts every protocol agentc accepts, it rejects the key-level mistakes
-//! agentc rejects, and each place lists exactly the keys the lowering
-//! accepts there.
+//! accepts every protocol agentc accepts, and it rejects the key-level
+//! mistakes agentc rejects. (That each place lists the keys the lowering
+//! accepts needs no test: both read `agentc::grammar`.)
 //!
 //! An editor validates the YAML as JSON, typing plain scalars by the YAML
 //! 1.2 core schema; [`to_json`] does the same with agentc's own YAML tree.
 
 mod common;
 
-use agentc::syntax::{
-    AGENT_KEYS, BLOCK_COMMON, BlockKind, CONTEXT_MANAGEMENT_KEYS, FieldContext, MCP_SERVER_KEYS,
-    ON_DEMAND_MCP_KEYS, SECTIONS, SKILL_KEYS, TOOL_KEYS, TRIGGER_KEYS, WORKER_KEYS,
-};
-use agentc::yaml::{Node, NodeKind, Scalar, ScalarStyle};
+use agentc::yaml::{self, Node, NodeKind, Scalar};
 use agentc::{Diagnostics, Severity, Source};
 use serde_json::{Number, Value};
-use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 fn schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
-    SCHEMA.get_or_init(agentc::format::schema)
+    SCHEMA.get_or_init(agentc::grammar::editor_schema::schema)
 }
 
 fn validator() -> &'static jsonschema::Validator {
@@ -51,69 +46,18 @@ fn node_to_json(node: &Node) -> Value {
     }
 }
 
-/// YAML 1.2 core schema: only plain scalars are typed; quoted and block
-/// scalars are strings.
+/// YAML 1.2 core schema, as the lowering reads it: only plain scalars are
+/// typed; quoted and block scalars are strings. `.inf` and `.nan` have no
+/// JSON form and are left as text.
 fn scalar_to_json(scalar: &Scalar) -> Value {
-    let text = scalar.text.as_ref();
-    if scalar.style != ScalarStyle::Plain {
-        return Value::String(text.to_string());
+    match scalar.value() {
+        yaml::Value::Null => Value::Null,
+        yaml::Value::Bool(b) => Value::Bool(b),
+        yaml::Value::Int(i) => Value::Number(i.into()),
+        yaml::Value::Float(f) => Number::from_f64(f)
+            .map_or_else(|| Value::String(scalar.text.to_string()), Value::Number),
+        yaml::Value::Str(text) => Value::String(text.to_string()),
     }
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        _ => {}
-    }
-    if let Some(number) = core_int(text).or_else(|| core_float(text)) {
-        return Value::Number(number);
-    }
-    Value::String(text.to_string())
-}
-
-/// `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`.
-fn core_int(text: &str) -> Option<Number> {
-    let radix = |digits: &str, radix: u32| {
-        let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
-        valid.then(|| u64::from_str_radix(digits, radix).ok().map(Number::from))?
-    };
-    if let Some(octal) = text.strip_prefix("0o") {
-        return radix(octal, 8);
-    }
-    if let Some(hex) = text.strip_prefix("0x") {
-        return radix(hex, 16);
-    }
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    // Too large for 64 bits, it is still a number.
-    text.parse::<i64>()
-        .map(Number::from)
-        .ok()
-        .or_else(|| digits.parse::<u64>().ok().map(Number::from))
-        .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64))
-}
-
-/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`; `.inf` and `.nan`
-/// have no JSON form and are left as text.
-fn core_float(text: &str) -> Option<Number> {
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let (mantissa, exponent) = match unsigned.split_once(['e', 'E']) {
-        Some((m, e)) => (m, Some(e.strip_prefix(['-', '+']).unwrap_or(e))),
-        None => (unsigned, None),
-    };
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some((whole, fraction)) => {
-            digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty())
-        }
-        None => !mantissa.is_empty() && digits(mantissa),
-    };
-    let exponent_ok = exponent.is_none_or(|e| !e.is_empty() && digits(e));
-    if !(mantissa_ok && exponent_ok) {
-        return None;
-    }
-    text.parse::<f64>().ok().and_then(Number::from_f64)
 }
 
 /// Every error the schema finds in `instance`, one per line.
@@ -135,7 +79,7 @@ fn errors(compiled: &agentc::Compilation) -> Vec<&'static str> {
 
 #[test]
 fn committed_schema_is_what_agentc_schema_prints() {
-    let expected = format!("{:#}\n", agentc::format::schema());
+    let expected = format!("{:#}\n", agentc::grammar::editor_schema::schema());
     let path = common::root().join("schema/protocol.schema.json");
     let committed = std::fs::read_to_string(&path)
         .unwrap_or_default()
@@ -511,100 +455,6 @@ fn schema_rejects_what_agentc_rejects() {
 // ---------------------------------------------------------------------
 // The schema lists the lowering's keys, place by place.
 // ---------------------------------------------------------------------
-
-fn definition(name: &str) -> &'static Value {
-    schema()["definitions"]
-        .get(name)
-        .unwrap_or_else(|| panic!("no definition `{name}` in the schema"))
-}
-
-fn keys(object: &Value, member: &str) -> BTreeSet<String> {
-    match &object[member] {
-        Value::Object(properties) => properties.keys().cloned().collect(),
-        Value::Array(names) => names
-            .iter()
-            .map(|n| n.as_str().expect("a key").to_string())
-            .collect(),
-        Value::Null => BTreeSet::new(),
-        other => panic!("`{member}` is {other}"),
-    }
-}
-
-fn set(keys: &[&str]) -> BTreeSet<String> {
-    keys.iter().map(|k| k.to_string()).collect()
-}
-
-#[test]
-fn schema_lists_the_keys_the_lowering_accepts() {
-    assert_eq!(
-        keys(schema(), "properties"),
-        set(SECTIONS),
-        "top-level sections"
-    );
-    let places = [
-        ("Agent", AGENT_KEYS),
-        ("Trigger", TRIGGER_KEYS),
-        ("Tool", TOOL_KEYS),
-        ("Skill", SKILL_KEYS),
-        ("McpServer", MCP_SERVER_KEYS),
-        ("OnDemandMcp", ON_DEMAND_MCP_KEYS),
-        ("Worker", WORKER_KEYS),
-        ("ContextManagement", CONTEXT_MANAGEMENT_KEYS),
-    ];
-    for (name, table) in places {
-        assert_eq!(keys(definition(name), "properties"), set(table), "{name}");
-        assert_eq!(definition(name)["additionalProperties"], false, "{name}");
-    }
-    let fields = [
-        (FieldContext::Property, "Property"),
-        (FieldContext::Parameter, "Parameter"),
-        (FieldContext::Items, "Items"),
-        (FieldContext::ArrayType, "ArrayType"),
-        (FieldContext::Input, "Input"),
-        (FieldContext::TriggerInput, "Input"),
-        (FieldContext::Variable, "Variable"),
-        (FieldContext::Resource, "Resource"),
-    ];
-    for (context, name) in fields {
-        let field = definition(name);
-        assert_eq!(
-            keys(field, "properties"),
-            set(context.allowed_keys()),
-            "{context:?}"
-        );
-        assert_eq!(keys(field, "required"), set(&["type"]), "{context:?}");
-        assert_eq!(field["additionalProperties"], false, "{context:?}");
-    }
-}
-
-#[test]
-fn schema_has_one_variant_per_block_kind_with_its_keys() {
-    let variants = definition("Block")["oneOf"]
-        .as_array()
-        .expect("`Block` is a `oneOf`");
-    let kinds: Vec<&str> = variants
-        .iter()
-        .map(|v| v["properties"]["block"]["const"].as_str().expect("a kind"))
-        .collect();
-    let names: Vec<&str> = BlockKind::ALL.iter().map(|k| k.name()).collect();
-    assert_eq!(kinds, names);
-    for (kind, variant) in BlockKind::ALL.iter().zip(variants) {
-        let mut allowed = set(BLOCK_COMMON);
-        allowed.extend(set(kind.keys()));
-        assert_eq!(keys(variant, "properties"), allowed, "{}", kind.name());
-        let mut required = set(&["block"]);
-        required.extend(set(kind.required()));
-        assert_eq!(keys(variant, "required"), required, "{}", kind.name());
-        // agentc reports unknown keys on every kind but `generate-video`.
-        let closed = *kind != BlockKind::GenerateVideo;
-        assert_eq!(
-            variant["additionalProperties"] == false,
-            closed,
-            "{}",
-            kind.name()
-        );
-    }
-}
 
 /// The converter types scalars as an editor does.
 #[test]

@@ -1,0 +1,128 @@
+use super::*;
+
+/// Every place in the grammar, reached from the top of a protocol.
+fn places() -> Vec<&'static Place> {
+    fn walk(value: Value, out: &mut Vec<&'static Place>) {
+        match value {
+            Value::Nested(place) => visit(place, out),
+            Value::MapOf(map) => walk(map.entry, out),
+            Value::Block => BLOCKS.iter().for_each(|place| visit(place, out)),
+            Value::TypeDef => {
+                visit(&UNION, out);
+                visit(&ARRAY_TYPE, out);
+                visit(&PROPERTY, out);
+            }
+            _ => {}
+        }
+    }
+    fn visit(place: &'static Place, out: &mut Vec<&'static Place>) {
+        if out.iter().any(|p| std::ptr::eq(*p, place)) {
+            return;
+        }
+        out.push(place);
+        for key in place.keys() {
+            walk(key.value, out);
+        }
+    }
+    let mut out = Vec::new();
+    visit(&PROTOCOL, &mut out);
+    out
+}
+
+#[test]
+fn every_place_is_reached_and_names_each_key_once() {
+    let places = places();
+    assert!(places.len() >= 30, "{} places", places.len());
+    for place in places {
+        let names = place.key_names();
+        for (i, name) in names.iter().enumerate() {
+            assert!(
+                !names[..i].contains(name),
+                "`{name}` twice in {}",
+                place.name
+            );
+        }
+        for key in place.keys() {
+            assert!(
+                !key.doc.is_empty(),
+                "`{}` in {} has no doc",
+                key.name,
+                place.name
+            );
+            if key.presence.required() && place.name != "Protocol" {
+                // Required keys say how to write them, or are reported
+                // with a label of their own (blocks, fields, unions).
+                let labelled = place.field
+                    || BLOCKS.iter().any(|b| std::ptr::eq(b, place))
+                    || std::ptr::eq(place, &UNION);
+                assert!(
+                    labelled || !key.missing.is_empty(),
+                    "`{}` in {}",
+                    key.name,
+                    place.name
+                );
+            }
+        }
+    }
+}
+
+/// A place that shows a title shows `display` too: the shared key group.
+#[test]
+fn title_goes_with_display() {
+    for place in places() {
+        if place.key("title").is_some() {
+            assert!(place.key("display").is_some(), "{}", place.name);
+            assert!(place.key("description").is_some(), "{}", place.name);
+        }
+    }
+}
+
+#[test]
+fn paths_lead_to_places() {
+    let keys = |path: &[&str], kind| {
+        spot_at(path, kind)
+            .map(|spot| spot.keys().iter().map(|k| k.name).collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        keys(&["tools", "search"], None),
+        ["description", "display", "title", "parameters"]
+    );
+    assert_eq!(
+        keys(&["onDemandSkills"], None),
+        ["display", "title", "description", "execution"]
+    );
+    assert_eq!(keys(&["agent", "anthropic"], None), ["tools", "skills"]);
+    assert_eq!(
+        keys(&["agent", "anthropic", "tools", "web-search"], None),
+        ["display", "title", "description"]
+    );
+    assert_eq!(
+        keys(&["onDemandMcpServers", "remote", "contextRetention"], None),
+        ["toolResults"]
+    );
+    assert_eq!(
+        keys(&["handlers", "go", "Step"], Some("tool-call"))[4..],
+        ["tool", "input", "output", "thread"]
+    );
+    assert_eq!(
+        keys(&["steps", "Step"], None),
+        ["block", "display", "description", "title"]
+    );
+    assert_eq!(keys(&["types", "Foo", "bar", "items"], None)[0], "type");
+    assert_eq!(keys(&["tools", "t", "parameters", "p"], None)[0], "type");
+    assert!(spot_at(&["nope"], None).is_none());
+    assert_eq!(
+        spot_at(&["onDemandMcpServers"], None).map(Spot::fixed_keys),
+        Some(MCP_SOURCES)
+    );
+    let key = key_at(&["agent", "thinking"], None).map(|k| k.dynamic);
+    assert_eq!(key, Some(true));
+    assert!(
+        key_at(
+            &["handlers", "go", "Step", "uiContent"],
+            Some("add-message")
+        )
+        .is_some_and(Key::names_variables)
+    );
+}
