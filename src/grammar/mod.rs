@@ -361,13 +361,11 @@ impl Spot {
 }
 
 /// Where a path of keys from the top of a protocol leads: `["tools",
-/// "search"]` is a tool. `kind` is the `block:` written in the innermost
-/// mapping, for a block.
+/// "search"]` is a tool. `kind` is the `block:` of the block on the path,
+/// if any (blocks do not nest).
 pub fn spot_at(path: &[&str], kind: Option<&str>) -> Option<Spot> {
     let mut spot = Spot::Place(&PROTOCOL);
-    for (i, name) in path.iter().enumerate() {
-        // The block kind only decides the innermost block.
-        let kind = (i + 1 == path.len()).then_some(kind).flatten();
+    for name in path {
         spot = spot.child(name, kind)?;
     }
     Some(spot)

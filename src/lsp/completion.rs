@@ -1,6 +1,9 @@
-//! Completion at the cursor: keys valid where it stands, block kinds after
-//! `block:`, type names where a type is expected, declared names where a
-//! tool, worker, thread, prompt or variable is expected.
+//! Completion at the cursor, and the documentation of the key under it.
+//! Both read the grammar (`crate::grammar`): the keys valid where the
+//! cursor stands, each with its documentation; the choices of a key's
+//! value (block kinds, `display`, `thinking`, `true`/`false`, ...); type
+//! names where a type is expected; and declared names where a tool,
+//! worker, thread, prompt or variable is expected.
 //!
 //! A file being typed is often not valid YAML, so the place is read from
 //! the text around the cursor, not from the tree: the key being written on
@@ -10,13 +13,10 @@
 
 use super::Analysis;
 use super::convert::{self, Encoding};
+use crate::grammar::{self, Key, Refers, Spot, Value};
 use crate::model::Model;
 use crate::source::Source;
-use crate::syntax::{
-    AGENT_KEYS, BLOCK_COMMON, BlockKind, Builtin, CONTEXT_MANAGEMENT_KEYS, FieldContext,
-    MCP_SERVER_KEYS, Name, ON_DEMAND_MCP_KEYS, SECTIONS, SKILL_KEYS, TOOL_KEYS, TRIGGER_KEYS,
-    WORKER_KEYS,
-};
+use crate::syntax::{BlockKind, Builtin, Name};
 use lsp_types as lsp;
 
 /// The names a protocol declares, kept from the latest check that could
@@ -135,8 +135,9 @@ fn read_line(text: &str) -> Option<Line<'_>> {
 /// it writes in, and its siblings there.
 struct Place<'t> {
     path: Vec<&'t str>,
-    /// Keys already written beside the cursor, and the `block:` among them.
+    /// Keys already written beside the cursor.
     siblings: Vec<&'t str>,
+    /// The `block:` of the block the path goes through, if any.
     block: Option<&'t str>,
 }
 
@@ -144,17 +145,15 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
     let text = source.text();
     let line_text = |n: usize| source.line_range(n).map_or("", |r| &text[r]);
     // The parents: going up, each line that starts less indented.
-    let mut path = Vec::new();
+    let mut parents = Vec::new();
     let mut level = column;
-    let mut parent_line = None;
     for n in (0..line).rev() {
         let Some(above) = read_line(line_text(n)) else {
             continue;
         };
         if above.key_column < level {
             if let Some(key) = above.key {
-                path.push(key);
-                parent_line.get_or_insert(n);
+                parents.push((key, n, above.key_column));
             }
             level = above.indent;
             if level == 0 {
@@ -162,33 +161,71 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
             }
         }
     }
-    path.reverse();
+    parents.reverse();
+    let path: Vec<&str> = parents.iter().map(|(key, _, _)| *key).collect();
     // The siblings: the lines at the cursor's column under the same parent.
-    let mut siblings = Vec::new();
-    let mut block = None;
-    let start = parent_line.map_or(0, |n| n + 1);
-    for n in start..source.line_count() {
-        if n == line {
-            continue;
-        }
-        let Some(other) = read_line(line_text(n)) else {
-            continue;
-        };
-        if n > line && other.key_column < column {
-            break;
-        }
-        if other.key_column == column {
-            if let Some(key) = other.key {
-                siblings.push(key);
-                if key == "block" {
-                    block = Some(other.value);
+    let start = parents.last().map_or(0, |(_, n, _)| n + 1);
+    let below = |start: usize, column: usize| {
+        let mut keys = Vec::new();
+        for n in start..source.line_count() {
+            if n == line {
+                continue;
+            }
+            let Some(other) = read_line(line_text(n)) else {
+                continue;
+            };
+            if n > line && other.key_column < column {
+                break;
+            }
+            if other.key_column == column {
+                if let Some(key) = other.key {
+                    keys.push((key, other.value));
                 }
             }
         }
-    }
+        keys
+    };
+    let siblings = below(start, column);
+    // A block is a handler's (`handlers: {trigger: {name: ...}}`) or a
+    // worker step (`steps: {name: ...}`).
+    let depth = match path.first() {
+        Some(&"handlers") => Some(2),
+        Some(&"steps") => Some(1),
+        _ => None,
+    };
+    let block = match depth {
+        Some(depth) if path.len() == depth + 1 => siblings
+            .iter()
+            .find(|(key, _)| *key == "block")
+            .map(|(_, v)| *v),
+        Some(depth) if path.len() > depth + 1 => {
+            // Under the block: its own keys are a level below its name.
+            let (_, n, name_column) = parents[depth];
+            let first = (n + 1..source.line_count())
+                .filter_map(|n| read_line(line_text(n)))
+                .map(|l| l.key_column)
+                .find(|&c| c > name_column);
+            first.and_then(|column| {
+                let mut keys = Vec::new();
+                for m in n + 1..source.line_count() {
+                    let Some(other) = read_line(line_text(m)) else {
+                        continue;
+                    };
+                    if other.key_column <= name_column {
+                        break;
+                    }
+                    if other.key_column == column && other.key == Some("block") {
+                        keys.push(other.value);
+                    }
+                }
+                keys.first().copied()
+            })
+        }
+        _ => None,
+    };
     Place {
         path,
-        siblings,
+        siblings: siblings.into_iter().map(|(key, _)| key).collect(),
         block,
     }
 }
@@ -243,35 +280,87 @@ pub fn complete(
     };
 
     // A value: after `key:` on this line (flow collections included), or
-    // a list item under a `key:` line.
-    let value_of = match value_key(head) {
-        Some(key) => Some(key),
+    // a list item under a `key:` line. The path runs to the key.
+    let mut path = place.path.clone();
+    match value_key(head) {
+        Some(key) => path.push(key),
         None if head.contains(": ") => return Vec::new(),
-        None if trimmed.starts_with("- ") && after_item.is_empty() => place.path.last().copied(),
-        None => None,
-    };
-    if let Some(key) = value_of {
-        let in_mapping = place.path.last().copied();
-        return values(value_choices(
-            key, in_mapping, &place, names, trigger, analysis,
-        ));
+        None if trimmed.starts_with("- ") && after_item.is_empty() => {}
+        None if after_item.is_empty() => {
+            // A key.
+            return key_choices(&place, names)
+                .into_iter()
+                .filter(|(key, _)| !place.siblings.contains(key))
+                .map(|(key, doc)| lsp::CompletionItem {
+                    documentation: documentation(doc),
+                    ..item(
+                        key,
+                        lsp::CompletionItemKind::PROPERTY,
+                        "",
+                        format!("{key}: "),
+                    )
+                })
+                .collect();
+        }
+        None => return Vec::new(),
     }
-    if !after_item.is_empty() {
-        return Vec::new();
-    }
-    // A key.
-    let keys = key_choices(&place, names);
-    keys.into_iter()
-        .filter(|key| !place.siblings.contains(key))
-        .map(|key| {
-            item(
-                key,
-                lsp::CompletionItemKind::PROPERTY,
-                "",
-                format!("{key}: "),
-            )
+    values(value_choices(&path, &place, names, trigger, analysis))
+}
+
+/// A key's documentation, as completion and hover show it.
+fn documentation(doc: &str) -> Option<lsp::Documentation> {
+    (!doc.is_empty()).then(|| {
+        lsp::Documentation::MarkupContent(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: doc.to_string(),
         })
-        .collect()
+    })
+}
+
+/// The documentation of the key under the cursor: the key's name, where
+/// it stands, and what it is for.
+pub fn key_hover(
+    analysis: &Analysis,
+    position: lsp::Position,
+    encoding: Encoding,
+) -> Option<lsp::Hover> {
+    let source = &analysis.compilation.source;
+    let offset = convert::offset(source, position, encoding);
+    let (line, _) = source.utf16_position(offset);
+    let range = source.line_range(line)?;
+    let line_text = &source.text()[range.clone()];
+    let read = read_line(line_text)?;
+    let name = read.key?;
+    // The cursor is on the key as written (quotes aside).
+    let start = range.start + line_text[read.key_column..].find(name)? + read.key_column;
+    let end = start + name.len();
+    if !(start..=end).contains(&offset) {
+        return None;
+    }
+    let place = place(source, line, read.key_column);
+    let mut path = place.path.clone();
+    path.push(name);
+    let key = grammar::key_at(&path, place.block)?;
+    let mut text = format!("**`{}`**", key.name);
+    if key.presence.required() {
+        text.push_str(" (required)");
+    }
+    text.push_str("\n\n");
+    text.push_str(key.doc);
+    if let Some(deprecation) = key.deprecated {
+        text.push_str(&format!("\n\n*Deprecated:* {}.", deprecation.summary));
+    }
+    Some(lsp::Hover {
+        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+            kind: lsp::MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(convert::range(
+            source,
+            crate::Span::new(start, end),
+            encoding,
+        )),
+    })
 }
 
 /// The key whose value the text before the cursor ends in: the word before
@@ -305,18 +394,17 @@ fn named<'a>(
     names.iter().map(|n| (n.as_str(), kind, detail)).collect()
 }
 
-/// What may follow `key:` (or be a list item under it) where the cursor is.
+/// What may follow the key at the end of `path` (after `key:`, or as a
+/// list item under it) where the cursor is.
 fn value_choices<'a>(
-    key: &'a str,
-    in_mapping: Option<&'a str>,
+    path: &[&str],
     place: &Place<'a>,
     names: &'a Names,
     trigger: Option<&'a str>,
     analysis: &'a Analysis,
 ) -> Vec<Choice<'a>> {
     use lsp::CompletionItemKind as Kind;
-    let in_blocks = matches!(place.path.first(), Some(&"handlers" | &"steps" | &"agent"));
-    let block = place.block.and_then(BlockKind::from_name);
+    let (_, parent) = path.split_last().unwrap_or((&"", &[]));
     let variables = || {
         names
             .readable(trigger)
@@ -324,8 +412,51 @@ fn value_choices<'a>(
             .map(|n| (n, Kind::VARIABLE, "variable"))
             .collect::<Vec<_>>()
     };
-    match key {
-        "type" if !in_blocks => {
+    // A label's source in an input mapping, or a `tool-call` argument.
+    let passed_on = grammar::key_at(parent, place.block)
+        .is_some_and(|key| matches!(key.value, Value::InputMapping | Value::Arguments));
+    if passed_on {
+        return variables();
+    }
+    // An entry of a mapping by name whose values name something.
+    if let Some(Spot::Map(map)) = grammar::spot_at(parent, place.block) {
+        return match map.entry {
+            Value::Name(refers) => refer(refers, names, analysis, &variables),
+            _ => Vec::new(),
+        };
+    }
+    let Some(key) = grammar::key_at(path, place.block) else {
+        return Vec::new();
+    };
+    let mut choices = value_of(key, names, analysis, &variables);
+    if key.dynamic {
+        choices.extend(variables());
+    }
+    choices
+}
+
+/// The values a key takes, by the grammar's kind of value.
+fn value_of<'a>(
+    key: &Key,
+    names: &'a Names,
+    analysis: &'a Analysis,
+    variables: &dyn Fn() -> Vec<Choice<'a>>,
+) -> Vec<Choice<'a>> {
+    use lsp::CompletionItemKind as Kind;
+    match key.value {
+        Value::Choice(choices) => choices
+            .iter()
+            .map(|c| (*c, Kind::ENUM_MEMBER, key.name))
+            .collect(),
+        Value::Flag => vec![
+            ("true", Kind::KEYWORD, "boolean"),
+            ("false", Kind::KEYWORD, "boolean"),
+        ],
+        Value::BlockKind => BlockKind::ALL
+            .iter()
+            .map(|k| (k.name(), Kind::ENUM_MEMBER, "block kind"))
+            .collect(),
+        Value::TypeExpr | Value::ArrayTypeExpr => {
             let mut choices: Vec<Choice> = Builtin::ALL
                 .iter()
                 .map(|b| (b.name(), Kind::KEYWORD, "built-in type"))
@@ -334,24 +465,34 @@ fn value_choices<'a>(
             choices.extend(named(&names.types, Kind::STRUCT, "type"));
             choices
         }
-        "responseType" => named(&names.types, Kind::STRUCT, "type"),
-        "anyOf" => named(&names.types, Kind::STRUCT, "type"),
-        "block" => BlockKind::ALL
-            .iter()
-            .map(|k| (k.name(), Kind::ENUM_MEMBER, "block kind"))
-            .collect(),
-        "tool" | "tools" if in_blocks => named(&names.tools, Kind::FUNCTION, "tool"),
-        "worker" | "workers" | "summarizerWorker" => named(&names.workers, Kind::MODULE, "worker"),
-        "skills" if in_blocks => named(&names.skills, Kind::MODULE, "skill"),
-        "mcpServers" if in_blocks => named(&names.mcp_servers, Kind::MODULE, "MCP server"),
-        "thread" if in_blocks => named(&names.threads, Kind::CONSTANT, "thread"),
-        "system" => prompts(analysis),
-        "prompt" if place.block == Some("add-message") => prompts(analysis),
-        "input" if in_blocks => variables(),
-        _ if block.is_some_and(|kind| kind.names_variables(key)) => variables(),
-        // A value in an input mapping: `label: VARIABLE`.
-        _ if in_blocks && in_mapping == Some("input") => variables(),
+        Value::TypeName | Value::Variants => named(&names.types, Kind::STRUCT, "type"),
+        Value::InputMapping => variables(),
+        Value::Name(refers) | Value::Names(refers) => refer(refers, names, analysis, variables),
         _ => Vec::new(),
+    }
+}
+
+/// The declared names of a kind.
+fn refer<'a>(
+    refers: Refers,
+    names: &'a Names,
+    analysis: &'a Analysis,
+    variables: &dyn Fn() -> Vec<Choice<'a>>,
+) -> Vec<Choice<'a>> {
+    use lsp::CompletionItemKind as Kind;
+    match refers {
+        Refers::Variable => variables(),
+        Refers::Tool => named(&names.tools, Kind::FUNCTION, "tool"),
+        Refers::Skill => named(&names.skills, Kind::MODULE, "skill"),
+        Refers::McpServer => named(&names.mcp_servers, Kind::MODULE, "MCP server"),
+        Refers::McpSource => grammar::MCP_SOURCES
+            .iter()
+            .map(|s| (*s, Kind::ENUM_MEMBER, "MCP source"))
+            .collect(),
+        Refers::Worker => named(&names.workers, Kind::MODULE, "worker"),
+        Refers::Thread => named(&names.threads, Kind::CONSTANT, "thread"),
+        Refers::Prompt => prompts(analysis),
+        Refers::Reference => Vec::new(),
     }
 }
 
@@ -364,41 +505,18 @@ fn prompts(analysis: &Analysis) -> Vec<Choice<'_>> {
         .collect()
 }
 
-/// The keys a mapping takes at `place`.
-fn key_choices<'a>(place: &Place<'a>, names: &'a Names) -> Vec<&'a str> {
-    let field = |context: FieldContext| context.allowed_keys().to_vec();
-    match place.path.as_slice() {
-        [] => SECTIONS.to_vec(),
-        [.., "items"] => field(FieldContext::Items),
-        ["types", _] => vec!["anyOf", "discriminator", "description", "type", "items"],
-        ["types", _, _] => field(FieldContext::Property),
-        ["tools", _] => TOOL_KEYS.to_vec(),
-        ["tools", _, "parameters", _] => field(FieldContext::Parameter),
-        ["triggers", _] => TRIGGER_KEYS.to_vec(),
-        ["triggers", _, "input", _] => field(FieldContext::TriggerInput),
-        ["input", _] => field(FieldContext::Input),
-        ["variables", _] => field(FieldContext::Variable),
-        ["resources", _] => field(FieldContext::Resource),
-        ["skills" | "onDemandSkills", _] => SKILL_KEYS.to_vec(),
-        ["mcpServers", _] => MCP_SERVER_KEYS.to_vec(),
-        ["onDemandMcpServers", _] => ON_DEMAND_MCP_KEYS.to_vec(),
-        ["workers", _] => WORKER_KEYS.to_vec(),
-        ["agent"] => AGENT_KEYS.to_vec(),
-        [.., "contextManagement"] => CONTEXT_MANAGEMENT_KEYS.to_vec(),
-        // A handler for each trigger that has none yet.
-        ["handlers"] => names.triggers.iter().map(String::as_str).collect(),
-        ["handlers", _, _] | ["steps", _] => {
-            let mut keys = BLOCK_COMMON.to_vec();
-            let kind = place.block.and_then(BlockKind::from_name);
-            let extra = kind.map_or(&[][..], BlockKind::keys);
-            let extra: Vec<&str> = extra
-                .iter()
-                .copied()
-                .filter(|k| !keys.contains(k))
-                .collect();
-            keys.extend(extra);
-            keys
-        }
-        _ => Vec::new(),
+/// The keys a mapping takes at `place`, with their documentation.
+fn key_choices<'a>(place: &Place<'a>, names: &'a Names) -> Vec<(&'a str, &'static str)> {
+    // A handler for each trigger that has none yet.
+    if place.path.as_slice() == ["handlers"] {
+        return names.triggers.iter().map(|t| (t.as_str(), "")).collect();
     }
+    let Some(spot) = grammar::spot_at(&place.path, place.block) else {
+        return Vec::new();
+    };
+    let keys = spot.keys();
+    if keys.is_empty() {
+        return spot.fixed_keys().iter().map(|k| (*k, "")).collect();
+    }
+    keys.into_iter().map(|key| (key.name, key.doc)).collect()
 }

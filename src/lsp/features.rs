@@ -37,7 +37,10 @@ pub fn hover(
     position: lsp::Position,
     encoding: Encoding,
 ) -> Option<lsp::Hover> {
-    let occurrence = occurrence_at(analysis, position, encoding)?;
+    // A name, or else a key: its documentation from the grammar.
+    let Some(occurrence) = occurrence_at(analysis, position, encoding) else {
+        return super::completion::key_hover(analysis, position, encoding);
+    };
     let symbol = analysis.index.symbol(occurrence.symbol);
     let source = &analysis.compilation.source;
     let mut text = format!("**{} `{}`**", symbol.kind.describe(), symbol.name);

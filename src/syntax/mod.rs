@@ -4,12 +4,18 @@
 //! means is decided later (`model`, `check`).
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::grammar::{self, MAX_LIST_DEPTH, Place, UNSUPPORTED_CONSTRAINTS};
 use crate::source::Span;
 use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 
-mod protocol;
+mod blocks;
+mod sections;
+mod values;
 
-pub use protocol::*;
+pub use crate::grammar::is_variable_name;
+pub use blocks::*;
+pub use sections::*;
+pub use values::*;
 
 /// A protocol file, every section in declaration order.
 #[derive(Clone, Debug, Default)]
@@ -24,6 +30,8 @@ pub struct Protocol {
     pub tools: Vec<Tool>,
     pub skills: Vec<Skill>,
     pub mcp_servers: Vec<McpServer>,
+    /// `onDemandSkills:`, named by its key.
+    pub on_demand_skills: Option<Skill>,
     pub on_demand_mcp_servers: Vec<OnDemandMcp>,
     pub workers: Vec<WorkerDecl>,
     pub agent: Option<Agent>,
@@ -50,6 +58,7 @@ impl Protocol {
             && self.tools.is_empty()
             && self.skills.is_empty()
             && self.mcp_servers.is_empty()
+            && self.on_demand_skills.is_none()
             && self.on_demand_mcp_servers.is_empty()
             && self.workers.is_empty()
             && self.agent.is_none()
@@ -224,23 +233,16 @@ pub enum FieldContext {
 }
 
 impl FieldContext {
-    pub fn allowed_keys(self) -> &'static [&'static str] {
+    /// The place's row in the grammar.
+    pub fn place(self) -> &'static Place {
         match self {
-            FieldContext::Property | FieldContext::Parameter => {
-                &["type", "description", "optional", "enum", "const", "items"]
-            }
-            FieldContext::Items => &["type", "description", "enum", "const", "items"],
-            FieldContext::ArrayType => &["type", "items", "description"],
-            FieldContext::Input | FieldContext::TriggerInput => &[
-                "type",
-                "description",
-                "optional",
-                "default",
-                "enum",
-                "items",
-            ],
-            FieldContext::Variable => &["type", "description", "default", "items"],
-            FieldContext::Resource => &["type", "description", "default", "readonly", "items"],
+            FieldContext::Property => &grammar::PROPERTY,
+            FieldContext::Parameter => &grammar::PARAMETER,
+            FieldContext::Items => &grammar::ITEMS,
+            FieldContext::ArrayType => &grammar::ARRAY_TYPE,
+            FieldContext::Input | FieldContext::TriggerInput => &grammar::INPUT,
+            FieldContext::Variable => &grammar::VARIABLE,
+            FieldContext::Resource => &grammar::RESOURCE,
         }
     }
 
@@ -259,46 +261,6 @@ impl FieldContext {
     }
 }
 
-/// The top-level sections of a protocol (interactive and worker formats).
-pub const SECTIONS: &[&str] = &[
-    "input",
-    "resources",
-    "variables",
-    "triggers",
-    "tools",
-    "types",
-    "skills",
-    "onDemandSkills",
-    "mcpServers",
-    "onDemandMcpServers",
-    "workers",
-    "agent",
-    "handlers",
-    "steps",
-    "output",
-];
-
-/// Most `[]` suffixes on one type expression. Every later stage walks the
-/// nesting recursively; real protocols use one or two.
-pub(crate) const MAX_LIST_DEPTH: usize = 16;
-
-/// JSON Schema keywords people reach for that the types language does not
-/// have, with what to write instead.
-const UNSUPPORTED_CONSTRAINTS: &[&str] = &[
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-];
-
 /// Lowers the root mapping into a [`Protocol`]. It takes the tree and frees
 /// each section (and each type) as soon as it is lowered, so the tree and
 /// the model are never both whole in memory.
@@ -311,18 +273,23 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
     for entry in entries {
         let value = &entry.value;
         let key = entry.key.text.as_ref();
-        if SECTIONS.contains(&key) {
-            protocol.sections.push(Name::of(&entry.key));
+        match grammar::PROTOCOL.key(key) {
+            Some(section) => {
+                protocol.sections.push(Name::of(&entry.key));
+                if let Some(deprecation) = section.deprecated {
+                    lower.deprecated(entry.key.span, deprecation, deprecation.help.to_string());
+                }
+            }
+            None => {
+                let sections = grammar::PROTOCOL.key_names();
+                lower.unknown_key(&entry, key, &sections, "the protocol");
+                continue;
+            }
         }
         match key {
             "types" => protocol.types = lower.types(entry.value),
             "input" => protocol.input = lower.fields(value, "input", FieldContext::Input),
             "resources" => {
-                lower.push(
-                    Diagnostic::new(Code::Deprecated, entry.key.span, "`resources` are deprecated")
-                        .with_help("persist state with a tool your application implements, called from a `tool-call` block or by the model")
-                        .with_note("resources still work for now, but may be removed in a future major version"),
-                );
                 protocol.resources = lower.fields(value, "resources", FieldContext::Resource)
             }
             "variables" => {
@@ -331,7 +298,7 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
             "triggers" => protocol.triggers = lower.triggers(value),
             "tools" => protocol.tools = lower.tools(value),
             "skills" => protocol.skills = lower.skills(value),
-            "onDemandSkills" => lower.on_demand_skills(value),
+            "onDemandSkills" => protocol.on_demand_skills = Some(lower.on_demand_skills(&entry)),
             "mcpServers" => protocol.mcp_servers = lower.mcp_servers(value),
             "onDemandMcpServers" => {
                 protocol.on_demand_mcp_servers = lower.on_demand_mcp_servers(value)
@@ -341,7 +308,7 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
             "handlers" => protocol.handlers = lower.handlers(value),
             "steps" => protocol.steps = lower.blocks(value, "`steps`"),
             "output" => protocol.output = lower.text(value, "`output`"),
-            other => lower.unknown_key(&entry, other, SECTIONS, "the protocol"),
+            _ => {}
         }
     }
     protocol
@@ -552,7 +519,7 @@ impl Lower<'_> {
 
     fn union(&mut self, entries: &[Entry], any_of: &Entry, name: &Name) -> TypeDefKind {
         let place = format!("union `{}`", name.text);
-        self.check_keys(entries, &["anyOf", "discriminator", "description"], &place);
+        self.check_keys(entries, &grammar::UNION.key_names(), &place);
         let variants = match &any_of.value.kind {
             NodeKind::Sequence(items) => items
                 .iter()
@@ -625,7 +592,7 @@ impl Lower<'_> {
             None => return TypeDefKind::Invalid,
         }
         let place = format!("array type `{}`", name.text);
-        self.check_keys(entries, FieldContext::ArrayType.allowed_keys(), &place);
+        self.check_keys(entries, &grammar::ARRAY_TYPE.key_names(), &place);
         // Reads `type` again, which gives the same expression and no diagnostic.
         TypeDefKind::Array(Box::new(self.field_from_entries(
             name.clone(),
@@ -644,7 +611,7 @@ impl Lower<'_> {
         let what = context.describe(&name.text);
         match entry.value.as_mapping() {
             Some(entries) => {
-                self.check_keys(entries, context.allowed_keys(), &what);
+                self.check_keys(entries, &context.place().key_names(), &what);
                 self.field_from_entries(name, entries, &what)
             }
             None if UNSUPPORTED_CONSTRAINTS.contains(&name.text.as_str()) => {
