@@ -466,6 +466,190 @@ handlers:
     client.shutdown();
 }
 
+/// Completion once missed the keys under `anthropic:`, `contextRetention:`,
+/// `onDemandSkills:` and `anthropic.tools`, and offered fixed values only
+/// for `block:`; both now come from the grammar.
+#[test]
+fn completion_offers_keys_and_choices_the_grammar_has() {
+    let mut client = Client::start(false);
+    let text = "\
+onDemandSkills:
+  
+onDemandMcpServers:
+  remote:
+    contextRetention:
+      
+agent:
+  model: anthropic/claude-sonnet-4-5
+  system: system
+  thinking: 
+  display: 
+  anthropic:
+    
+    tools:
+      web-search:
+        display: 
+triggers:
+  go:
+    input:
+      LEVEL: { type: string }
+handlers:
+  go:
+    Say:
+      block: add-message
+      role: 
+      visible: 
+";
+    let doc = scratch("grammar-complete.yaml");
+    client.open(&doc, text);
+    let mut at =
+        |line, character| labels(&client.at("textDocument/completion", &doc, line, character));
+    assert_eq!(at(1, 2), ["display", "title", "description", "execution"]);
+    assert_eq!(at(5, 6), ["toolResults"]);
+    // `tools` is written below already.
+    assert_eq!(at(12, 4), ["skills"]);
+    assert_eq!(
+        at(15, 17),
+        ["hidden", "name", "description", "stream", "title"]
+    );
+    // A dynamic choice: its words, then the variables that may hold one.
+    assert_eq!(at(9, 12), ["low", "medium", "high", "max", "off"]);
+    // `display` is not a key of `agent`: nothing to offer.
+    assert_eq!(at(10, 11), Vec::<String>::new());
+    assert_eq!(at(24, 12), ["user", "assistant", "system"]);
+    assert_eq!(at(25, 15), ["true", "false"]);
+    client.shutdown();
+}
+
+/// Every place in the grammar, written as a path from the top of a file,
+/// gets exactly its keys offered at an empty line inside it.
+#[test]
+fn completion_offers_every_places_keys() {
+    use agentc::grammar::{self, Spot};
+    // Paths to places, with the `block:` written beside the cursor.
+    let mut paths: Vec<(Vec<&str>, Option<&str>)> = vec![
+        (vec![], None),
+        (vec!["input", "X"], None),
+        (vec!["input", "X", "items"], None),
+        (vec!["variables", "X"], None),
+        (vec!["resources", "X"], None),
+        (vec!["triggers", "go"], None),
+        (vec!["tools", "t"], None),
+        (vec!["tools", "t", "parameters", "p"], None),
+        (vec!["types", "T"], None),
+        (vec!["types", "T", "p"], None),
+        (vec!["skills", "s"], None),
+        (vec!["onDemandSkills"], None),
+        (vec!["mcpServers", "m"], None),
+        (vec!["onDemandMcpServers"], None),
+        (vec!["onDemandMcpServers", "remote"], None),
+        (
+            vec!["onDemandMcpServers", "remote", "contextRetention"],
+            None,
+        ),
+        (
+            vec![
+                "onDemandMcpServers",
+                "remote",
+                "contextRetention",
+                "toolResults",
+            ],
+            None,
+        ),
+        (vec!["workers", "w"], None),
+        (vec!["agent"], None),
+        (vec!["agent", "contextManagement"], None),
+        (vec!["agent", "anthropic"], None),
+        (vec!["agent", "anthropic", "tools"], None),
+        (vec!["agent", "anthropic", "tools", "web-search"], None),
+        (vec!["agent", "anthropic", "skills", "pdf"], None),
+    ];
+    for place in &grammar::BLOCKS {
+        paths.push((vec!["handlers", "go", "Step"], Some(place.name)));
+        paths.push((vec!["steps", "Step"], Some(place.name)));
+    }
+    let mut client = Client::start(false);
+    for (path, kind) in paths {
+        let mut text = String::new();
+        for (depth, key) in path.iter().enumerate() {
+            text.push_str(&format!("{}{key}:\n", "  ".repeat(depth)));
+        }
+        let indent = "  ".repeat(path.len());
+        if let Some(kind) = kind {
+            text.push_str(&format!("{indent}block: {kind}\n"));
+        }
+        let line = text.lines().count() as u32;
+        text.push_str(&format!("{indent}\n"));
+        let doc = scratch("every-place.yaml");
+        client.open(&doc, &text);
+        let offered =
+            labels(&client.at("textDocument/completion", &doc, line, indent.len() as u32));
+        let spot = grammar::spot_at(&path, kind).unwrap_or_else(|| panic!("{path:?}"));
+        let mut expected: Vec<String> = spot.keys().iter().map(|k| k.name.to_string()).collect();
+        if expected.is_empty() {
+            expected = spot.fixed_keys().iter().map(|k| k.to_string()).collect();
+        }
+        expected.retain(|k| !(kind.is_some() && k == "block"));
+        assert!(!expected.is_empty(), "{path:?}");
+        assert!(matches!(
+            spot,
+            Spot::Place(_) | Spot::Block(_) | Spot::Map(_) | Spot::TypeDef
+        ));
+        assert_eq!(offered, expected, "{path:?} {kind:?}");
+    }
+    client.shutdown();
+}
+
+/// Hovering a key shows its documentation from the grammar, and says
+/// when it is required or deprecated.
+#[test]
+fn hover_on_a_key_shows_its_documentation() {
+    let mut client = Client::start(false);
+    let text = "\
+resources:
+  COUNT: { type: integer }
+tools:
+  search:
+    description: Searches
+    display: title
+handlers:
+  go:
+    Say:
+      block: add-message
+      prompt: greeting
+";
+    let doc = scratch("hover-keys.yaml");
+    client.open(&doc, text);
+    let mut hover = |line, character| {
+        let hover = client.at("textDocument/hover", &doc, line, character);
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let display = hover(5, 6);
+    assert!(
+        display.starts_with("**`display`**\n\nHow a call shows in the UI"),
+        "{display}"
+    );
+    let description = hover(4, 4);
+    assert!(
+        description.starts_with("**`description`** (required)"),
+        "{description}"
+    );
+    let resources = hover(0, 3);
+    assert!(
+        resources.contains("*Deprecated:* `resources` are deprecated"),
+        "{resources}"
+    );
+    // The block's kind decides which `prompt` this is.
+    let prompt = hover(10, 8);
+    assert!(prompt.contains("a file under `prompts/`"), "{prompt}");
+    // A value is not a key.
+    assert_eq!(hover(5, 15), "");
+    client.shutdown();
+}
+
 #[test]
 fn completion_still_offers_names_while_the_file_is_not_valid_yaml() {
     let mut client = Client::start(false);
