@@ -303,6 +303,18 @@ fn check_declarations(model: &Model, diags: &mut Diagnostics) {
     for source in &protocol.on_demand_mcp_servers {
         check_presentation(&source.presentation, diags);
     }
+    if let Some(skill) = &protocol.on_demand_skills {
+        check_presentation(&skill.presentation, diags);
+    }
+    let anthropic = protocol
+        .agent
+        .iter()
+        .filter_map(|a| a.config.anthropic.as_ref());
+    for anthropic in anthropic {
+        for (_, presentation) in anthropic.tools.iter().chain(&anthropic.skills) {
+            check_presentation(presentation, diags);
+        }
+    }
     for server in &protocol.mcp_servers {
         check_presentation(&server.presentation, diags);
         let Some(source) = &server.source else {

@@ -383,6 +383,36 @@ pub fn key_at(path: &[&str], kind: Option<&str>) -> Option<&'static Key> {
     }
 }
 
+/// Every place in the grammar, each once, in the order a walk from the
+/// top of a protocol first reaches it.
+pub fn places() -> Vec<&'static Place> {
+    fn walk(value: Value, out: &mut Vec<&'static Place>) {
+        match value {
+            Value::Nested(place) => visit(place, out),
+            Value::MapOf(map) => walk(map.entry, out),
+            Value::Block => BLOCKS.iter().for_each(|place| visit(place, out)),
+            Value::TypeDef => {
+                visit(&UNION, out);
+                visit(&ARRAY_TYPE, out);
+                visit(&PROPERTY, out);
+            }
+            _ => {}
+        }
+    }
+    fn visit(place: &'static Place, out: &mut Vec<&'static Place>) {
+        if out.iter().any(|p| std::ptr::eq(*p, place)) {
+            return;
+        }
+        out.push(place);
+        for key in place.keys() {
+            walk(key.value, out);
+        }
+    }
+    let mut out = Vec::new();
+    visit(&PROTOCOL, &mut out);
+    out
+}
+
 /// The place of a block kind.
 pub fn block(kind: &str) -> Option<&'static Place> {
     BLOCKS.iter().find(|place| place.name == kind)

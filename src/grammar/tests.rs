@@ -1,34 +1,5 @@
 use super::*;
 
-/// Every place in the grammar, reached from the top of a protocol.
-fn places() -> Vec<&'static Place> {
-    fn walk(value: Value, out: &mut Vec<&'static Place>) {
-        match value {
-            Value::Nested(place) => visit(place, out),
-            Value::MapOf(map) => walk(map.entry, out),
-            Value::Block => BLOCKS.iter().for_each(|place| visit(place, out)),
-            Value::TypeDef => {
-                visit(&UNION, out);
-                visit(&ARRAY_TYPE, out);
-                visit(&PROPERTY, out);
-            }
-            _ => {}
-        }
-    }
-    fn visit(place: &'static Place, out: &mut Vec<&'static Place>) {
-        if out.iter().any(|p| std::ptr::eq(*p, place)) {
-            return;
-        }
-        out.push(place);
-        for key in place.keys() {
-            walk(key.value, out);
-        }
-    }
-    let mut out = Vec::new();
-    visit(&PROTOCOL, &mut out);
-    out
-}
-
 #[test]
 fn every_place_is_reached_and_names_each_key_once() {
     let places = places();
