@@ -281,8 +281,7 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
                 }
             }
             None => {
-                let sections = grammar::PROTOCOL.key_names();
-                lower.unknown_key(&entry, key, &sections, "the protocol");
+                lower.unknown_key(&entry, key, &grammar::PROTOCOL, "the protocol");
                 continue;
             }
         }
@@ -350,7 +349,7 @@ impl Lower<'_> {
         }
     }
 
-    fn unknown_key(&mut self, entry: &Entry, key: &str, allowed: &[&str], place: &str) {
+    fn unknown_key(&mut self, entry: &Entry, key: &str, allowed: &Place, place: &str) {
         // Built only while diagnostics are recorded: the suggestion is the
         // costly part, and a flood repeats it.
         self.diags.push_with(Code::UnknownKey, || {
@@ -373,21 +372,20 @@ impl Lower<'_> {
                 }
                 _ => None,
             };
-            match (help, nearest(key, allowed.iter().copied())) {
+            match (help, nearest(key, allowed.keys().map(|k| k.name))) {
                 (Some(help), _) => diagnostic.with_help(help),
                 (None, Some(near)) => diagnostic.did_you_mean(entry.key.span, near),
-                (None, None) => {
-                    diagnostic.with_help(format!("the keys here are {}", list(allowed)))
-                }
+                (None, None) => diagnostic
+                    .with_help(format!("the keys here are {}", list(&allowed.key_names()))),
             }
         });
     }
 
-    /// Reports every key outside `allowed`.
-    fn check_keys(&mut self, entries: &[Entry], allowed: &[&str], place: &str) {
+    /// Reports every key `allowed` does not take.
+    fn check_keys(&mut self, entries: &[Entry], allowed: &Place, place: &str) {
         for entry in entries {
             let key = entry.key.text.as_ref();
-            if allowed.contains(&key) {
+            if allowed.key(key).is_some() {
                 continue;
             }
             if UNSUPPORTED_CONSTRAINTS.contains(&key) {
@@ -519,7 +517,7 @@ impl Lower<'_> {
 
     fn union(&mut self, entries: &[Entry], any_of: &Entry, name: &Name) -> TypeDefKind {
         let place = format!("union `{}`", name.text);
-        self.check_keys(entries, &grammar::UNION.key_names(), &place);
+        self.check_keys(entries, &grammar::UNION, &place);
         let variants = match &any_of.value.kind {
             NodeKind::Sequence(items) => items
                 .iter()
@@ -592,7 +590,7 @@ impl Lower<'_> {
             None => return TypeDefKind::Invalid,
         }
         let place = format!("array type `{}`", name.text);
-        self.check_keys(entries, &grammar::ARRAY_TYPE.key_names(), &place);
+        self.check_keys(entries, &grammar::ARRAY_TYPE, &place);
         // Reads `type` again, which gives the same expression and no diagnostic.
         TypeDefKind::Array(Box::new(self.field_from_entries(
             name.clone(),
@@ -611,7 +609,7 @@ impl Lower<'_> {
         let what = context.describe(&name.text);
         match entry.value.as_mapping() {
             Some(entries) => {
-                self.check_keys(entries, &context.place().key_names(), &what);
+                self.check_keys(entries, context.place(), &what);
                 self.field_from_entries(name, entries, &what)
             }
             None if UNSUPPORTED_CONSTRAINTS.contains(&name.text.as_str()) => {

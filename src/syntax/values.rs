@@ -50,7 +50,7 @@ impl Lower<'_> {
     /// deprecated one.
     pub(super) fn keys_of(&mut self, body: &[Entry], place: &Place, what: &str) {
         if place.closed {
-            self.check_keys(body, &place.key_names(), what);
+            self.check_keys(body, place, what);
         }
         for entry in body {
             if let Some(deprecation) = place.key(&entry.key.text).and_then(|key| key.deprecated) {
