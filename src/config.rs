@@ -20,7 +20,8 @@
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::disk::{Reach, ReadError};
 use crate::emit::Target;
-use crate::source::{self, Source, Span};
+use crate::source::{self, Source};
+use crate::span::Span;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};

@@ -9,7 +9,8 @@
 //! `docs/security.md` lists these rules with the tests behind each.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::source::{MAX_FILE_BYTES, Span};
+use crate::source::MAX_FILE_BYTES;
+use crate::span::Span;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};

@@ -17,6 +17,7 @@ pub mod lsp;
 pub mod model;
 pub mod render;
 pub mod source;
+pub mod span;
 pub mod suppress;
 pub mod symbols;
 pub mod syntax;
@@ -26,7 +27,8 @@ pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
-pub use source::{Source, Span};
+pub use source::Source;
+pub use span::Span;
 
 pub use diagnostic::Diagnostics;
 use std::collections::HashSet;

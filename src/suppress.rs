@@ -70,7 +70,8 @@
 
 use crate::Compilation;
 use crate::diagnostic::{Code, Diagnostic, Edit, nearest};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use std::collections::HashMap;
 
 /// The word that starts a suppression.

@@ -293,7 +293,7 @@ impl<'m, 'd> Cx<'m, 'd> {
         )))
     }
 
-    fn too_large(&mut self, span: crate::source::Span, what: &str, size: lower::Size) {
+    fn too_large(&mut self, span: crate::span::Span, what: &str, size: lower::Size) {
         let (measure, limit) = if size.nodes == u64::MAX {
             ("is too large to count".to_string(), String::new())
         } else if size.depth > lower::MAX_INLINED_DEPTH {

@@ -3,7 +3,8 @@
 
 use crate::Compilation;
 use crate::diagnostic::{Diagnostic, Failure, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use serde::Serialize;
 
 #[derive(Serialize)]

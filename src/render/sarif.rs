@@ -9,7 +9,8 @@
 
 use crate::Compilation;
 use crate::diagnostic::{Code, Diagnostic, Failure, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeSet;

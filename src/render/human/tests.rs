@@ -1,7 +1,8 @@
 use super::excerpt::{self, CONTEXT, HEAD, LINE_LIMIT, MAX_GAP_LINES, MAX_SPAN_LINES, WORK};
 use super::*;
 use crate::diagnostic::Code;
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use crate::{Compilation, Timings};
 use miette::{MietteError, NamedSource, SpanContents};
 use proptest::prelude::*;
