@@ -781,20 +781,21 @@ enum Request<'a> {
 
 fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) -> ExitCode {
     let style = terminal_style(std::io::stderr().is_terminal());
-    let (mut compiled, others) = match &request {
+    let (mut compiled, others, settings) = match &request {
         Request::Meta { .. } if target != Target::Aap => {
             eprintln!("error: `--meta` is for `--target aap`");
             return ExitCode::from(2);
         }
         // The agent's description comes from its folder, checked whole.
         Request::Meta { .. } => match agent_folder(file) {
-            Ok(reports) => reports,
+            Ok(checked) => (checked.protocol, checked.others, checked.settings),
             Err(code) => return code,
         },
         Request::Emit(_) => match disk::read(file, Reach::Named) {
             Ok(bytes) => (
                 agentc::compile(&file.display().to_string(), bytes),
                 Vec::new(),
+                None,
             ),
             Err(error) => {
                 eprintln!("error: `{}` was not read: {error}", file.display());
@@ -826,7 +827,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     let mut diags = Diagnostics::default();
     let result = match request {
         Request::Emit(selection) => emit::emit(model, target, selection, &mut diags),
-        Request::Meta { version } => meta(model, &others, version, &mut diags),
+        Request::Meta { version } => meta(model, settings.as_ref(), version, &mut diags),
     };
     compiled.add(diags);
     if !compiled.diagnostics.is_empty() {
@@ -864,8 +865,9 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     ExitCode::SUCCESS
 }
 
-/// The protocol's report and its folder's other reports, for `--meta`.
-fn agent_folder(file: &Path) -> Result<(Compilation, Vec<Compilation>), ExitCode> {
+/// The protocol checked with its agent folder, for `--meta`; the folder's
+/// reports are printed when the protocol could not be read.
+fn agent_folder(file: &Path) -> Result<agent::Checked, ExitCode> {
     let dir = file.parent().unwrap_or(Path::new("."));
     if !dir.join("settings.json").is_file() {
         eprintln!(
@@ -874,49 +876,27 @@ fn agent_folder(file: &Path) -> Result<(Compilation, Vec<Compilation>), ExitCode
         );
         return Err(ExitCode::from(2));
     }
-    let reports = agent::check_path(file, Reach::Named);
-    let (protocol, others): (Vec<_>, Vec<_>) = reports.into_iter().partition(|r| r.model.is_some());
-    match protocol.into_iter().next() {
-        Some(protocol) => Ok((protocol, others)),
-        None => {
-            for report in &others {
-                eprint!(
-                    "{}",
-                    human::render_capped(report, Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS)
-                );
-            }
-            Err(ExitCode::from(1))
-        }
+    let checked = agent::check_agent(file, Reach::Named);
+    if checked.protocol.model.is_some() {
+        return Ok(checked);
     }
+    for report in checked.into_reports() {
+        eprint!(
+            "{}",
+            human::render_capped(&report, Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
+    }
+    Err(ExitCode::from(1))
 }
 
 /// The AAP `GET /meta` response: the agent as `settings.json` describes it.
 fn meta(
     model: &agentc::Model,
-    others: &[Compilation],
+    settings: Option<&agent::Settings>,
     version: &str,
     diags: &mut Diagnostics,
 ) -> Result<emit::Output, emit::EmitError> {
-    if let Err(error) = semver::Version::parse(version) {
-        return Err(emit::EmitError::new(format!(
-            "`--agent-version {version}` is not a semantic version: {error}"
-        ))
-        .with_help("write MAJOR.MINOR.PATCH, as in `1.4.0`"));
-    }
-    // The folder was checked without errors, so settings.json is an object
-    // with string `slug` and `name`.
-    let settings: serde_json::Value = others
-        .iter()
-        .find(|c| c.source.name().ends_with("settings.json"))
-        .and_then(|c| serde_json::from_str(c.source.text()).ok())
-        .unwrap_or_default();
-    let field = |key: &str| settings.get(key).and_then(serde_json::Value::as_str);
-    let agent = emit::aap::AgentMeta {
-        name: field("slug").unwrap_or_default(),
-        title: field("name").unwrap_or_default(),
-        description: field("description"),
-        version,
-    };
+    let agent = emit::aap::AgentMeta::new(settings, version)?;
     Ok(emit::Output::Json(emit::aap::meta(model, agent, diags)))
 }
 

@@ -572,3 +572,21 @@ fn cli_checks_a_lone_protocol_without_its_files() {
     let output = agentc(&["check", &temp.join("protocol.yaml")]);
     assert!(stdout(&output).ends_with("checked 1 file: 1 warning\n"));
 }
+
+/// Checking a folder reads `settings.json` into typed settings once; a
+/// folder whose settings are not settings has none.
+#[test]
+fn checking_a_folder_reads_its_settings() {
+    let checked = agent::check_folder(agent::load(Path::new("protocols/shop-assistant")));
+    let settings = checked.settings.expect("settings");
+    assert_eq!(settings.slug, "shop-assistant");
+    assert_eq!(settings.name, "Shop Assistant");
+    assert!(settings.description.is_some());
+    assert_eq!(settings.format, agent::Format::Interactive);
+    assert_eq!(checked.others.len(), 6, "settings.json and five prompts");
+    let worker = agent::check_folder(agent::load(Path::new("protocols/worker")));
+    assert_eq!(
+        worker.settings.map(|s| s.format),
+        Some(agent::Format::Worker)
+    );
+}

@@ -12,6 +12,8 @@ mod references;
 mod settings;
 pub mod template;
 
+pub use settings::{Format, Settings};
+
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::disk::{self, Reach, ReadError};
 use crate::source::{self, Source};
@@ -93,7 +95,36 @@ fn lacks_settings(dir: &Path) -> bool {
 /// agent folder are always read within it. A file that cannot be read is
 /// a diagnostic of its own; the rest is checked as usual.
 pub fn check_path(file: &Path, reach: Reach) -> Vec<Compilation> {
-    check_path_with(file, reach, &Disk)
+    check_agent(file, reach).into_reports()
+}
+
+/// [`check_path`], keeping the protocol's report apart from the others and
+/// what `settings.json` says, for a caller that describes the agent
+/// (`agentc emit --target aap --meta`).
+pub fn check_agent(file: &Path, reach: Reach) -> Checked {
+    check_agent_with(file, reach, &Disk)
+}
+
+/// A protocol, checked with the files of its agent folder, if any.
+pub struct Checked {
+    /// The protocol's report.
+    pub protocol: Compilation,
+    /// The reports of `settings.json`, then of every prompt and every
+    /// reference by name, then of what could not be listed; none for a
+    /// protocol checked alone.
+    pub others: Vec<Compilation>,
+    /// What `settings.json` says, when it could be read as [`Settings`].
+    pub settings: Option<Settings>,
+}
+
+impl Checked {
+    /// One report per file: the protocol's first.
+    pub fn into_reports(self) -> Vec<Compilation> {
+        let mut reports = Vec::with_capacity(1 + self.others.len());
+        reports.push(self.protocol);
+        reports.extend(self.others);
+        reports
+    }
 }
 
 /// Where the files of an agent folder are read from: the disk, or an
@@ -116,16 +147,18 @@ impl Files for Disk {
 /// [`check_path`], reading through `files`. Which files make up the folder
 /// is still decided by what is on disk.
 pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Compilation> {
+    check_agent_with(file, reach, files).into_reports()
+}
+
+fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
     let mut checked = if is_protocol && is_agent_folder(dir) {
         let loaded = load_with(dir, files);
         let read = started.elapsed();
-        let mut checked = check(loaded);
-        if let Some(protocol) = checked.first_mut() {
-            protocol.timings.read += read;
-        }
+        let mut checked = check_folder(loaded);
+        checked.protocol.timings.read += read;
         checked
     } else {
         let protocol = File::read(file, reach, files);
@@ -135,11 +168,15 @@ pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Comp
         if is_protocol && lacks_settings(dir) {
             compilation.diagnostics.insert(0, missing_settings());
         }
-        vec![compilation]
+        Checked {
+            protocol: compilation,
+            others: Vec::new(),
+            settings: None,
+        }
     };
     // A file named `protocol.yaml` is an agent's whole protocol.
+    let protocol = &mut checked.protocol;
     if is_protocol
-        && let Some(protocol) = checked.first_mut()
         && let Some(problem) = protocol.model.as_ref().and_then(crate::check::agent_format)
     {
         protocol.diagnostics.push(problem);
@@ -310,13 +347,20 @@ pub(crate) fn ordinary_folder(dir: &Path) -> bool {
 /// prompt and every reference, by name. The time spent on the files around
 /// the protocol counts as the protocol's check.
 pub fn check(files: AgentFiles) -> Vec<Compilation> {
+    check_folder(files).into_reports()
+}
+
+/// [`check`], keeping the protocol's report apart and what `settings.json`
+/// says.
+pub fn check_folder(files: AgentFiles) -> Checked {
     let mut protocol = compile(files.protocol);
     let started = Instant::now();
     let mut settings = Report::new(files.settings);
     let mut prompts: Vec<Report> = files.prompts.into_iter().map(Report::named).collect();
     let mut references: Vec<Report> = files.references.into_iter().map(Report::named).collect();
+    let mut read_settings = None;
     if let Some(model) = &protocol.model {
-        settings::check(model, &protocol.source, &mut settings);
+        read_settings = settings::check(model, &protocol.source, &mut settings);
         prompts::check(
             model,
             &protocol.source,
@@ -325,17 +369,19 @@ pub fn check(files: AgentFiles) -> Vec<Compilation> {
         );
         references::check(model, &mut protocol.diagnostics, &mut references);
     }
-    let mut out = vec![protocol, settings.finish()];
-    out.extend(prompts.into_iter().map(Report::finish));
-    out.extend(references.into_iter().map(Report::finish));
-    out.extend(files.unlisted.into_iter().map(|f| Report::new(f).finish()));
-    for compilation in &mut out {
+    let mut others = vec![settings.finish()];
+    others.extend(prompts.into_iter().map(Report::finish));
+    others.extend(references.into_iter().map(Report::finish));
+    others.extend(files.unlisted.into_iter().map(|f| Report::new(f).finish()));
+    for compilation in std::iter::once(&mut protocol).chain(&mut others) {
         crate::order(&mut compilation.diagnostics);
     }
-    if let Some(protocol) = out.first_mut() {
-        protocol.timings.check += started.elapsed();
+    protocol.timings.check += started.elapsed();
+    Checked {
+        protocol,
+        others,
+        settings: read_settings,
     }
-    out
 }
 
 fn compile(file: File) -> Compilation {
