@@ -39,8 +39,8 @@ enum Command {
         /// The protocol file.
         file: PathBuf,
         /// The consumer the output is shaped for.
-        #[arg(long, value_enum, default_value_t = TargetArg::JsonSchema)]
-        target: TargetArg,
+        #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
+        target: Target,
         /// Emit one type's schema.
         #[arg(long = "type", value_name = "NAME", conflicts_with_all = ["tool", "response", "meta"])]
         type_name: Option<String>,
@@ -115,7 +115,7 @@ struct CheckArgs {
     /// Also report what this consumer cannot express or would reject
     /// (repeatable; replaces the configuration's `targets`).
     #[arg(long = "target", value_enum, value_name = "TARGET")]
-    targets: Vec<TargetArg>,
+    targets: Vec<Target>,
     /// Use this configuration file instead of the nearest `agentc.toml`.
     #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
     config: Option<PathBuf>,
@@ -154,8 +154,8 @@ enum ValidateCommand {
         #[arg(long, value_name = "FILE")]
         protocol: Option<PathBuf>,
         /// Which rules apply.
-        #[arg(long, value_enum, default_value_t = ProfileArg::AgUi)]
-        profile: ProfileArg,
+        #[arg(long, value_enum, default_value_t = Profile::AgUi)]
+        profile: Profile,
         #[command(flatten)]
         options: DataOptions,
     },
@@ -176,14 +176,6 @@ struct DataOptions {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum ProfileArg {
-    /// The AG-UI protocol.
-    AgUi,
-    /// AG-UI plus the ten rules of the backend's `POST /api/v1/agent/runs`.
-    Backend,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
 enum Format {
     /// Each problem drawn on its source lines, with help.
     Human,
@@ -195,39 +187,6 @@ enum Format {
     Github,
     /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum TargetArg {
-    /// Plain JSON Schema 2020-12, with `$defs`.
-    JsonSchema,
-    /// OpenAI strict function tools and `response_format`.
-    #[value(name = "openai")]
-    OpenAi,
-    /// Anthropic strict tools and `output_config.format`.
-    Anthropic,
-    /// Gemini `functionDeclarations` and `responseJsonSchema`.
-    Gemini,
-    /// An AG-UI `Tool[]` for `RunAgentInput.tools`.
-    AgUi,
-    /// An AAP `ToolSpec[]`, or with `--meta` a `GET /meta` response.
-    Aap,
-    /// The tools block a backend writes into its system prompt.
-    ToolsPrompt,
-}
-
-impl From<TargetArg> for Target {
-    fn from(target: TargetArg) -> Target {
-        match target {
-            TargetArg::JsonSchema => Target::JsonSchema,
-            TargetArg::OpenAi => Target::OpenAi,
-            TargetArg::Anthropic => Target::Anthropic,
-            TargetArg::Gemini => Target::Gemini,
-            TargetArg::AgUi => Target::AgUi,
-            TargetArg::Aap => Target::Aap,
-            TargetArg::ToolsPrompt => Target::ToolsPrompt,
-        }
-    }
 }
 
 fn main() -> ExitCode {
@@ -254,7 +213,7 @@ fn main() -> ExitCode {
                 (true, Some(version)) => Request::Meta { version },
                 _ => Request::Emit(selection),
             };
-            emit(&file, target.into(), request, output.as_deref())
+            emit(&file, target, request, output.as_deref())
         }
         Command::Validate {
             command:
@@ -265,13 +224,7 @@ fn main() -> ExitCode {
                     options,
                 }),
             ..
-        } => {
-            let profile = match profile {
-                ProfileArg::AgUi => Profile::AgUi,
-                ProfileArg::Backend => Profile::Backend,
-            };
-            validate_run_input(&payload, protocol.as_deref(), profile, options)
-        }
+        } => validate_run_input(&payload, protocol.as_deref(), profile, options),
         Command::Validate {
             command: None,
             file: Some(file),
@@ -595,8 +548,7 @@ fn check(args: CheckArgs) -> ExitCode {
         (None, true) => ConfigChoice::Defaults,
         (None, false) => ConfigChoice::Nearest,
     };
-    let targets: Option<Vec<Target>> =
-        (!args.targets.is_empty()).then(|| args.targets.into_iter().map(Target::from).collect());
+    let targets: Option<Vec<Target>> = (!args.targets.is_empty()).then_some(args.targets);
     if args.print_config {
         return print_config(&args.paths, choice, targets, args.format);
     }
