@@ -12,7 +12,7 @@ use agentc::{
     Code, Compilation, Diagnostics, Failure, Severity, Source, Timings, agent, emit, render, source,
 };
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -419,10 +419,8 @@ fn usage_error(error: &emit::EmitError) -> ExitCode {
 /// any; the failure when it cannot be read at all.
 fn read_data(path: &Path) -> Result<(Source, Option<agentc::Diagnostic>), Failure> {
     let (name, bytes) = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        let limit = source::MAX_FILE_BYTES as u64 + 1;
-        match std::io::stdin().lock().take(limit).read_to_end(&mut bytes) {
-            Ok(_) => ("<stdin>".to_string(), bytes),
+        match disk::read_stdin() {
+            Ok(bytes) => ("<stdin>".to_string(), bytes),
             Err(error) => {
                 let message = format!("standard input was not read: {}", disk::describe_io(&error));
                 return Err(Failure::new("<stdin>", Code::InvalidPath, message));
