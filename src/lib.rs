@@ -84,6 +84,18 @@ impl std::iter::Sum for Timings {
 }
 
 impl Compilation {
+    /// The report of a file that was not compiled as a protocol (settings,
+    /// a prompt, JSON data, a configuration, or a protocol that could not
+    /// be read as text): its source and what was found in it.
+    pub fn uncompiled(source: Source, diagnostics: Vec<Diagnostic>) -> Compilation {
+        Compilation {
+            source,
+            model: None,
+            diagnostics,
+            timings: Timings::default(),
+        }
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -108,12 +120,7 @@ impl Compilation {
 pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> Compilation {
     let (source, problem) = source::decode(name, bytes);
     match problem {
-        Some(diagnostic) => Compilation {
-            source,
-            model: None,
-            diagnostics: vec![diagnostic],
-            timings: Timings::default(),
-        },
+        Some(diagnostic) => Compilation::uncompiled(source, vec![diagnostic]),
         None => compile_source(source),
     }
 }

@@ -17,7 +17,7 @@ pub use settings::{Format, Settings};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::disk::{self, Reach, ReadError};
 use crate::source::{self, Source};
-use crate::{Compilation, Timings, compile_source};
+use crate::{Compilation, compile_source};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -386,12 +386,7 @@ pub fn check_folder(files: AgentFiles) -> Checked {
 
 fn compile(file: File) -> Compilation {
     match file.problem {
-        Some(problem) => Compilation {
-            source: file.source,
-            model: None,
-            diagnostics: vec![problem],
-            timings: Timings::default(),
-        },
+        Some(problem) => Compilation::uncompiled(file.source, vec![problem]),
         None => compile_source(file.source),
     }
 }
@@ -424,11 +419,6 @@ impl Report {
     }
 
     fn finish(self) -> Compilation {
-        Compilation {
-            source: self.source,
-            model: None,
-            diagnostics: self.diagnostics.into_vec(),
-            timings: Timings::default(),
-        }
+        Compilation::uncompiled(self.source, self.diagnostics.into_vec())
     }
 }
