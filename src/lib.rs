@@ -8,21 +8,19 @@
 
 pub mod agent;
 pub mod check;
-pub mod config;
 pub mod diagnostic;
 pub mod disk;
 pub mod emit;
 pub mod grammar;
 pub mod lsp;
 pub mod model;
+pub mod project;
 pub mod render;
 pub mod source;
 pub mod span;
-pub mod suppress;
 pub mod symbols;
 pub mod syntax;
 pub mod validate;
-pub mod workspace;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};

@@ -7,8 +7,9 @@
 
 mod common;
 
+use agentc::project::suppress;
 use agentc::render::{human, short};
-use agentc::{Code, Compilation, Diagnostic, Span, suppress};
+use agentc::{Code, Compilation, Diagnostic, Span};
 use proptest::prelude::*;
 use std::path::Path;
 

@@ -6,13 +6,13 @@
 //! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
 //! each crash found here on the path that found it.
 
-use agentc::config::Config;
 use agentc::emit::{self, Output, Selection, Target};
+use agentc::project::config::Config;
 use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Compilation, Diagnostic, Diagnostics, Model, Source, Timings, source, workspace};
+use agentc::{Compilation, Diagnostic, Diagnostics, Model, Source, Timings, project, source};
 use std::path::Path;
 
 /// The name the protocol is checked under, as if read from disk.
@@ -23,7 +23,7 @@ const PROTOCOL: &str = "protocol.yaml";
 /// file's `agentc-ignore` comments, then the report in every format.
 pub fn check(bytes: &[u8]) {
     let mut files = vec![agentc::compile(PROTOCOL, bytes)];
-    workspace::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
+    project::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
     report(&files);
 }
 

@@ -355,9 +355,14 @@ pub fn check(files: AgentFiles) -> Vec<Compilation> {
 pub fn check_folder(files: AgentFiles) -> Checked {
     let mut protocol = compile(files.protocol);
     let started = Instant::now();
-    let mut settings = Report::new(files.settings);
-    let mut prompts: Vec<Report> = files.prompts.into_iter().map(Report::named).collect();
-    let mut references: Vec<Report> = files.references.into_iter().map(Report::named).collect();
+    let mut settings = FileFindings::new(files.settings);
+    let mut prompts: Vec<FileFindings> =
+        files.prompts.into_iter().map(FileFindings::named).collect();
+    let mut references: Vec<FileFindings> = files
+        .references
+        .into_iter()
+        .map(FileFindings::named)
+        .collect();
     let mut read_settings = None;
     if let Some(model) = &protocol.model {
         read_settings = settings::check(model, &protocol.source, &mut settings);
@@ -370,9 +375,14 @@ pub fn check_folder(files: AgentFiles) -> Checked {
         references::check(model, &mut protocol.diagnostics, &mut references);
     }
     let mut others = vec![settings.finish()];
-    others.extend(prompts.into_iter().map(Report::finish));
-    others.extend(references.into_iter().map(Report::finish));
-    others.extend(files.unlisted.into_iter().map(|f| Report::new(f).finish()));
+    others.extend(prompts.into_iter().map(FileFindings::finish));
+    others.extend(references.into_iter().map(FileFindings::finish));
+    others.extend(
+        files
+            .unlisted
+            .into_iter()
+            .map(|f| FileFindings::new(f).finish()),
+    );
     for compilation in std::iter::once(&mut protocol).chain(&mut others) {
         crate::order(&mut compilation.diagnostics);
     }
@@ -392,7 +402,7 @@ fn compile(file: File) -> Compilation {
 }
 
 /// A file being checked and what has been found in it.
-struct Report {
+struct FileFindings {
     name: String,
     source: Source,
     /// The file could not be read as text; its content is not checked.
@@ -400,17 +410,17 @@ struct Report {
     diagnostics: Diagnostics,
 }
 
-impl Report {
-    fn new(file: File) -> Report {
-        Report::with_name(String::new(), file)
+impl FileFindings {
+    fn new(file: File) -> FileFindings {
+        FileFindings::with_name(String::new(), file)
     }
 
-    fn named(named: Named) -> Report {
-        Report::with_name(named.name, named.file)
+    fn named(named: Named) -> FileFindings {
+        FileFindings::with_name(named.name, named.file)
     }
 
-    fn with_name(name: String, file: File) -> Report {
-        Report {
+    fn with_name(name: String, file: File) -> FileFindings {
+        FileFindings {
             name,
             source: file.source,
             unreadable: file.problem.is_some(),

@@ -6,7 +6,7 @@
 //! where it stops being JSON); the YAML layer, which reads JSON as the
 //! subset of YAML it is, gives every key and value its span.
 
-use super::Report;
+use super::FileFindings;
 use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
@@ -47,7 +47,11 @@ pub enum Format {
 /// Checks `settings.json` against the protocol, and returns what it says
 /// when it can be read as [`Settings`]. A byte order mark before the JSON
 /// is warned about and read past.
-pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) -> Option<Settings> {
+pub(super) fn check(
+    model: &Model,
+    protocol: &Source,
+    report: &mut FileFindings,
+) -> Option<Settings> {
     if report.unreadable {
         return None;
     }
@@ -189,7 +193,13 @@ fn read(object: &serde_json::Map<String, serde_json::Value>) -> Option<Settings>
 }
 
 /// The format agrees with the sections of the protocol.
-fn check_format(model: &Model, source: &Source, format: &str, span: Span, report: &mut Report) {
+fn check_format(
+    model: &Model,
+    source: &Source,
+    format: &str,
+    span: Span,
+    report: &mut FileFindings,
+) {
     let protocol = &model.protocol;
     let (wanted, found) = match format {
         "worker" => (

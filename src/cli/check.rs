@@ -3,8 +3,8 @@
 use super::args::{CheckArgs, Format};
 use super::output::{print, report, timings_table, with_progress};
 use agentc::emit::Target;
+use agentc::project::{self, ConfigChoice, Ignores};
 use agentc::render::human;
-use agentc::workspace::{self, ConfigChoice, Ignores};
 use agentc::{Compilation, Failure, Source, Timings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -28,7 +28,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         true => Ignores::Search,
         false => Ignores::Respect,
     };
-    let plan = workspace::plan(&args.paths, choice, ignores);
+    let plan = project::plan(&args.paths, choice, ignores);
     // A configuration that cannot be used stops the run: checking under
     // another would give answers nobody asked for.
     if !plan.broken_configs.is_empty() || !plan.unreadable_configs.is_empty() {
@@ -41,7 +41,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     let started = Instant::now();
     let done = AtomicUsize::new(0);
     let results = with_progress(plan.files.len(), &done, || {
-        workspace::check(&plan.files, targets.as_deref(), &done)
+        project::check(&plan.files, targets.as_deref(), &done)
     });
     let wall = started.elapsed();
 
@@ -85,7 +85,7 @@ fn print_config(
     targets: Option<Vec<Target>>,
     format: Format,
 ) -> ExitCode {
-    let mut configs = workspace::Configs::new(choice);
+    let mut configs = project::Configs::new(choice);
     let path = paths.first().map_or(Path::new("."), PathBuf::as_path);
     let mut config = (*configs.of(path)).clone();
     if !configs.broken.is_empty() || !configs.failures.is_empty() {

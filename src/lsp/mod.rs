@@ -33,10 +33,10 @@ pub use transport::{
 };
 
 use crate::agent::{self, Files};
-use crate::config::Config;
 use crate::disk::{self, Reach, ReadError};
+use crate::project;
+use crate::project::config::Config;
 use crate::symbols::Index;
-use crate::workspace;
 use crate::{Compilation, Diagnostic};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
@@ -486,10 +486,10 @@ impl<'c> Server<'c> {
         // `agentc.toml` (the defaults when there is none, or it is broken;
         // the command line says what is wrong with it).
         let config = match &path {
-            Some(path) => workspace::Configs::new(workspace::ConfigChoice::Nearest).of(path),
+            Some(path) => project::Configs::new(project::ConfigChoice::Nearest).of(path),
             None => Arc::new(Config::defaults(Path::new("."))),
         };
-        workspace::finish(&mut compilations, &config, &config.targets);
+        project::finish(&mut compilations, &config, &config.targets);
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
         // check no longer covers.

@@ -43,7 +43,7 @@ pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, 
     let mut out = String::new();
     for diagnostic in file.diagnostics.iter().take(shown) {
         let excerpt = Excerpt::new(&file.source, labels(diagnostic));
-        let report = Report::new(diagnostic, &excerpt, excerpt.labels());
+        let report = MietteDiagnostic::new(diagnostic, &excerpt, excerpt.labels());
         draw(&handler, &mut out, &report);
     }
     (out, file.diagnostics.len() - shown)
@@ -95,7 +95,7 @@ fn handler(style: Style) -> GraphicalReportHandler {
         .with_urls(false)
 }
 
-fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report<'_>) {
+fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &MietteDiagnostic<'_>) {
     if handler.render_report(out, report).is_err() {
         // miette writes into a String, which cannot fail; keep the message regardless.
         out.push_str(&report.message);
@@ -171,7 +171,7 @@ fn shorten_long_words(text: &str) -> Cow<'_, str> {
 
 /// One diagnostic as miette reads it: its texts as drawn, and the source
 /// its labels point into.
-struct Report<'a> {
+struct MietteDiagnostic<'a> {
     diagnostic: &'a Diagnostic,
     message: Cow<'a, str>,
     help: Option<String>,
@@ -179,13 +179,13 @@ struct Report<'a> {
     labels: &'a [LabeledSpan],
 }
 
-impl<'a> Report<'a> {
+impl<'a> MietteDiagnostic<'a> {
     fn new(
         diagnostic: &'a Diagnostic,
         source: &'a dyn SourceCode,
         labels: &'a [LabeledSpan],
-    ) -> Report<'a> {
-        Report {
+    ) -> MietteDiagnostic<'a> {
+        MietteDiagnostic {
             diagnostic,
             message: shorten_long_words(&diagnostic.message),
             help: super::help_and_notes(diagnostic)
@@ -196,21 +196,21 @@ impl<'a> Report<'a> {
     }
 }
 
-impl fmt::Debug for Report<'_> {
+impl fmt::Debug for MietteDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl fmt::Display for Report<'_> {
+impl fmt::Display for MietteDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for Report<'_> {}
+impl std::error::Error for MietteDiagnostic<'_> {}
 
-impl miette::Diagnostic for Report<'_> {
+impl miette::Diagnostic for MietteDiagnostic<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(self.diagnostic.code.name()))
     }

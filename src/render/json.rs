@@ -7,8 +7,10 @@ use crate::source::Source;
 use crate::span::Span;
 use serde::Serialize;
 
+/// The whole JSON document: the contract's version, every diagnostic and
+/// the summary.
 #[derive(Serialize)]
-struct Report<D: Serialize> {
+struct JsonDocument<D: Serialize> {
     version: u32,
     diagnostics: D,
     summary: Summary,
@@ -82,7 +84,7 @@ pub fn write(
         help: f.help.clone(),
         labels: Vec::new(),
     });
-    let report = Report {
+    let report = JsonDocument {
         version: 1,
         diagnostics: super::Streamed::new(located.chain(unlocated)),
         summary: Summary {

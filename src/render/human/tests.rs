@@ -332,7 +332,11 @@ fn render_with_whole_text(file: &Compilation) -> String {
                         .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), span(l.span))),
                 )
                 .collect();
-        draw(&handler, &mut out, &Report::new(d, &source, &labels));
+        draw(
+            &handler,
+            &mut out,
+            &MietteDiagnostic::new(d, &source, &labels),
+        );
     }
     out
 }

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! The file is found upward from each checked file (the nearest one wins;
-//! `workspace::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
+//! `project::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
 //! they are written in: `*` stays within a folder, `**` crosses folders,
 //! and a glob that matches a folder matches everything below it. Every
 //! problem in the file is an `invalid-config` error at its key or value,

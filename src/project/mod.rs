@@ -1,6 +1,8 @@
-//! `agentc check` over many paths: which files a run checks, under which
-//! configuration, and checking them in parallel with the results in path
-//! order, whatever the scheduling.
+//! A run over many files (`agentc check` over many paths): which files a
+//! run checks, under which configuration ([`config`], `agentc.toml`), and
+//! checking them in parallel with the results in path order, whatever the
+//! scheduling; then the severities and the `# agentc-ignore` comments
+//! ([`suppress`]) applied to what was found.
 //!
 //! A path is a file (checked as named, even when a configuration excludes
 //! it), a folder (searched for the files its configuration includes), or,
@@ -13,12 +15,15 @@
 //! read only when it lies inside the folder searched ([`Reach::Within`]);
 //! one named on the command line is read wherever it leads.
 
-use crate::config::{self, Config};
+pub mod config;
+pub mod suppress;
+
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, Reach};
 use crate::emit::Target;
 use crate::source::Source;
 use crate::{Compilation, agent};
+use config::Config;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
@@ -619,7 +624,7 @@ pub fn finish(files: &mut [Compilation], config: &Config, targets: &[Target]) {
     // turned off is not there to silence, so its suppression is unused),
     // and what they report is configured in turn.
     if let Some(protocol) = files.first_mut() {
-        crate::suppress::apply(protocol);
+        suppress::apply(protocol);
         config.apply(&mut protocol.diagnostics);
     }
 }
