@@ -15,7 +15,7 @@ mod common;
 use common::{agentc, stderr, stdout};
 
 use agentc::render::{human, json};
-use agentc::{Compilation, agent};
+use agentc::{FileReport, agent};
 use std::path::{Path, PathBuf};
 
 const INVALID_AGENTS: &str = "protocols/invalid-agents";
@@ -141,12 +141,12 @@ fn expectations(name: &str) -> Vec<Expected> {
 
 /// Loads and checks an agent folder given by a path relative to the crate
 /// root.
-fn check_agent(dir: &str) -> Vec<Compilation> {
+fn check_agent(dir: &str) -> Vec<FileReport> {
     let files = agent::load(Path::new(dir));
     agent::check(files)
 }
 
-fn diagnostics(compilations: &[Compilation]) -> Vec<Expected> {
+fn diagnostics(compilations: &[FileReport]) -> Vec<Expected> {
     compilations
         .iter()
         .flat_map(|c| {

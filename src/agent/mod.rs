@@ -3,7 +3,7 @@
 //! be; then the files around it are checked against it: the settings, every
 //! prompt it names (and the prompts those include), every reference.
 //!
-//! Each file gets its own [`Compilation`], so every diagnostic points into
+//! Each file gets its own [`FileReport`], so every diagnostic points into
 //! the file it is about. Loading from disk ([`load`]) is separate from
 //! checking ([`check`]), which works on text, as an editor has it.
 
@@ -17,7 +17,7 @@ pub use settings::{Format, Settings};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::disk::{self, Reach, ReadError};
 use crate::source::{self, Source};
-use crate::{Compilation, compile_source};
+use crate::{FileReport, compile_source};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -94,7 +94,7 @@ fn lacks_settings(dir: &Path) -> bool {
 /// `reach` is how far reading the protocol itself may go; the files of an
 /// agent folder are always read within it. A file that cannot be read is
 /// a diagnostic of its own; the rest is checked as usual.
-pub fn check_path(file: &Path, reach: Reach) -> Vec<Compilation> {
+pub fn check_path(file: &Path, reach: Reach) -> Vec<FileReport> {
     check_agent(file, reach).into_reports()
 }
 
@@ -108,18 +108,18 @@ pub fn check_agent(file: &Path, reach: Reach) -> Checked {
 /// A protocol, checked with the files of its agent folder, if any.
 pub struct Checked {
     /// The protocol's report.
-    pub protocol: Compilation,
+    pub protocol: FileReport,
     /// The reports of `settings.json`, then of every prompt and every
     /// reference by name, then of what could not be listed; none for a
     /// protocol checked alone.
-    pub others: Vec<Compilation>,
+    pub others: Vec<FileReport>,
     /// What `settings.json` says, when it could be read as [`Settings`].
     pub settings: Option<Settings>,
 }
 
 impl Checked {
     /// One report per file: the protocol's first.
-    pub fn into_reports(self) -> Vec<Compilation> {
+    pub fn into_reports(self) -> Vec<FileReport> {
         let mut reports = Vec::with_capacity(1 + self.others.len());
         reports.push(self.protocol);
         reports.extend(self.others);
@@ -146,7 +146,7 @@ impl Files for Disk {
 
 /// [`check_path`], reading through `files`. Which files make up the folder
 /// is still decided by what is on disk.
-pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Compilation> {
+pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<FileReport> {
     check_agent_with(file, reach, files).into_reports()
 }
 
@@ -346,7 +346,7 @@ pub(crate) fn ordinary_folder(dir: &Path) -> bool {
 /// One report per file, in order: the protocol, `settings.json`, then every
 /// prompt and every reference, by name. The time spent on the files around
 /// the protocol counts as the protocol's check.
-pub fn check(files: AgentFiles) -> Vec<Compilation> {
+pub fn check(files: AgentFiles) -> Vec<FileReport> {
     check_folder(files).into_reports()
 }
 
@@ -394,9 +394,9 @@ pub fn check_folder(files: AgentFiles) -> Checked {
     }
 }
 
-fn compile(file: File) -> Compilation {
+fn compile(file: File) -> FileReport {
     match file.problem {
-        Some(problem) => Compilation::uncompiled(file.source, vec![problem]),
+        Some(problem) => FileReport::uncompiled(file.source, vec![problem]),
         None => compile_source(file.source),
     }
 }
@@ -428,7 +428,7 @@ impl FileFindings {
         }
     }
 
-    fn finish(self) -> Compilation {
-        Compilation::uncompiled(self.source, self.diagnostics.into_vec())
+    fn finish(self) -> FileReport {
+        FileReport::uncompiled(self.source, self.diagnostics.into_vec())
     }
 }

@@ -5,7 +5,7 @@ use super::output::{print, report, timings_table, with_progress};
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
 use agentc::render::human;
-use agentc::{Compilation, Failure, Source, Timings};
+use agentc::{Failure, FileReport, Source, Timings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
@@ -105,9 +105,9 @@ fn broken_configs(
     unreadable: &[Failure],
     format: Format,
 ) -> ExitCode {
-    let files: Vec<Compilation> = broken
+    let files: Vec<FileReport> = broken
         .into_iter()
-        .map(|(source, diagnostics)| Compilation::uncompiled(source, diagnostics))
+        .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
         .collect();
     report(
         format,

@@ -3,7 +3,7 @@
 
 use super::args::Format;
 use agentc::render::human::{self, Style};
-use agentc::{Compilation, Failure, Timings, emit, render};
+use agentc::{Failure, FileReport, Timings, emit, render};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +20,7 @@ use std::time::Duration;
 /// pipe (`agentc ... | head`) ends it quietly.
 pub(crate) fn report(
     format: Format,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
     done: &str,
     max: usize,
@@ -53,7 +53,7 @@ pub(crate) fn report(
 /// has no lines to draw.
 fn write_human(
     out: &mut dyn Write,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
     style: Style,
     max: usize,

@@ -8,7 +8,7 @@ use agentc::render::human;
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Code, Compilation, Failure, Severity, Source, source};
+use agentc::{Code, Failure, FileReport, Severity, Source, source};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -200,7 +200,7 @@ fn report_data(
     options: DataOptions,
 ) -> ExitCode {
     let values = data::documents(source.text(), layout).len();
-    let checked = Compilation::uncompiled(source, diagnostics);
+    let checked = FileReport::uncompiled(source, diagnostics);
     let values = match values {
         1 => "1 value".to_string(),
         n => format!("{n} values"),

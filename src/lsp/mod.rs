@@ -37,7 +37,7 @@ use crate::disk::{self, Reach, ReadError};
 use crate::project;
 use crate::project::config::Config;
 use crate::symbols::Index;
-use crate::{Compilation, Diagnostic};
+use crate::{Diagnostic, FileReport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
@@ -207,7 +207,7 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
 /// The latest check of a protocol file open in the editor.
 pub(crate) struct Analysis {
     pub uri: lsp::Uri,
-    pub compilation: Compilation,
+    pub compilation: FileReport,
     pub index: Index,
     /// The agent folder, when the protocol is one's `protocol.yaml`.
     pub folder: Option<PathBuf>,
@@ -556,7 +556,7 @@ impl<'c> Server<'c> {
         }
     }
 
-    fn publish(&self, uri: &lsp::Uri, compilation: &Compilation) {
+    fn publish(&self, uri: &lsp::Uri, compilation: &FileReport) {
         let uri = &self.spelled(uri);
         let mut positions = convert::Positions::new(&compilation.source, self.encoding);
         let diagnostics = compilation

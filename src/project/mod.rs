@@ -22,7 +22,7 @@ use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, Reach};
 use crate::emit::Target;
 use crate::source::Source;
-use crate::{Compilation, agent};
+use crate::{FileReport, agent};
 use config::Config;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -586,7 +586,7 @@ pub fn check(
     files: &[Planned],
     targets: Option<&[Target]>,
     done: &AtomicUsize,
-) -> Vec<Vec<Compilation>> {
+) -> Vec<Vec<FileReport>> {
     files
         .par_iter()
         .map(|file| {
@@ -606,7 +606,7 @@ pub fn check_one(
     reach: Reach,
     config: &Config,
     targets: &[Target],
-) -> Vec<Compilation> {
+) -> Vec<FileReport> {
     let mut files = agent::check_path(path, reach);
     finish(&mut files, config, targets);
     files
@@ -615,7 +615,7 @@ pub fn check_one(
 /// What a check adds to what [`agent::check_path`] found, for the command
 /// line and editors alike: the targets' checks, the configured severities,
 /// and the protocol's (the first file's) `agentc-ignore` comments.
-pub fn finish(files: &mut [Compilation], config: &Config, targets: &[Target]) {
+pub fn finish(files: &mut [FileReport], config: &Config, targets: &[Target]) {
     for file in files.iter_mut() {
         crate::check_targets(file, targets);
         config.apply(&mut file.diagnostics);

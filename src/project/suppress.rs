@@ -68,7 +68,7 @@
 //!   severities, so a suppression of a code turned off is reported unused,
 //!   as it is dead (ruff reports `noqa` of a disabled rule the same way).
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Code, Diagnostic, Edit, nearest};
 use crate::source::Source;
 use crate::span::Span;
@@ -82,7 +82,7 @@ const KEYWORD: &str = "agentc-ignore";
 /// each comment that is malformed, has no reason, or silences nothing.
 /// Keeps source order. Call it once, when every other diagnostic of the
 /// file is there (see the module's documentation).
-pub fn apply(compilation: &mut Compilation) {
+pub fn apply(compilation: &mut FileReport) {
     let source = &compilation.source;
     // Every suppression names the keyword; most files have none, and are
     // spared the line-by-line scan.

@@ -14,7 +14,7 @@ mod excerpt;
 #[cfg(test)]
 mod tests;
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Severity};
 use excerpt::{Excerpt, Label};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
@@ -29,7 +29,7 @@ pub enum Style {
 }
 
 /// Every diagnostic of one file, each followed by a blank line.
-pub fn render(file: &Compilation, style: Style) -> String {
+pub fn render(file: &FileReport, style: Style) -> String {
     render_at_most(file, style, usize::MAX).0
 }
 
@@ -37,7 +37,7 @@ pub fn render(file: &Compilation, style: Style) -> String {
 /// blank line, and how many were left out. Each diagnostic costs what it
 /// draws, not the size of the file, so drawing the first hundred of a
 /// flood of a million is quick; the caller says how many were left out.
-pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, usize) {
+pub fn render_at_most(file: &FileReport, style: Style, max: usize) -> (String, usize) {
     let shown = file.diagnostics.len().min(max);
     let handler = handler(style);
     let mut out = String::new();
@@ -57,7 +57,7 @@ pub const DEFAULT_MAX_DIAGNOSTICS: usize = 50;
 /// The first `max` diagnostics of one file, as [`render_at_most`] draws
 /// them, then, when some were left out, a line saying how many and how to
 /// see them all: what the command line prints.
-pub fn render_capped(file: &Compilation, style: Style, max: usize) -> String {
+pub fn render_capped(file: &FileReport, style: Style, max: usize) -> String {
     let (mut out, left_out) = render_at_most(file, style, max);
     if left_out > 0 {
         let all = file.diagnostics.len();
