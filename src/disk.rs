@@ -2,14 +2,16 @@
 //! requests must: only regular files are opened (never a FIFO, a socket or
 //! a device, which could block or never end), a link is followed only when
 //! it stays inside the folder being checked, and no read takes more than
-//! one byte past [`MAX_FILE_BYTES`]. Whatever stops a read is a
+//! one byte past [`MAX_FILE_BYTES`] (standard input, [`read_stdin`], is
+//! bounded the same way). Whatever stops a read is a
 //! [`ReadError`], which becomes a diagnostic at the path as the user sees
 //! it (the link, not its target), so the rest of the check goes on.
 //!
 //! `docs/security.md` lists these rules with the tests behind each.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::source::{MAX_FILE_BYTES, Span};
+use crate::source::MAX_FILE_BYTES;
+use crate::span::Span;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -127,6 +129,19 @@ pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
     let expected = metadata.len().min(limit);
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
     file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads standard input to its end, bounded as [`read`] is: at most one
+/// byte more than [`MAX_FILE_BYTES`], so input past the limit is reported
+/// rather than held whole.
+pub fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    let limit = MAX_FILE_BYTES as u64 + 1;
+    std::io::stdin()
+        .lock()
+        .take(limit)
+        .read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

@@ -8,33 +8,35 @@
 
 pub mod agent;
 pub mod check;
-pub mod config;
 pub mod diagnostic;
 pub mod disk;
 pub mod emit;
 pub mod grammar;
 pub mod lsp;
 pub mod model;
+pub mod project;
 pub mod render;
 pub mod source;
-pub mod suppress;
+pub mod span;
 pub mod symbols;
 pub mod syntax;
 pub mod validate;
-pub mod workspace;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
-pub use source::{Source, Span};
+pub use source::Source;
+pub use span::Span;
 
 pub use diagnostic::Diagnostics;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-/// The result of compiling one file: its source, the model when the file
-/// could be read as a protocol, and every diagnostic in source order.
-pub struct Compilation {
+/// What was found in one file, whether or not it was compiled (a
+/// protocol, or its settings, a prompt, JSON data, a configuration): its
+/// source, the model when the file could be read as a protocol, and every
+/// diagnostic in source order.
+pub struct FileReport {
     pub source: Source,
     pub model: Option<Model>,
     pub diagnostics: Vec<Diagnostic>,
@@ -81,7 +83,19 @@ impl std::iter::Sum for Timings {
     }
 }
 
-impl Compilation {
+impl FileReport {
+    /// The report of a file that was not compiled as a protocol (settings,
+    /// a prompt, JSON data, a configuration, or a protocol that could not
+    /// be read as text): its source and what was found in it.
+    pub fn uncompiled(source: Source, diagnostics: Vec<Diagnostic>) -> FileReport {
+        FileReport {
+            source,
+            model: None,
+            diagnostics,
+            timings: Timings::default(),
+        }
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -103,21 +117,16 @@ impl Compilation {
 
 /// Compiles a file's bytes: decoding, YAML, syntax, model and checks.
 /// Bytes given by value (a file just read) are not copied.
-pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> Compilation {
+pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> FileReport {
     let (source, problem) = source::decode(name, bytes);
     match problem {
-        Some(diagnostic) => Compilation {
-            source,
-            model: None,
-            diagnostics: vec![diagnostic],
-            timings: Timings::default(),
-        },
+        Some(diagnostic) => FileReport::uncompiled(source, vec![diagnostic]),
         None => compile_source(source),
     }
 }
 
 /// Compiles text that is already a [`Source`].
-pub fn compile_source(source: Source) -> Compilation {
+pub fn compile_source(source: Source) -> FileReport {
     let mut diags = Diagnostics::default();
     let mut timings = Timings::default();
     let mut clock = Instant::now();
@@ -140,7 +149,7 @@ pub fn compile_source(source: Source) -> Compilation {
     let mut diagnostics = diags.into_vec();
     order(&mut diagnostics);
     lap(&mut timings.check);
-    Compilation {
+    FileReport {
         source,
         model,
         diagnostics,
@@ -151,7 +160,7 @@ pub fn compile_source(source: Source) -> Compilation {
 /// Adds what each target cannot express or would reject (`agentc check
 /// --target`). Targets check only a protocol without errors: the emitters
 /// assume every name resolves and no type is recursive.
-pub fn check_targets(compilation: &mut Compilation, targets: &[emit::Target]) {
+pub fn check_targets(compilation: &mut FileReport, targets: &[emit::Target]) {
     if targets.is_empty() || compilation.has_errors() {
         return;
     }

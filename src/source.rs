@@ -3,7 +3,7 @@
 //! values) and the positions LSP clients read (UTF-16 code units).
 
 use crate::diagnostic::{Code, Diagnostic};
-use std::fmt;
+pub use crate::span::Span;
 use std::sync::OnceLock;
 
 /// The largest file agentc reads. Real protocols are kilobytes; this bound
@@ -11,53 +11,6 @@ use std::sync::OnceLock;
 /// the machine's memory, and bounds the worst a file under it can cost
 /// (`docs/performance.md`: a 16 MiB flow list of one-digit numbers).
 pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
-
-/// A half-open byte range `start..end` into a [`Source`]'s text.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Span {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        // Files are capped at MAX_FILE_BYTES, far below u32::MAX.
-        Span {
-            start: start as u32,
-            end: end.max(start) as u32,
-        }
-    }
-
-    pub fn empty(at: usize) -> Span {
-        Span::new(at, at)
-    }
-
-    pub fn len(self) -> usize {
-        (self.end - self.start) as usize
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.start == self.end
-    }
-
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
-    }
-
-    pub fn range(self) -> std::ops::Range<usize> {
-        self.start as usize..self.end as usize
-    }
-}
-
-impl fmt::Display for Span {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}..{}", self.start, self.end)
-    }
-}
 
 /// A position as a person reads it: 1-based line, 1-based column counted in
 /// Unicode scalar values.

@@ -8,7 +8,8 @@
 //! expansion, nesting depth, value size) are enforced here.
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use saphyr_parser::{Event, Parser, ScanError};
 use std::borrow::Cow;
 use std::collections::HashMap;

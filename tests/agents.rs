@@ -15,7 +15,7 @@ mod common;
 use common::{agentc, stderr, stdout};
 
 use agentc::render::{human, json};
-use agentc::{Compilation, agent};
+use agentc::{FileReport, agent};
 use std::path::{Path, PathBuf};
 
 const INVALID_AGENTS: &str = "protocols/invalid-agents";
@@ -141,12 +141,12 @@ fn expectations(name: &str) -> Vec<Expected> {
 
 /// Loads and checks an agent folder given by a path relative to the crate
 /// root.
-fn check_agent(dir: &str) -> Vec<Compilation> {
+fn check_agent(dir: &str) -> Vec<FileReport> {
     let files = agent::load(Path::new(dir));
     agent::check(files)
 }
 
-fn diagnostics(compilations: &[Compilation]) -> Vec<Expected> {
+fn diagnostics(compilations: &[FileReport]) -> Vec<Expected> {
     compilations
         .iter()
         .flat_map(|c| {
@@ -571,4 +571,22 @@ fn cli_checks_a_lone_protocol_without_its_files() {
     }
     let output = agentc(&["check", &temp.join("protocol.yaml")]);
     assert!(stdout(&output).ends_with("checked 1 file: 1 warning\n"));
+}
+
+/// Checking a folder reads `settings.json` into typed settings once; a
+/// folder whose settings are not settings has none.
+#[test]
+fn checking_a_folder_reads_its_settings() {
+    let checked = agent::check_folder(agent::load(Path::new("protocols/shop-assistant")));
+    let settings = checked.settings.expect("settings");
+    assert_eq!(settings.slug, "shop-assistant");
+    assert_eq!(settings.name, "Shop Assistant");
+    assert!(settings.description.is_some());
+    assert_eq!(settings.format, agent::Format::Interactive);
+    assert_eq!(checked.others.len(), 6, "settings.json and five prompts");
+    let worker = agent::check_folder(agent::load(Path::new("protocols/worker")));
+    assert_eq!(
+        worker.settings.map(|s| s.format),
+        Some(agent::Format::Worker)
+    );
 }

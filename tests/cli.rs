@@ -427,6 +427,43 @@ agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\
     assert!(stderr(&output).contains("input `LIMIT` is not an AAP option"));
 }
 
+/// A `settings.json` saved with a byte order mark (as Windows editors may
+/// write it) is read past the mark: the agent keeps its slug and name.
+#[test]
+fn emit_aap_meta_reads_settings_after_a_byte_order_mark() {
+    let dir = std::env::temp_dir().join(format!("agentc-meta-bom-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("prompts")).expect("temp dir");
+    std::fs::write(
+        dir.join("settings.json"),
+        "\u{feff}{\"slug\": \"bom-agent\", \"name\": \"BOM Agent\", \"description\": \"Saved on Windows\", \"format\": \"interactive\"}",
+    )
+    .expect("settings");
+    std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
+    std::fs::write(
+        dir.join("protocol.yaml"),
+        "agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\n  go:\n    Respond:\n      block: next-message\n",
+    )
+    .expect("protocol");
+    let protocol = dir.join("protocol.yaml");
+    let output = agentc(&[
+        "emit",
+        protocol.to_str().expect("a UTF-8 path"),
+        "--target",
+        "aap",
+        "--meta",
+        "--agent-version",
+        "2.0.0",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let agent = &value["agents"][0];
+    assert_eq!(agent["name"], "bom-agent");
+    assert_eq!(agent["title"], "BOM Agent");
+    assert_eq!(agent["description"], "Saved on Windows");
+    assert_eq!(agent["version"], "2.0.0");
+}
+
 #[test]
 fn emit_aap_meta_needs_settings_and_a_version() {
     let lone = agentc(&[

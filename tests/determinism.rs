@@ -8,7 +8,7 @@ mod common;
 
 use agentc::emit::{Selection, Target};
 use agentc::render::{github, human, json, sarif, short};
-use agentc::{Compilation, Diagnostics, emit};
+use agentc::{Diagnostics, FileReport, emit};
 use std::path::PathBuf;
 
 /// Everything agentc writes about one file, as one text.
@@ -29,7 +29,7 @@ fn everything(path: &PathBuf) -> String {
     out
 }
 
-fn emitted(compiled: &Compilation) -> String {
+fn emitted(compiled: &FileReport) -> String {
     let Some(model) = &compiled.model else {
         return String::new();
     };

@@ -68,7 +68,7 @@ fn schema_errors(instance: &Value) -> Vec<String> {
         .collect()
 }
 
-fn errors(compiled: &agentc::Compilation) -> Vec<&'static str> {
+fn errors(compiled: &agentc::FileReport) -> Vec<&'static str> {
     compiled
         .diagnostics
         .iter()

@@ -9,15 +9,15 @@
 mod common;
 
 use agentc::yaml::{MAX_ALIAS_NODES, MAX_DEPTH, MAX_SCALAR_BYTES};
-use agentc::{Code, Compilation};
+use agentc::{Code, FileReport};
 
 /// The codes reported, in order.
-fn codes(compiled: &Compilation) -> Vec<Code> {
+fn codes(compiled: &FileReport) -> Vec<Code> {
     compiled.diagnostics.iter().map(|d| d.code).collect()
 }
 
 /// How many times `code` is reported.
-fn count(compiled: &Compilation, code: Code) -> usize {
+fn count(compiled: &FileReport, code: Code) -> usize {
     compiled
         .diagnostics
         .iter()
@@ -27,7 +27,7 @@ fn count(compiled: &Compilation, code: Code) -> usize {
 
 /// The file is still read past the hostile part: the misspelt type in the
 /// last type, `Last`, is reported.
-fn assert_rest_is_read(compiled: &Compilation, text: &str) {
+fn assert_rest_is_read(compiled: &FileReport, text: &str) {
     assert_eq!(
         line(compiled, Code::UnknownType),
         line_of(text, "misspelt"),
@@ -37,7 +37,7 @@ fn assert_rest_is_read(compiled: &Compilation, text: &str) {
 }
 
 /// The 1-based line of `code`'s first report.
-fn line(compiled: &Compilation, code: Code) -> usize {
+fn line(compiled: &FileReport, code: Code) -> usize {
     let diagnostic = compiled
         .diagnostics
         .iter()

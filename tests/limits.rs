@@ -5,7 +5,7 @@
 mod common;
 
 use agentc::emit::Target;
-use agentc::{Code, Compilation};
+use agentc::{Code, FileReport};
 
 /// A protocol with these `types:` and `tools:` entries (indented by two).
 fn protocol(types: &str, tools: &str) -> String {
@@ -22,7 +22,7 @@ fn tool(parameters: &str) -> String {
     format!("  check:\n    description: Check the limit\n    parameters:\n{parameters}")
 }
 
-fn checked(text: &str, target: Target) -> Compilation {
+fn checked(text: &str, target: Target) -> FileReport {
     let mut compiled = common::compile_text(text);
     assert!(
         !compiled.has_errors(),
@@ -34,7 +34,7 @@ fn checked(text: &str, target: Target) -> Compilation {
 }
 
 /// The lines at which `code` is reported.
-fn lines(compiled: &Compilation, code: Code) -> Vec<usize> {
+fn lines(compiled: &FileReport, code: Code) -> Vec<usize> {
     compiled
         .diagnostics
         .iter()

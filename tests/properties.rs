@@ -7,10 +7,10 @@
 mod common;
 
 use agentc::render::{human, json};
-use agentc::{Code, Compilation};
+use agentc::{Code, FileReport};
 use proptest::prelude::*;
 
-fn assert_well_formed(compiled: &Compilation) {
+fn assert_well_formed(compiled: &FileReport) {
     let text = compiled.source.text();
     for d in &compiled.diagnostics {
         let spans = std::iter::once(d.span).chain(d.labels.iter().map(|l| l.span));

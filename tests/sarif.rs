@@ -14,7 +14,7 @@
 mod common;
 
 use agentc::render::{json, sarif};
-use agentc::{Code, Compilation, Severity, agent};
+use agentc::{Code, FileReport, Severity, agent};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -100,7 +100,7 @@ fn violations(validator: &jsonschema::Validator, log: &Value) -> Vec<String> {
 /// The invalid fixtures (checked against their targets, as
 /// tests/fixtures.rs does), the invalid agent folders, then the valid
 /// protocols with their folders' files.
-fn compilations() -> Vec<Compilation> {
+fn compilations() -> Vec<FileReport> {
     let mut files = Vec::new();
     for path in common::files(&common::root().join("protocols/invalid"), "yaml") {
         files.push(common::compile_fixture(&path));
@@ -127,7 +127,7 @@ fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
 
-fn fixture(name: &str) -> Compilation {
+fn fixture(name: &str) -> FileReport {
     common::compile_fixture(&common::root().join("protocols/invalid").join(name))
 }
 
@@ -135,7 +135,7 @@ fn fixture(name: &str) -> Compilation {
 const ODD_NAME: &str = "dir/my agent é/protocol.yaml";
 const ODD_URI: &str = "dir/my%20agent%20%C3%A9/protocol.yaml";
 
-fn odd_compilation() -> Compilation {
+fn odd_compilation() -> FileReport {
     let bytes = std::fs::read(common::root().join("protocols/invalid/invalid-output-worker.yaml"))
         .expect("read the fixture");
     agentc::compile(ODD_NAME, bytes)

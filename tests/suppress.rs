@@ -7,12 +7,13 @@
 
 mod common;
 
+use agentc::project::suppress;
 use agentc::render::{human, short};
-use agentc::{Code, Compilation, Diagnostic, Span, suppress};
+use agentc::{Code, Diagnostic, FileReport, Span};
 use proptest::prelude::*;
 use std::path::Path;
 
-fn suppressed(path: &Path) -> Compilation {
+fn suppressed(path: &Path) -> FileReport {
     let mut compilation = common::compile(path);
     suppress::apply(&mut compilation);
     compilation
@@ -267,7 +268,7 @@ fn on_boundaries(text: &str, span: Span) -> bool {
 /// Whether a suppression naming `code` could cover `line` (1-based): a line
 /// at or above it holds `agentc-ignore` and the code's name, and every
 /// line between them holds a `#`.
-fn named_above(compilation: &Compilation, code: Code, line: usize) -> bool {
+fn named_above(compilation: &FileReport, code: Code, line: usize) -> bool {
     let source = &compilation.source;
     (1..=line).rev().any(|above| {
         let text = source.line_text(above);

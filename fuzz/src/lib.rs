@@ -6,13 +6,13 @@
 //! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
 //! each crash found here on the path that found it.
 
-use agentc::config::Config;
 use agentc::emit::{self, Output, Selection, Target};
+use agentc::project::config::Config;
 use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Compilation, Diagnostic, Diagnostics, Model, Source, Timings, source, workspace};
+use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, Timings, project, source};
 use std::path::Path;
 
 /// The name the protocol is checked under, as if read from disk.
@@ -23,7 +23,7 @@ const PROTOCOL: &str = "protocol.yaml";
 /// file's `agentc-ignore` comments, then the report in every format.
 pub fn check(bytes: &[u8]) {
     let mut files = vec![agentc::compile(PROTOCOL, bytes)];
-    workspace::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
+    project::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
     report(&files);
 }
 
@@ -127,7 +127,7 @@ pub fn validate(bytes: &[u8]) {
 
 /// The model of a protocol without errors; a protocol with errors is
 /// reported, as `agentc emit` and `agentc validate` report it.
-fn usable(compiled: &Compilation) -> Option<&Model> {
+fn usable(compiled: &FileReport) -> Option<&Model> {
     assert_on_text(compiled);
     if compiled.has_errors() {
         human::render_capped(
@@ -143,11 +143,11 @@ fn usable(compiled: &Compilation) -> Option<&Model> {
 /// What `agentc emit` prints: the diagnostics the target added to the
 /// protocol's, then the output or the usage error.
 fn render_emitted(
-    compiled: &Compilation,
+    compiled: &FileReport,
     diags: Diagnostics,
     emitted: Result<Output, emit::EmitError>,
 ) {
-    let mut report = Compilation {
+    let mut report = FileReport {
         source: compiled.source.clone(),
         model: None,
         diagnostics: compiled.diagnostics.clone(),
@@ -175,7 +175,7 @@ fn validate_data(
     };
     // The summary line counts the values.
     let _ = data::documents(source.text(), layout).len();
-    let checked = Compilation {
+    let checked = FileReport {
         source: source.clone(),
         model: None,
         diagnostics,
@@ -185,7 +185,7 @@ fn validate_data(
 }
 
 /// Renders `files` in every output format the command line has.
-fn report(files: &[Compilation]) {
+fn report(files: &[FileReport]) {
     for file in files {
         assert_on_text(file);
         // As the command line draws them: the first few of a flood.
@@ -207,7 +207,7 @@ fn report(files: &[Compilation]) {
 /// Every span of every diagnostic (its labels' and its fix's included)
 /// lies on the file's text, on character boundaries: the renderers and
 /// editors slice the text there.
-fn assert_on_text(file: &Compilation) {
+fn assert_on_text(file: &FileReport) {
     let text = file.source.text();
     for d in &file.diagnostics {
         let labels = d.labels.iter().map(|l| l.span);

@@ -3,7 +3,7 @@
 //! be; then the files around it are checked against it: the settings, every
 //! prompt it names (and the prompts those include), every reference.
 //!
-//! Each file gets its own [`Compilation`], so every diagnostic points into
+//! Each file gets its own [`FileReport`], so every diagnostic points into
 //! the file it is about. Loading from disk ([`load`]) is separate from
 //! checking ([`check`]), which works on text, as an editor has it.
 
@@ -12,10 +12,12 @@ mod references;
 mod settings;
 pub mod template;
 
+pub use settings::{Format, Settings};
+
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::disk::{self, Reach, ReadError};
 use crate::source::{self, Source};
-use crate::{Compilation, Timings, compile_source};
+use crate::{FileReport, compile_source};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -92,8 +94,37 @@ fn lacks_settings(dir: &Path) -> bool {
 /// `reach` is how far reading the protocol itself may go; the files of an
 /// agent folder are always read within it. A file that cannot be read is
 /// a diagnostic of its own; the rest is checked as usual.
-pub fn check_path(file: &Path, reach: Reach) -> Vec<Compilation> {
-    check_path_with(file, reach, &Disk)
+pub fn check_path(file: &Path, reach: Reach) -> Vec<FileReport> {
+    check_agent(file, reach).into_reports()
+}
+
+/// [`check_path`], keeping the protocol's report apart from the others and
+/// what `settings.json` says, for a caller that describes the agent
+/// (`agentc emit --target aap --meta`).
+pub fn check_agent(file: &Path, reach: Reach) -> Checked {
+    check_agent_with(file, reach, &Disk)
+}
+
+/// A protocol, checked with the files of its agent folder, if any.
+pub struct Checked {
+    /// The protocol's report.
+    pub protocol: FileReport,
+    /// The reports of `settings.json`, then of every prompt and every
+    /// reference by name, then of what could not be listed; none for a
+    /// protocol checked alone.
+    pub others: Vec<FileReport>,
+    /// What `settings.json` says, when it could be read as [`Settings`].
+    pub settings: Option<Settings>,
+}
+
+impl Checked {
+    /// One report per file: the protocol's first.
+    pub fn into_reports(self) -> Vec<FileReport> {
+        let mut reports = Vec::with_capacity(1 + self.others.len());
+        reports.push(self.protocol);
+        reports.extend(self.others);
+        reports
+    }
 }
 
 /// Where the files of an agent folder are read from: the disk, or an
@@ -115,17 +146,19 @@ impl Files for Disk {
 
 /// [`check_path`], reading through `files`. Which files make up the folder
 /// is still decided by what is on disk.
-pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Compilation> {
+pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<FileReport> {
+    check_agent_with(file, reach, files).into_reports()
+}
+
+fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
     let mut checked = if is_protocol && is_agent_folder(dir) {
         let loaded = load_with(dir, files);
         let read = started.elapsed();
-        let mut checked = check(loaded);
-        if let Some(protocol) = checked.first_mut() {
-            protocol.timings.read += read;
-        }
+        let mut checked = check_folder(loaded);
+        checked.protocol.timings.read += read;
         checked
     } else {
         let protocol = File::read(file, reach, files);
@@ -135,11 +168,15 @@ pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<Comp
         if is_protocol && lacks_settings(dir) {
             compilation.diagnostics.insert(0, missing_settings());
         }
-        vec![compilation]
+        Checked {
+            protocol: compilation,
+            others: Vec::new(),
+            settings: None,
+        }
     };
     // A file named `protocol.yaml` is an agent's whole protocol.
+    let protocol = &mut checked.protocol;
     if is_protocol
-        && let Some(protocol) = checked.first_mut()
         && let Some(problem) = protocol.model.as_ref().and_then(crate::check::agent_format)
     {
         protocol.diagnostics.push(problem);
@@ -309,14 +346,26 @@ pub(crate) fn ordinary_folder(dir: &Path) -> bool {
 /// One report per file, in order: the protocol, `settings.json`, then every
 /// prompt and every reference, by name. The time spent on the files around
 /// the protocol counts as the protocol's check.
-pub fn check(files: AgentFiles) -> Vec<Compilation> {
+pub fn check(files: AgentFiles) -> Vec<FileReport> {
+    check_folder(files).into_reports()
+}
+
+/// [`check`], keeping the protocol's report apart and what `settings.json`
+/// says.
+pub fn check_folder(files: AgentFiles) -> Checked {
     let mut protocol = compile(files.protocol);
     let started = Instant::now();
-    let mut settings = Report::new(files.settings);
-    let mut prompts: Vec<Report> = files.prompts.into_iter().map(Report::named).collect();
-    let mut references: Vec<Report> = files.references.into_iter().map(Report::named).collect();
+    let mut settings = FileFindings::new(files.settings);
+    let mut prompts: Vec<FileFindings> =
+        files.prompts.into_iter().map(FileFindings::named).collect();
+    let mut references: Vec<FileFindings> = files
+        .references
+        .into_iter()
+        .map(FileFindings::named)
+        .collect();
+    let mut read_settings = None;
     if let Some(model) = &protocol.model {
-        settings::check(model, &protocol.source, &mut settings);
+        read_settings = settings::check(model, &protocol.source, &mut settings);
         prompts::check(
             model,
             &protocol.source,
@@ -325,33 +374,35 @@ pub fn check(files: AgentFiles) -> Vec<Compilation> {
         );
         references::check(model, &mut protocol.diagnostics, &mut references);
     }
-    let mut out = vec![protocol, settings.finish()];
-    out.extend(prompts.into_iter().map(Report::finish));
-    out.extend(references.into_iter().map(Report::finish));
-    out.extend(files.unlisted.into_iter().map(|f| Report::new(f).finish()));
-    for compilation in &mut out {
+    let mut others = vec![settings.finish()];
+    others.extend(prompts.into_iter().map(FileFindings::finish));
+    others.extend(references.into_iter().map(FileFindings::finish));
+    others.extend(
+        files
+            .unlisted
+            .into_iter()
+            .map(|f| FileFindings::new(f).finish()),
+    );
+    for compilation in std::iter::once(&mut protocol).chain(&mut others) {
         crate::order(&mut compilation.diagnostics);
     }
-    if let Some(protocol) = out.first_mut() {
-        protocol.timings.check += started.elapsed();
+    protocol.timings.check += started.elapsed();
+    Checked {
+        protocol,
+        others,
+        settings: read_settings,
     }
-    out
 }
 
-fn compile(file: File) -> Compilation {
+fn compile(file: File) -> FileReport {
     match file.problem {
-        Some(problem) => Compilation {
-            source: file.source,
-            model: None,
-            diagnostics: vec![problem],
-            timings: Timings::default(),
-        },
+        Some(problem) => FileReport::uncompiled(file.source, vec![problem]),
         None => compile_source(file.source),
     }
 }
 
 /// A file being checked and what has been found in it.
-struct Report {
+struct FileFindings {
     name: String,
     source: Source,
     /// The file could not be read as text; its content is not checked.
@@ -359,17 +410,17 @@ struct Report {
     diagnostics: Diagnostics,
 }
 
-impl Report {
-    fn new(file: File) -> Report {
-        Report::with_name(String::new(), file)
+impl FileFindings {
+    fn new(file: File) -> FileFindings {
+        FileFindings::with_name(String::new(), file)
     }
 
-    fn named(named: Named) -> Report {
-        Report::with_name(named.name, named.file)
+    fn named(named: Named) -> FileFindings {
+        FileFindings::with_name(named.name, named.file)
     }
 
-    fn with_name(name: String, file: File) -> Report {
-        Report {
+    fn with_name(name: String, file: File) -> FileFindings {
+        FileFindings {
             name,
             source: file.source,
             unreadable: file.problem.is_some(),
@@ -377,12 +428,7 @@ impl Report {
         }
     }
 
-    fn finish(self) -> Compilation {
-        Compilation {
-            source: self.source,
-            model: None,
-            diagnostics: self.diagnostics.into_vec(),
-            timings: Timings::default(),
-        }
+    fn finish(self) -> FileReport {
+        FileReport::uncompiled(self.source, self.diagnostics.into_vec())
     }
 }

@@ -9,7 +9,7 @@
 //! prompt's variables are checked against what the including prompt
 //! receives, and reported in the included file.
 
-use super::Report;
+use super::FileFindings as Report;
 use super::template::{self, Condition, Tag};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean, nearest};
 use crate::model::Model;

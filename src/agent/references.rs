@@ -2,16 +2,21 @@
 //! a file in `references/`; every file there has YAML frontmatter with a
 //! `description`, a lowercase-with-dashes name, and someone who lists it.
 
-use super::Report;
+use super::FileFindings;
 use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::Model;
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use crate::syntax::Name;
 use crate::yaml::{self, NodeKind};
 use std::collections::HashSet;
 
-pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references: &mut [Report]) {
+pub(super) fn check(
+    model: &Model,
+    diagnostics: &mut Vec<Diagnostic>,
+    references: &mut [FileFindings],
+) {
     let protocol = &model.protocol;
     let listed: Vec<&Name> = protocol
         .agent
@@ -65,7 +70,7 @@ pub(super) fn check(model: &Model, diagnostics: &mut Vec<Diagnostic>, references
 }
 
 /// The frontmatter: `---`, YAML with a `description`, `---`.
-fn check_frontmatter(report: &mut Report) {
+fn check_frontmatter(report: &mut FileFindings) {
     let text = report.source.text();
     let Some(end) = frontmatter_end(text) else {
         if text

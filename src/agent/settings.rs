@@ -1,15 +1,17 @@
 //! `settings.json`: the agent's slug, name, description and format, and
-//! whether the format agrees with the protocol's shape.
+//! whether the format agrees with the protocol's shape. Checking the file
+//! also reads it into a typed [`Settings`], so nothing else parses it.
 //!
 //! The file is parsed twice: `serde_json` decides whether it is JSON (and
 //! where it stops being JSON); the YAML layer, which reads JSON as the
 //! subset of YAML it is, gives every key and value its span.
 
-use super::Report;
+use super::FileFindings;
 use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::model::Model;
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use crate::validate::json;
 use crate::yaml::{self, Entry, Node};
 use std::collections::HashMap;
@@ -18,9 +20,40 @@ const KEYS: &[&str] = &["slug", "name", "description", "format"];
 const REQUIRED: &[&str] = &["slug", "name", "format"];
 const FORMATS: &[&str] = &["interactive", "worker"];
 
-pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
+/// What `settings.json` says about the agent, as read: present when the
+/// file is a JSON object whose `slug`, `name` and `format` are strings, the
+/// format one of the two and `description`, if any, a string. Whether the
+/// values are good (a slug's characters, a format that agrees with the
+/// protocol) is what the diagnostics say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The agent's identifier.
+    pub slug: String,
+    /// The name people see.
+    pub name: String,
+    pub description: Option<String>,
+    pub format: Format,
+}
+
+/// `settings.json` `format`: how the agent runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A chat: `triggers`, `handlers` and `agent`.
+    Interactive,
+    /// A background task: `steps` and `output`.
+    Worker,
+}
+
+/// Checks `settings.json` against the protocol, and returns what it says
+/// when it can be read as [`Settings`]. A byte order mark before the JSON
+/// is warned about and read past.
+pub(super) fn check(
+    model: &Model,
+    protocol: &Source,
+    report: &mut FileFindings,
+) -> Option<Settings> {
     if report.unreadable {
-        return;
+        return None;
     }
     let text = report.source.text();
     report.diagnostics.extend(json::byte_order_mark(text));
@@ -37,7 +70,7 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
                 )
                 .with_help("write `{ \"slug\": \"my-agent\", \"name\": \"My Agent\", \"format\": \"interactive\" }`"),
             );
-            return;
+            return None;
         }
     };
     let mut scratch = Diagnostics::default();
@@ -58,7 +91,7 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
             root.as_ref().map_or(whole, |r| r.span),
             "`settings.json` must be a JSON object",
         ));
-        return;
+        return None;
     };
     let entries = root.as_ref().and_then(Node::as_mapping).unwrap_or_default();
     // The last of duplicate keys is the one serde_json reads.
@@ -135,10 +168,38 @@ pub(super) fn check(model: &Model, protocol: &Source, report: &mut Report) {
             _ => {}
         }
     }
+    read(object)
+}
+
+/// The settings in `object`, when its keys have the types and choices
+/// [`Settings`] holds.
+fn read(object: &serde_json::Map<String, serde_json::Value>) -> Option<Settings> {
+    let text = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
+    let description = match object.get("description") {
+        None => None,
+        Some(value) => Some(value.as_str()?.to_string()),
+    };
+    let format = match text("format")? {
+        "interactive" => Format::Interactive,
+        "worker" => Format::Worker,
+        _ => return None,
+    };
+    Some(Settings {
+        slug: text("slug")?.to_string(),
+        name: text("name")?.to_string(),
+        description,
+        format,
+    })
 }
 
 /// The format agrees with the sections of the protocol.
-fn check_format(model: &Model, source: &Source, format: &str, span: Span, report: &mut Report) {
+fn check_format(
+    model: &Model,
+    source: &Source,
+    format: &str,
+    span: Span,
+    report: &mut FileFindings,
+) {
     let protocol = &model.protocol;
     let (wanted, found) = match format {
         "worker" => (
@@ -175,7 +236,7 @@ fn check_format(model: &Model, source: &Source, format: &str, span: Span, report
     }
 }
 
-/// The byte offset of serde_json's 1-based line and column (in bytes).
+/// A JSON value's kind, as a message names it.
 fn describe(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "null",

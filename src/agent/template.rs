@@ -65,7 +65,7 @@
 //! ASCII bytes, so any UTF-8 input is safe.
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
-use crate::source::Span;
+use crate::span::Span;
 
 /// One tag of a template, in source order.
 #[derive(Clone, Debug, PartialEq, Eq)]

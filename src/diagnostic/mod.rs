@@ -6,7 +6,7 @@ mod codes;
 
 pub use codes::Code;
 
-use crate::source::Span;
+use crate::span::Span;
 
 use serde::Serialize;
 

@@ -11,7 +11,8 @@
 //! its values has no faithful form: it is left out, with a note saying so.
 
 use super::plain::entry;
-use super::{Cx, Target};
+use super::{Cx, EmitError, Target};
+use crate::agent::Settings;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::syntax::{Builtin, Field, TypeExprKind};
@@ -35,6 +36,29 @@ pub struct AgentMeta<'a> {
     pub description: Option<&'a str>,
     /// The agent's semantic version, which neither file records.
     pub version: &'a str,
+}
+
+impl<'a> AgentMeta<'a> {
+    /// The agent as its checked `settings.json` describes it, at `version`,
+    /// which must be a semantic version. Without settings (a protocol not
+    /// named `protocol.yaml` is checked alone) the name and title are empty.
+    pub fn new(
+        settings: Option<&'a Settings>,
+        version: &'a str,
+    ) -> Result<AgentMeta<'a>, EmitError> {
+        if let Err(error) = semver::Version::parse(version) {
+            return Err(EmitError::new(format!(
+                "`--agent-version {version}` is not a semantic version: {error}"
+            ))
+            .with_help("write MAJOR.MINOR.PATCH, as in `1.4.0`"));
+        }
+        Ok(AgentMeta {
+            name: settings.map_or("", |s| s.slug.as_str()),
+            title: settings.map_or("", |s| s.name.as_str()),
+            description: settings.and_then(|s| s.description.as_deref()),
+            version,
+        })
+    }
 }
 
 /// The `GET /meta` response for one agent.

@@ -15,7 +15,7 @@ use super::lower::{Kind, Schema, Visit};
 use super::schema::{enum_json, literal_json};
 use super::{Cx, EmitError, Output, Selection, is_simple_name};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::source::Span;
+use crate::span::Span;
 use serde_json::{Map, Value};
 
 /// Strict tools in one request. Source: the structured outputs guide

@@ -13,7 +13,7 @@
 //! a target refuses one larger than [`MAX_INLINED_NODES`].
 
 use crate::model::{Model, TypeId};
-use crate::source::Span;
+use crate::span::Span;
 use crate::syntax::{Builtin, Field, Literal, TypeDefKind, TypeExpr, TypeExprKind};
 
 /// The most schema nodes one inlined schema may have. Far above anything a

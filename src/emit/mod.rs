@@ -27,20 +27,22 @@ use lower::{Kind, Lowering, Mode, Schema, Sizes};
 use serde_json::Value;
 use std::fmt;
 
-/// A consumer of emitted schemas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A consumer of emitted schemas. The doc comments of the variants are
+/// the help `agentc` shows for `--target`; [`Target::name`] is the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Target {
-    /// Plain JSON Schema 2020-12 with `$defs`.
+    /// Plain JSON Schema 2020-12, with `$defs`.
     JsonSchema,
     /// OpenAI strict function tools and `response_format`.
+    #[value(name = "openai")]
     OpenAi,
     /// Anthropic strict tools and `output_config.format`.
     Anthropic,
     /// Gemini `functionDeclarations` and `responseJsonSchema`.
     Gemini,
-    /// AG-UI `Tool[]`.
+    /// An AG-UI `Tool[]` for `RunAgentInput.tools`.
     AgUi,
-    /// AAP `ToolSpec[]` (and, from the CLI, a `GET /meta` response).
+    /// An AAP `ToolSpec[]`, or with `--meta` a `GET /meta` response.
     Aap,
     /// The tools block a backend writes into its system prompt.
     ToolsPrompt,
@@ -293,7 +295,7 @@ impl<'m, 'd> Cx<'m, 'd> {
         )))
     }
 
-    fn too_large(&mut self, span: crate::source::Span, what: &str, size: lower::Size) {
+    fn too_large(&mut self, span: crate::span::Span, what: &str, size: lower::Size) {
         let (measure, limit) = if size.nodes == u64::MAX {
             ("is too large to count".to_string(), String::new())
         } else if size.depth > lower::MAX_INLINED_DEPTH {

@@ -8,7 +8,7 @@
 use super::lower::{Kind, Lowering, Mode, Property, Schema};
 use super::{EmitError, Output, Selection};
 use crate::model::{Model, TypeId, field_references};
-use crate::source::Span;
+use crate::span::Span;
 use crate::syntax::Literal;
 use crate::yaml::Value as Yaml;
 use serde_json::{Map, Value};

@@ -2,7 +2,8 @@
 //! negotiated encoding, paths and `file:` URIs, diagnostics.
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use lsp_types as lsp;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

@@ -33,11 +33,11 @@ pub use transport::{
 };
 
 use crate::agent::{self, Files};
-use crate::config::Config;
 use crate::disk::{self, Reach, ReadError};
+use crate::project;
+use crate::project::config::Config;
 use crate::symbols::Index;
-use crate::workspace;
-use crate::{Compilation, Diagnostic};
+use crate::{Diagnostic, FileReport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
@@ -207,7 +207,7 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
 /// The latest check of a protocol file open in the editor.
 pub(crate) struct Analysis {
     pub uri: lsp::Uri,
-    pub compilation: Compilation,
+    pub compilation: FileReport,
     pub index: Index,
     /// The agent folder, when the protocol is one's `protocol.yaml`.
     pub folder: Option<PathBuf>,
@@ -486,10 +486,10 @@ impl<'c> Server<'c> {
         // `agentc.toml` (the defaults when there is none, or it is broken;
         // the command line says what is wrong with it).
         let config = match &path {
-            Some(path) => workspace::Configs::new(workspace::ConfigChoice::Nearest).of(path),
+            Some(path) => project::Configs::new(project::ConfigChoice::Nearest).of(path),
             None => Arc::new(Config::defaults(Path::new("."))),
         };
-        workspace::finish(&mut compilations, &config, &config.targets);
+        project::finish(&mut compilations, &config, &config.targets);
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
         // check no longer covers.
@@ -556,7 +556,7 @@ impl<'c> Server<'c> {
         }
     }
 
-    fn publish(&self, uri: &lsp::Uri, compilation: &Compilation) {
+    fn publish(&self, uri: &lsp::Uri, compilation: &FileReport) {
         let uri = &self.spelled(uri);
         let mut positions = convert::Positions::new(&compilation.source, self.encoding);
         let diagnostics = compilation

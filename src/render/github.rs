@@ -7,12 +7,12 @@
 //! The runner reads `%`, CR and LF escaped in the message, and also `:` and
 //! `,` in property values (its `escapeData` and `escapeProperty`).
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Failure, Severity};
 use std::io::Write;
 
 /// One workflow command per diagnostic of every file.
-pub fn render(files: &[Compilation]) -> String {
+pub fn render(files: &[FileReport]) -> String {
     super::to_string(|out| write(out, files, &[]))
 }
 
@@ -20,7 +20,7 @@ pub fn render(files: &[Compilation]) -> String {
 /// failure, without a position (the runner shows it on the job's summary).
 pub fn write(
     out: &mut dyn Write,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
 ) -> std::io::Result<()> {
     for file in files {

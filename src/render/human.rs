@@ -14,7 +14,7 @@ mod excerpt;
 #[cfg(test)]
 mod tests;
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Severity};
 use excerpt::{Excerpt, Label};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
@@ -29,7 +29,7 @@ pub enum Style {
 }
 
 /// Every diagnostic of one file, each followed by a blank line.
-pub fn render(file: &Compilation, style: Style) -> String {
+pub fn render(file: &FileReport, style: Style) -> String {
     render_at_most(file, style, usize::MAX).0
 }
 
@@ -37,13 +37,13 @@ pub fn render(file: &Compilation, style: Style) -> String {
 /// blank line, and how many were left out. Each diagnostic costs what it
 /// draws, not the size of the file, so drawing the first hundred of a
 /// flood of a million is quick; the caller says how many were left out.
-pub fn render_at_most(file: &Compilation, style: Style, max: usize) -> (String, usize) {
+pub fn render_at_most(file: &FileReport, style: Style, max: usize) -> (String, usize) {
     let shown = file.diagnostics.len().min(max);
     let handler = handler(style);
     let mut out = String::new();
     for diagnostic in file.diagnostics.iter().take(shown) {
         let excerpt = Excerpt::new(&file.source, labels(diagnostic));
-        let report = Report::new(diagnostic, &excerpt, excerpt.labels());
+        let report = MietteDiagnostic::new(diagnostic, &excerpt, excerpt.labels());
         draw(&handler, &mut out, &report);
     }
     (out, file.diagnostics.len() - shown)
@@ -57,7 +57,7 @@ pub const DEFAULT_MAX_DIAGNOSTICS: usize = 50;
 /// The first `max` diagnostics of one file, as [`render_at_most`] draws
 /// them, then, when some were left out, a line saying how many and how to
 /// see them all: what the command line prints.
-pub fn render_capped(file: &Compilation, style: Style, max: usize) -> String {
+pub fn render_capped(file: &FileReport, style: Style, max: usize) -> String {
     let (mut out, left_out) = render_at_most(file, style, max);
     if left_out > 0 {
         let all = file.diagnostics.len();
@@ -95,7 +95,7 @@ fn handler(style: Style) -> GraphicalReportHandler {
         .with_urls(false)
 }
 
-fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report<'_>) {
+fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &MietteDiagnostic<'_>) {
     if handler.render_report(out, report).is_err() {
         // miette writes into a String, which cannot fail; keep the message regardless.
         out.push_str(&report.message);
@@ -171,7 +171,7 @@ fn shorten_long_words(text: &str) -> Cow<'_, str> {
 
 /// One diagnostic as miette reads it: its texts as drawn, and the source
 /// its labels point into.
-struct Report<'a> {
+struct MietteDiagnostic<'a> {
     diagnostic: &'a Diagnostic,
     message: Cow<'a, str>,
     help: Option<String>,
@@ -179,13 +179,13 @@ struct Report<'a> {
     labels: &'a [LabeledSpan],
 }
 
-impl<'a> Report<'a> {
+impl<'a> MietteDiagnostic<'a> {
     fn new(
         diagnostic: &'a Diagnostic,
         source: &'a dyn SourceCode,
         labels: &'a [LabeledSpan],
-    ) -> Report<'a> {
-        Report {
+    ) -> MietteDiagnostic<'a> {
+        MietteDiagnostic {
             diagnostic,
             message: shorten_long_words(&diagnostic.message),
             help: super::help_and_notes(diagnostic)
@@ -196,21 +196,21 @@ impl<'a> Report<'a> {
     }
 }
 
-impl fmt::Debug for Report<'_> {
+impl fmt::Debug for MietteDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl fmt::Display for Report<'_> {
+impl fmt::Display for MietteDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl std::error::Error for Report<'_> {}
+impl std::error::Error for MietteDiagnostic<'_> {}
 
-impl miette::Diagnostic for Report<'_> {
+impl miette::Diagnostic for MietteDiagnostic<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         Some(Box::new(self.diagnostic.code.name()))
     }

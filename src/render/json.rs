@@ -1,13 +1,16 @@
 //! The `--format json` contract, version 1 (ARCHITECTURE.md): 1-based
 //! lines, columns in Unicode scalar values, exclusive ends.
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Failure, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use serde::Serialize;
 
+/// The whole JSON document: the contract's version, every diagnostic and
+/// the summary.
 #[derive(Serialize)]
-struct Report<D: Serialize> {
+struct JsonDocument<D: Serialize> {
     version: u32,
     diagnostics: D,
     summary: Summary,
@@ -50,7 +53,7 @@ struct Summary {
 }
 
 /// The whole JSON document for a run over `files`, pretty-printed.
-pub fn render(files: &[Compilation]) -> String {
+pub fn render(files: &[FileReport]) -> String {
     super::to_string(|out| write(out, files, &[]))
 }
 
@@ -60,7 +63,7 @@ pub fn render(files: &[Compilation]) -> String {
 /// as it is converted, so a flood never sits in memory twice.
 pub fn write(
     out: &mut dyn std::io::Write,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
 ) -> std::io::Result<()> {
     let located = files.iter().flat_map(|file| {
@@ -81,7 +84,7 @@ pub fn write(
         help: f.help.clone(),
         labels: Vec::new(),
     });
-    let report = Report {
+    let report = JsonDocument {
         version: 1,
         diagnostics: super::Streamed::new(located.chain(unlocated)),
         summary: Summary {

@@ -9,7 +9,7 @@ pub mod json;
 pub mod sarif;
 pub mod short;
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Failure, Severity};
 use serde::{Serialize, Serializer};
 use std::cell::Cell;
@@ -23,13 +23,13 @@ pub(crate) fn help_and_notes(d: &Diagnostic) -> Option<String> {
 }
 
 /// The errors of a run: every file's, and every failure.
-pub fn errors(files: &[Compilation], failures: &[Failure]) -> usize {
+pub fn errors(files: &[FileReport], failures: &[Failure]) -> usize {
     let located: usize = files.iter().map(|f| f.count(Severity::Error)).sum();
     located + failures.len()
 }
 
 /// The warnings of a run.
-pub fn warnings(files: &[Compilation]) -> usize {
+pub fn warnings(files: &[FileReport]) -> usize {
     files.iter().map(|f| f.count(Severity::Warning)).sum()
 }
 

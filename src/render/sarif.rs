@@ -7,9 +7,10 @@
 //! Unicode scalar values (declared with `columnKind`, since SARIF counts
 //! UTF-16 units by default), exclusive ends.
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Code, Diagnostic, Failure, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -179,7 +180,7 @@ struct Replacement<'a> {
 }
 
 /// The whole SARIF log for a run over `files`, pretty-printed.
-pub fn render(files: &[Compilation]) -> String {
+pub fn render(files: &[FileReport]) -> String {
     super::to_string(|out| write(out, files, &[]))
 }
 
@@ -188,7 +189,7 @@ pub fn render(files: &[Compilation]) -> String {
 /// invocation was not successful).
 pub fn write(
     out: &mut dyn std::io::Write,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
 ) -> std::io::Result<()> {
     // Rules in registry order, so the log does not depend on which file

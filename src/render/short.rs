@@ -3,19 +3,19 @@
 //! grep. Columns count Unicode scalar values, as in the JSON contract. A
 //! failure, which has no position, is `path: error[code] message`.
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::Failure;
 use std::io::Write;
 
 /// Every diagnostic of every file, one per line.
-pub fn render(files: &[Compilation]) -> String {
+pub fn render(files: &[FileReport]) -> String {
     super::to_string(|out| write(out, files, &[]))
 }
 
 /// Writes every diagnostic of every file, then every failure, a line each.
 pub fn write(
     out: &mut dyn Write,
-    files: &[Compilation],
+    files: &[FileReport],
     failures: &[Failure],
 ) -> std::io::Result<()> {
     for file in files {

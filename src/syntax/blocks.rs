@@ -7,7 +7,7 @@ use super::values::{InputMapping, Setting};
 use super::{Lower, Name, TypeExpr};
 use crate::diagnostic::{Code, Diagnostic, article};
 use crate::grammar::{self, Place, Refers, Value as Kind};
-use crate::source::Span;
+use crate::span::Span;
 use crate::yaml::{Entry, Node};
 
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::grammar::{self, MAX_LIST_DEPTH, Place, UNSUPPORTED_CONSTRAINTS};
-use crate::source::Span;
+use crate::span::Span;
 use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 
 mod blocks;

@@ -9,7 +9,7 @@
 use super::values::{InputMapping, Setting};
 use super::{Field, FieldContext, Lower, Name};
 use crate::grammar::{self, Place};
-use crate::source::Span;
+use crate::span::Span;
 use crate::yaml::{Entry, Node};
 
 #[derive(Clone, Debug)]

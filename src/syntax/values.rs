@@ -5,7 +5,7 @@
 use super::{Lower, Name, list};
 use crate::diagnostic::{Code, Diagnostic, nearest};
 use crate::grammar::{self, Deprecation, Key, Place, Value as Kind};
-use crate::source::Span;
+use crate::span::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value};
 
 /// A value that is either a variable reference or a literal.

@@ -6,7 +6,8 @@ use super::json::{self, Doc, Index, error_offset, syntax_reason};
 use super::run_input::RunInputValidator;
 use super::{Anchor, Inside, Validator, Violation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Severity};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use serde_json::Value;
 
 /// How the data is laid out.

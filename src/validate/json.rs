@@ -6,7 +6,7 @@
 //! JSON string, and a problem in them is reported at its place in the file.
 
 use crate::diagnostic::{Code, Diagnostic};
-use crate::source::Span;
+use crate::span::Span;
 use std::ops::Range;
 
 /// The UTF-8 byte order mark, U+FEFF, as .NET's tools and Windows editors

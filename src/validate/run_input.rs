@@ -18,13 +18,14 @@ use std::collections::hash_map::Entry;
 /// The schema, as written from the seeds (see docs/validate.md).
 const SCHEMA: &str = include_str!("run_input.schema.json");
 
-/// Which rules apply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which rules apply. The doc comments of the variants are the help
+/// `agentc validate run-input` shows for `--profile`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Profile {
     /// The AG-UI protocol.
     #[default]
     AgUi,
-    /// AG-UI plus the ten rules of `POST /api/v1/agent/runs`.
+    /// AG-UI plus the ten rules of the backend's `POST /api/v1/agent/runs`.
     Backend,
 }
 

@@ -64,7 +64,7 @@ pub fn display(path: &Path) -> String {
     relative.to_string_lossy().replace('\\', "/")
 }
 
-pub fn compile(path: &Path) -> agentc::Compilation {
+pub fn compile(path: &Path) -> agentc::FileReport {
     let bytes =
         std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     agentc::compile(&display(path), bytes)
@@ -72,7 +72,7 @@ pub fn compile(path: &Path) -> agentc::Compilation {
 
 /// Compiles a fixture, checked against the targets its `# agentc check
 /// --target T ...` line names, if it has one.
-pub fn compile_fixture(path: &Path) -> agentc::Compilation {
+pub fn compile_fixture(path: &Path) -> agentc::FileReport {
     let mut compiled = compile(path);
     let targets: Vec<agentc::emit::Target> = compiled
         .source
@@ -94,7 +94,7 @@ pub fn compile_fixture(path: &Path) -> agentc::Compilation {
     compiled
 }
 
-pub fn compile_text(text: &str) -> agentc::Compilation {
+pub fn compile_text(text: &str) -> agentc::FileReport {
     agentc::compile("test.yaml", text.as_bytes())
 }
 

@@ -1,8 +1,9 @@
 use super::excerpt::{self, CONTEXT, HEAD, LINE_LIMIT, MAX_GAP_LINES, MAX_SPAN_LINES, WORK};
 use super::*;
 use crate::diagnostic::Code;
-use crate::source::{Source, Span};
-use crate::{Compilation, Timings};
+use crate::source::Source;
+use crate::span::Span;
+use crate::{FileReport, Timings};
 use miette::{MietteError, NamedSource, SpanContents};
 use proptest::prelude::*;
 
@@ -10,8 +11,8 @@ use proptest::prelude::*;
 /// a few windows of `2 * CONTEXT` characters.
 const WIDEST: usize = 400;
 
-fn file(text: &str, diagnostics: Vec<Diagnostic>) -> Compilation {
-    Compilation {
+fn file(text: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
+    FileReport {
         source: Source::new("t.yaml", text),
         model: None,
         diagnostics,
@@ -34,7 +35,7 @@ fn unknown_type(span: Span) -> Diagnostic {
 /// Draws the file, and checks what every drawing must be: no line wider than
 /// `WIDEST`, no carriage return, and each frame's header at the real line
 /// and column (in Unicode scalar values) of its diagnostic's span.
-fn drawn(file: &Compilation) -> String {
+fn drawn(file: &FileReport) -> String {
     let out = render(file, Style::Plain);
     for line in out.lines() {
         let width = line.chars().count();
@@ -310,7 +311,7 @@ impl SourceCode for ScanFromStart<'_> {
 
 /// The file drawn as agentc drew it before excerpts: miette given the whole
 /// text, and the spans as they are.
-fn render_with_whole_text(file: &Compilation) -> String {
+fn render_with_whole_text(file: &FileReport) -> String {
     let named = NamedSource::new(file.source.name(), file.source.text().to_string());
     let source = ScanFromStart(&named);
     let handler = handler(Style::Plain);
@@ -331,7 +332,11 @@ fn render_with_whole_text(file: &Compilation) -> String {
                         .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), span(l.span))),
                 )
                 .collect();
-        draw(&handler, &mut out, &Report::new(d, &source, &labels));
+        draw(
+            &handler,
+            &mut out,
+            &MietteDiagnostic::new(d, &source, &labels),
+        );
     }
     out
 }
@@ -345,7 +350,7 @@ fn work_of(draw: impl FnOnce()) -> usize {
 
 /// A protocol of `filler` properties, then `duplicates` repeats of the
 /// first, each reported where it is with a label on the first.
-fn flood(filler: usize, duplicates: usize) -> Compilation {
+fn flood(filler: usize, duplicates: usize) -> FileReport {
     let mut text = String::from("types:\n  T:\n    a: { type: string }\n");
     for i in 0..filler {
         text.push_str(&format!("    p{i}: {{ type: string }}\n"));
@@ -397,12 +402,12 @@ fn drawing_a_flood_costs_in_proportion_to_it() {
     let n = 200;
     let small = flood(0, n);
     let large = flood(0, 4 * n);
-    let excerpts = |f: &Compilation| work_of(|| drop(render(f, Style::Plain)));
+    let excerpts = |f: &FileReport| work_of(|| drop(render(f, Style::Plain)));
     let (one, four) = (excerpts(&small), excerpts(&large));
     assert!(four <= 4 * one + one / 10, "{one} then {four}");
     // miette's own implementation: four times the diagnostics, each read
     // from four times further on average.
-    let whole = |f: &Compilation| work_of(|| drop(render_with_whole_text(f)));
+    let whole = |f: &FileReport| work_of(|| drop(render_with_whole_text(f)));
     let (one, four) = (whole(&small), whole(&large));
     assert!(four > 12 * one, "{one} then {four}");
 }

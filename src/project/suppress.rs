@@ -64,13 +64,14 @@
 //!   severities are the caller's to apply. Call [`apply`] once per
 //!   compilation, after every other diagnostic of the file has been added
 //!   (targets included); a second call would find every used suppression
-//!   unused. [`crate::workspace::finish`] calls it after `agentc.toml`'s
+//!   unused. [`crate::project::finish`] calls it after `agentc.toml`'s
 //!   severities, so a suppression of a code turned off is reported unused,
 //!   as it is dead (ruff reports `noqa` of a disabled rule the same way).
 
-use crate::Compilation;
+use crate::FileReport;
 use crate::diagnostic::{Code, Diagnostic, Edit, nearest};
-use crate::source::{Source, Span};
+use crate::source::Source;
+use crate::span::Span;
 use std::collections::HashMap;
 
 /// The word that starts a suppression.
@@ -81,7 +82,7 @@ const KEYWORD: &str = "agentc-ignore";
 /// each comment that is malformed, has no reason, or silences nothing.
 /// Keeps source order. Call it once, when every other diagnostic of the
 /// file is there (see the module's documentation).
-pub fn apply(compilation: &mut Compilation) {
+pub fn apply(compilation: &mut FileReport) {
     let source = &compilation.source;
     // Every suppression names the keyword; most files have none, and are
     // spared the line-by-line scan.

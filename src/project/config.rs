@@ -11,7 +11,7 @@
 //! ```
 //!
 //! The file is found upward from each checked file (the nearest one wins;
-//! `workspace::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
+//! `project::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
 //! they are written in: `*` stays within a folder, `**` crosses folders,
 //! and a glob that matches a folder matches everything below it. Every
 //! problem in the file is an `invalid-config` error at its key or value,
@@ -20,7 +20,8 @@
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::disk::{Reach, ReadError};
 use crate::emit::Target;
-use crate::source::{self, Source, Span};
+use crate::source::{self, Source};
+use crate::span::Span;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};

@@ -1,6 +1,8 @@
-//! `agentc check` over many paths: which files a run checks, under which
-//! configuration, and checking them in parallel with the results in path
-//! order, whatever the scheduling.
+//! A run over many files (`agentc check` over many paths): which files a
+//! run checks, under which configuration ([`config`], `agentc.toml`), and
+//! checking them in parallel with the results in path order, whatever the
+//! scheduling; then the severities and the `# agentc-ignore` comments
+//! ([`suppress`]) applied to what was found.
 //!
 //! A path is a file (checked as named, even when a configuration excludes
 //! it), a folder (searched for the files its configuration includes), or,
@@ -13,12 +15,15 @@
 //! read only when it lies inside the folder searched ([`Reach::Within`]);
 //! one named on the command line is read wherever it leads.
 
-use crate::config::{self, Config};
+pub mod config;
+pub mod suppress;
+
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, Reach};
 use crate::emit::Target;
 use crate::source::Source;
-use crate::{Compilation, agent};
+use crate::{FileReport, agent};
+use config::Config;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
@@ -581,7 +586,7 @@ pub fn check(
     files: &[Planned],
     targets: Option<&[Target]>,
     done: &AtomicUsize,
-) -> Vec<Vec<Compilation>> {
+) -> Vec<Vec<FileReport>> {
     files
         .par_iter()
         .map(|file| {
@@ -601,7 +606,7 @@ pub fn check_one(
     reach: Reach,
     config: &Config,
     targets: &[Target],
-) -> Vec<Compilation> {
+) -> Vec<FileReport> {
     let mut files = agent::check_path(path, reach);
     finish(&mut files, config, targets);
     files
@@ -610,7 +615,7 @@ pub fn check_one(
 /// What a check adds to what [`agent::check_path`] found, for the command
 /// line and editors alike: the targets' checks, the configured severities,
 /// and the protocol's (the first file's) `agentc-ignore` comments.
-pub fn finish(files: &mut [Compilation], config: &Config, targets: &[Target]) {
+pub fn finish(files: &mut [FileReport], config: &Config, targets: &[Target]) {
     for file in files.iter_mut() {
         crate::check_targets(file, targets);
         config.apply(&mut file.diagnostics);
@@ -619,7 +624,7 @@ pub fn finish(files: &mut [Compilation], config: &Config, targets: &[Target]) {
     // turned off is not there to silence, so its suppression is unused),
     // and what they report is configured in turn.
     if let Some(protocol) = files.first_mut() {
-        crate::suppress::apply(protocol);
+        suppress::apply(protocol);
         config.apply(&mut protocol.diagnostics);
     }
 }

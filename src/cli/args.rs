@@ -1,0 +1,216 @@
+//! The command line as clap reads it: the subcommands and their
+//! arguments, and the completion scripts and manual page written from them.
+
+use super::output::print;
+use agentc::emit::Target;
+use agentc::render::human;
+use agentc::validate::run_input::Profile;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "agentc",
+    version,
+    about = "Offline compiler and linter for Octavus agent protocol files"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Check protocol files and report every problem.
+    Check(CheckArgs),
+    /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
+    Emit(EmitArgs),
+    /// Check JSON data against a protocol's type or tool, or an AG-UI `RunAgentInput`.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Validate(ValidateArgs),
+    /// Explain a diagnostic code (without a code: list them all).
+    Explain { code: Option<String> },
+    /// Print the JSON Schema of the protocol file format, for editors' YAML support.
+    Schema,
+    /// Run the language server on standard input and output, for editors.
+    Lsp,
+    /// Print a shell completion script (source it, or put it where your
+    /// shell loads completions).
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the manual page (roff), for `man -l -` or a `man1` folder.
+    Man,
+}
+
+/// `agentc check`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Protocol files, folders to search, or globs (default: the current folder).
+    pub(crate) paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Exit with 1 when there are warnings, too.
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
+    /// Also report what this consumer cannot express or would reject
+    /// (repeatable; replaces the configuration's `targets`).
+    #[arg(long = "target", value_enum, value_name = "TARGET")]
+    pub(crate) targets: Vec<Target>,
+    /// Use this configuration file instead of the nearest `agentc.toml`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub(crate) config: Option<PathBuf>,
+    /// Ignore every `agentc.toml`: the defaults.
+    #[arg(long)]
+    pub(crate) no_config: bool,
+    /// Print the configuration the check would use for the first path, and stop.
+    #[arg(long)]
+    pub(crate) print_config: bool,
+    /// Print the time each phase took, per file and in total, on standard error.
+    #[arg(long)]
+    pub(crate) timings: bool,
+    /// Search what `.gitignore`, `.ignore` and git's excludes list, too.
+    #[arg(long)]
+    pub(crate) no_ignore: bool,
+    /// In the human format, draw at most this many problems of each file
+    /// (the other formats list every one).
+    #[arg(long, value_name = "N", default_value_t = human::DEFAULT_MAX_DIAGNOSTICS)]
+    pub(crate) max_diagnostics: usize,
+}
+
+/// `agentc emit`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct EmitArgs {
+    /// The protocol file.
+    pub(crate) file: PathBuf,
+    /// The consumer the output is shaped for.
+    #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
+    pub(crate) target: Target,
+    /// Emit one type's schema.
+    #[arg(long = "type", value_name = "NAME", conflicts_with_all = ["tool", "response", "meta"])]
+    pub(crate) type_name: Option<String>,
+    /// Emit one tool.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["response", "meta"])]
+    pub(crate) tool: Option<String>,
+    /// Emit the structured-output request for an object type (openai, anthropic, gemini).
+    #[arg(long, value_name = "NAME", conflicts_with = "meta")]
+    pub(crate) response: Option<String>,
+    /// With `--target aap`: the `GET /meta` response, from the agent folder's settings.json.
+    #[arg(long, requires = "agent_version")]
+    pub(crate) meta: bool,
+    /// The agent's semantic version, for `--meta`.
+    #[arg(long, value_name = "VERSION", requires = "meta")]
+    pub(crate) agent_version: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "PATH")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// `agentc validate`'s arguments: a protocol and data, or a subcommand.
+#[derive(clap::Args)]
+pub(crate) struct ValidateArgs {
+    #[command(subcommand)]
+    pub(crate) command: Option<ValidateCommand>,
+    /// The protocol file.
+    #[arg(required = true)]
+    pub(crate) file: Option<PathBuf>,
+    /// The data: a JSON file, or `-` for standard input.
+    #[arg(required = true)]
+    pub(crate) data: Option<PathBuf>,
+    /// Validate values of this type.
+    #[arg(
+        long = "type",
+        value_name = "NAME",
+        required_unless_present = "tool",
+        conflicts_with = "tool"
+    )]
+    pub(crate) type_name: Option<String>,
+    /// Validate this tool's arguments: a JSON object, or a string holding one (as AG-UI sends them).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tool: Option<String>,
+    #[command(flatten)]
+    pub(crate) options: DataOptions,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum ValidateCommand {
+    /// Check an AG-UI `RunAgentInput` payload.
+    RunInput {
+        /// The payload: a JSON file, or `-` for standard input.
+        payload: PathBuf,
+        /// Also check each tool call's arguments against this protocol's tools.
+        #[arg(long, value_name = "FILE")]
+        protocol: Option<PathBuf>,
+        /// Which rules apply.
+        #[arg(long, value_enum, default_value_t = Profile::AgUi)]
+        profile: Profile,
+        #[command(flatten)]
+        options: DataOptions,
+    },
+}
+
+/// How `agentc validate` reads data and reports.
+#[derive(clap::Args, Clone, Copy)]
+pub(crate) struct DataOptions {
+    /// The data is JSON Lines: one value per line.
+    #[arg(long)]
+    pub(crate) lines: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Exit with 1 when there are warnings, too.
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum Format {
+    /// Each problem drawn on its source lines, with help.
+    Human,
+    /// The JSON contract, version 1.
+    Json,
+    /// One line per problem: `file:line:col: severity[code] message`.
+    Short,
+    /// GitHub Actions workflow commands (annotations on pull requests).
+    Github,
+    /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
+    Sarif,
+}
+
+/// `agentc completions`: the completion script for `shell`.
+pub(crate) fn completions(shell: Shell) -> ExitCode {
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
+    print(&String::from_utf8_lossy(&script));
+    ExitCode::SUCCESS
+}
+
+/// `agentc man`: the manual page, in roff.
+pub(crate) fn man() -> ExitCode {
+    let mut page = Vec::new();
+    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+        Ok(()) => {
+            print(&String::from_utf8_lossy(&page));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: cannot render the manual page: {error}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! `agentc check`: plan the run, check every file in parallel, report.
+
+use super::args::{CheckArgs, Format};
+use super::output::{print, report, timings_table, with_progress};
+use agentc::emit::Target;
+use agentc::project::{self, ConfigChoice, Ignores};
+use agentc::render::human;
+use agentc::{Failure, FileReport, Source, Timings};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicUsize;
+use std::time::Instant;
+
+/// Runs `agentc check`: exit 2 when a path or a configuration could not be
+/// used, 1 on errors (or warnings with `--deny-warnings`), else 0.
+pub(crate) fn run(args: CheckArgs) -> ExitCode {
+    let choice = match (args.config, args.no_config) {
+        (Some(file), _) => ConfigChoice::File(file),
+        (None, true) => ConfigChoice::Defaults,
+        (None, false) => ConfigChoice::Nearest,
+    };
+    let targets: Option<Vec<Target>> = (!args.targets.is_empty()).then_some(args.targets);
+    if args.print_config {
+        return print_config(&args.paths, choice, targets, args.format);
+    }
+
+    let ignores = match args.no_ignore {
+        true => Ignores::Search,
+        false => Ignores::Respect,
+    };
+    let plan = project::plan(&args.paths, choice, ignores);
+    // A configuration that cannot be used stops the run: checking under
+    // another would give answers nobody asked for.
+    if !plan.broken_configs.is_empty() || !plan.unreadable_configs.is_empty() {
+        return broken_configs(plan.broken_configs, &plan.unreadable_configs, args.format);
+    }
+    for note in &plan.notes {
+        eprintln!("note: {note}");
+    }
+
+    let started = Instant::now();
+    let done = AtomicUsize::new(0);
+    let results = with_progress(plan.files.len(), &done, || {
+        project::check(&plan.files, targets.as_deref(), &done)
+    });
+    let wall = started.elapsed();
+
+    let mut compiled = Vec::new();
+    let mut timings = Vec::new();
+    for (planned, files) in plan.files.iter().zip(results) {
+        timings.push((
+            &planned.path,
+            files.iter().map(|c| c.timings).sum::<Timings>(),
+        ));
+        compiled.extend(files);
+    }
+    let files = match compiled.len() {
+        1 => "1 file".to_string(),
+        n => format!("{n} files"),
+    };
+    let (errors, warnings) = report(
+        args.format,
+        &compiled,
+        &plan.failures,
+        &format!("checked {files}"),
+        args.max_diagnostics,
+    );
+    if args.timings {
+        eprint!("{}", timings_table(&timings, wall));
+    }
+    if !plan.failures.is_empty() {
+        ExitCode::from(2)
+    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `agentc check --print-config`: the configuration for the first path,
+/// with `--target` applied.
+fn print_config(
+    paths: &[PathBuf],
+    choice: ConfigChoice,
+    targets: Option<Vec<Target>>,
+    format: Format,
+) -> ExitCode {
+    let mut configs = project::Configs::new(choice);
+    let path = paths.first().map_or(Path::new("."), PathBuf::as_path);
+    let mut config = (*configs.of(path)).clone();
+    if !configs.broken.is_empty() || !configs.failures.is_empty() {
+        return broken_configs(configs.broken, &configs.failures, format);
+    }
+    if let Some(targets) = targets {
+        config.targets = targets;
+    }
+    print(&config.to_toml());
+    ExitCode::SUCCESS
+}
+
+/// Reports the problems of configuration files, and those that could not
+/// be read; the run stops (exit 2).
+fn broken_configs(
+    broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
+    unreadable: &[Failure],
+    format: Format,
+) -> ExitCode {
+    let files: Vec<FileReport> = broken
+        .into_iter()
+        .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
+        .collect();
+    report(
+        format,
+        &files,
+        unreadable,
+        "agentc.toml has problems; nothing was checked",
+        human::DEFAULT_MAX_DIAGNOSTICS,
+    );
+    ExitCode::from(2)
+}

@@ -1,0 +1,38 @@
+//! `agentc explain`: a diagnostic code's explanation, or the list of codes.
+
+use super::output::print;
+use agentc::Code;
+use std::process::ExitCode;
+
+/// Prints the explanation of the code named `code`, or without one the
+/// list of every code; exit 2 for a name that is no code.
+pub(crate) fn run(code: Option<&str>) -> ExitCode {
+    let Some(name) = code else {
+        let width = Code::ALL.iter().map(|c| c.name().len()).max().unwrap_or(0);
+        let list: String = Code::ALL
+            .iter()
+            .map(|c| {
+                format!(
+                    "{:width$}  {:7}  {}\n",
+                    c.name(),
+                    c.severity().as_str(),
+                    c.summary()
+                )
+            })
+            .collect();
+        print(&list);
+        return ExitCode::SUCCESS;
+    };
+    match Code::from_name(name) {
+        Some(code) => {
+            print(code.explanation());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let help = agentc::diagnostic::did_you_mean(name, Code::ALL.iter().map(|c| c.name()))
+                .unwrap_or_else(|| "run `agentc explain` to list every code".to_string());
+            eprintln!("error: no diagnostic code `{name}` ({help})");
+            ExitCode::from(2)
+        }
+    }
+}

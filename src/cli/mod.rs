@@ -1,0 +1,11 @@
+//! The `agentc` binary's own modules: the arguments, one module per
+//! subcommand, and the printing they share. Each calls the library and
+//! renders; what a subcommand decides about protocols lives in the library.
+
+pub(crate) mod args;
+pub(crate) mod check;
+pub(crate) mod emit;
+pub(crate) mod explain;
+pub(crate) mod lsp;
+pub(crate) mod output;
+pub(crate) mod validate;

@@ -1,0 +1,220 @@
+//! `agentc validate`: JSON data against a protocol's type or tool, or an
+//! AG-UI `RunAgentInput` (`validate run-input`).
+
+use super::args::{DataOptions, ValidateArgs, ValidateCommand};
+use super::output::{report, terminal_style, usage_error};
+use agentc::disk::{self, Reach};
+use agentc::render::human;
+use agentc::validate::data::{self, Layout};
+use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::{ToolValidators, Validator};
+use agentc::{Code, Failure, FileReport, Severity, Source, source};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Runs `agentc validate` or `agentc validate run-input` as the arguments
+/// ask.
+pub(crate) fn run(args: ValidateArgs) -> ExitCode {
+    match args {
+        ValidateArgs {
+            command:
+                Some(ValidateCommand::RunInput {
+                    payload,
+                    protocol,
+                    profile,
+                    options,
+                }),
+            ..
+        } => validate_run_input(&payload, protocol.as_deref(), profile, options),
+        ValidateArgs {
+            command: None,
+            file: Some(file),
+            data: Some(data),
+            type_name,
+            tool,
+            options,
+        } => {
+            let subject = match (&type_name, &tool) {
+                (Some(name), _) => Subject::Type(name),
+                (_, Some(name)) => Subject::Tool(name),
+                // clap requires one of the two.
+                (None, None) => return ExitCode::from(2),
+            };
+            validate(&file, subject, &data, options)
+        }
+        // clap requires both paths when there is no subcommand.
+        ValidateArgs { .. } => ExitCode::from(2),
+    }
+}
+
+/// What `agentc validate` checks data against.
+enum Subject<'a> {
+    Type(&'a str),
+    Tool(&'a str),
+}
+
+fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) -> ExitCode {
+    let model = match protocol_model(file) {
+        Ok(model) => model,
+        Err(code) => return code,
+    };
+    // Tool arguments may come as AG-UI carries them: a JSON-encoded string.
+    let layout = Layout {
+        lines: options.lines,
+        encoded: matches!(subject, Subject::Tool(_)),
+    };
+    let (validator, against) = match subject {
+        Subject::Type(name) => (Validator::for_type(&model, name), format!("type `{name}`")),
+        Subject::Tool(name) => (
+            Validator::for_tool(&model, name),
+            format!("the arguments of `{name}`"),
+        ),
+    };
+    let validator = match validator {
+        Ok(validator) => validator,
+        Err(error) => return usage_error(&error),
+    };
+    let (source, unreadable) = match read_data(data) {
+        Ok(read) => read,
+        Err(failure) => return unreadable_data(failure, &against, options),
+    };
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic],
+        None => data::check(&validator, &source, layout),
+    };
+    report_data(source, diagnostics, layout, &against, options)
+}
+
+fn validate_run_input(
+    payload: &Path,
+    protocol: Option<&Path>,
+    profile: Profile,
+    options: DataOptions,
+) -> ExitCode {
+    let validator = match RunInputValidator::new(profile) {
+        Ok(validator) => validator,
+        Err(error) => return usage_error(&error),
+    };
+    let validator = match protocol {
+        None => validator,
+        Some(file) => {
+            let model = match protocol_model(file) {
+                Ok(model) => model,
+                Err(code) => return code,
+            };
+            match ToolValidators::new(&model) {
+                Ok(tools) => validator.with_tools(tools),
+                Err(error) => return usage_error(&error),
+            }
+        }
+    };
+    let against = match profile {
+        Profile::AgUi => "`RunAgentInput`",
+        Profile::Backend => "`RunAgentInput` (backend profile)",
+    };
+    let (source, unreadable) = match read_data(payload) {
+        Ok(read) => read,
+        Err(failure) => return unreadable_data(failure, against, options),
+    };
+    let layout = Layout {
+        lines: options.lines,
+        encoded: false,
+    };
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic],
+        None => data::check_run_input(&validator, &source, layout),
+    };
+    report_data(source, diagnostics, layout, against, options)
+}
+
+/// The model of a protocol without errors; otherwise its errors are
+/// printed and the exit code is 2: there is nothing to validate against.
+fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
+    let bytes = match disk::read(file, Reach::Named) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            eprintln!("error: `{}` was not read: {error}", file.display());
+            return Err(ExitCode::from(2));
+        }
+    };
+    let compiled = agentc::compile(&file.display().to_string(), bytes);
+    if compiled.has_errors() {
+        let style = terminal_style(std::io::stderr().is_terminal());
+        eprint!(
+            "{}",
+            human::render_capped(&compiled, style, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
+        eprintln!(
+            "error: {} has {}; nothing validated",
+            file.display(),
+            human::summary(compiled.count(Severity::Error), 0)
+        );
+        return Err(ExitCode::from(2));
+    }
+    compiled.model.ok_or(ExitCode::from(2))
+}
+
+/// The data as a source, and the reason it cannot be read as text, if
+/// any; the failure when it cannot be read at all.
+fn read_data(path: &Path) -> Result<(Source, Option<agentc::Diagnostic>), Failure> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        match disk::read_stdin() {
+            Ok(bytes) => ("<stdin>".to_string(), bytes),
+            Err(error) => {
+                let message = format!("standard input was not read: {}", disk::describe_io(&error));
+                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
+            }
+        }
+    } else {
+        match disk::read(path, Reach::Named) {
+            Ok(bytes) => (path.display().to_string(), bytes),
+            Err(error) => {
+                let shown = path.display().to_string();
+                let message = format!("`{shown}` was not read: {error}");
+                return Err(Failure::new(shown, Code::InvalidPath, message)
+                    .with_help("give the path of a JSON file, or `-` to read standard input"));
+            }
+        }
+    };
+    Ok(source::decode(&name, bytes))
+}
+
+/// Reports data that could not be read at all: nothing was validated.
+fn unreadable_data(failure: Failure, against: &str, options: DataOptions) -> ExitCode {
+    report(
+        options.format,
+        &[],
+        &[failure],
+        &format!("validated 0 values against {against}"),
+        human::DEFAULT_MAX_DIAGNOSTICS,
+    );
+    ExitCode::from(2)
+}
+
+fn report_data(
+    source: Source,
+    diagnostics: Vec<agentc::Diagnostic>,
+    layout: Layout,
+    against: &str,
+    options: DataOptions,
+) -> ExitCode {
+    let values = data::documents(source.text(), layout).len();
+    let checked = FileReport::uncompiled(source, diagnostics);
+    let values = match values {
+        1 => "1 value".to_string(),
+        n => format!("{n} values"),
+    };
+    let (errors, warnings) = report(
+        options.format,
+        std::slice::from_ref(&checked),
+        &[],
+        &format!("validated {values} against {against}"),
+        human::DEFAULT_MAX_DIAGNOSTICS,
+    );
+    if errors > 0 || (options.deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
