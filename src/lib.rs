@@ -18,7 +18,6 @@ pub mod model;
 pub mod render;
 pub mod source;
 pub mod suppress;
-pub mod symbols;
 pub mod syntax;
 pub mod validate;
 pub mod workspace;
