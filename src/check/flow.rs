@@ -7,25 +7,17 @@ use super::settings::{check_config, check_presentation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::resolve::MAIN_THREAD;
 use crate::model::{Model, VariableOrigin};
-use crate::syntax::{Block, BlockKind, Builtin, Field, Name, Setting, Trigger, TypeExprKind};
+use crate::syntax::{Block, BlockKind, Builtin, Name, Setting, TypeExprKind};
 use std::collections::{HashMap, HashSet};
 
 /// Most names a help line lists.
 pub(super) const MAX_LISTED: usize = 12;
 
-/// What the whole protocol says about variables and threads, gathered once.
+/// Which handlers write each variable, gathered once: flow, not names
+/// (what a name means is the resolution's).
 pub(super) struct Facts<'m> {
     /// Variable name → the handlers (by trigger name) whose blocks write it.
     pub(super) writers: HashMap<&'m str, Vec<&'m str>>,
-    /// Threads started by any block: interactive threads persist across
-    /// triggers, so a later handler may use one started in another.
-    pub(super) started_anywhere: HashSet<&'m str>,
-    /// The same threads, in declaration order, for suggestions.
-    pub(super) thread_names: Vec<&'m str>,
-    /// Trigger input name → the first trigger that declares it.
-    pub(super) input_owners: HashMap<&'m str, &'m Trigger>,
-    /// (trigger, input name) → the input.
-    pub(super) trigger_inputs: HashMap<(&'m str, &'m str), &'m Field>,
 }
 
 impl<'m> Facts<'m> {
@@ -42,30 +34,7 @@ impl<'m> Facts<'m> {
                 }
             }
         }
-        let thread_names: Vec<&str> = protocol
-            .blocks()
-            .filter(|b| b.kind == Some(BlockKind::StartThread))
-            .filter_map(|b| b.thread.as_ref().map(|t| t.text.as_str()))
-            .collect();
-        let started_anywhere = thread_names.iter().copied().collect();
-        let mut input_owners = HashMap::new();
-        let mut trigger_inputs = HashMap::new();
-        for trigger in &protocol.triggers {
-            for field in &trigger.input {
-                let name = field.name.text.as_str();
-                input_owners.entry(name).or_insert(trigger);
-                trigger_inputs
-                    .entry((trigger.name.text.as_str(), name))
-                    .or_insert(field);
-            }
-        }
-        Facts {
-            writers,
-            started_anywhere,
-            thread_names,
-            input_owners,
-            trigger_inputs,
-        }
+        Facts { writers }
     }
 
     /// Whether a handler other than `trigger`'s writes `name`.
@@ -203,7 +172,8 @@ pub(super) fn check_thread(
     }
     // Interactive threads persist: one started in another handler counts,
     // unless this handler itself starts it only later.
-    if !scope.worker && scope.facts.started_anywhere.contains(name) && later.is_none() {
+    let resolution = scope.model.resolution();
+    if !scope.worker && resolution.is_started(name) && later.is_none() {
         return;
     }
     let mut diagnostic = Diagnostic::new(
@@ -215,7 +185,7 @@ pub(super) fn check_thread(
         Some(block) => diagnostic
             .with_label(block.name.span, "started only here, later")
             .with_help("move the `start-thread` block before this one"),
-        None => match nearest(name, scope.facts.thread_names.iter().copied()) {
+        None => match nearest(name, resolution.started_threads()) {
             Some(near) => diagnostic.did_you_mean(thread.span, near),
             None => diagnostic.with_help(format!(
                 "add a `start-thread` block with `thread: {name}` before this block{}",
@@ -247,7 +217,7 @@ pub(super) fn check_read_before_write(
     if field.default.is_some() {
         return;
     }
-    let trigger = scope.trigger.map(|t| t.name.text.as_str());
+    let trigger = scope.trigger().map(|t| t.name.text.as_str());
     if let Some(trigger) = trigger
         && scope.facts.written_elsewhere(&name.text, trigger)
     {

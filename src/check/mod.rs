@@ -84,23 +84,20 @@ fn check_protocol(model: &Model, diags: &mut Diagnostics) {
         let scope = Scope {
             model,
             facts: &facts,
-            trigger: None,
+            scope: None,
             worker: false,
         };
         check_config(model, &agent.config, &scope, true, diags);
     }
-    for handler in &model.protocol.handlers {
+    for (h, handler) in model.protocol.handlers.iter().enumerate() {
         // A handler under a misspelt trigger name (reported) is checked as
-        // the handler of the trigger it most likely means, so its reads of
-        // that trigger's inputs are not reported again.
-        let trigger = model.trigger(&handler.trigger.text).or_else(|| {
-            let triggers = model.protocol.triggers.iter().map(|t| t.name.text.as_str());
-            nearest(&handler.trigger.text, triggers).and_then(|name| model.trigger(name))
-        });
+        // the handler of the trigger it most likely means (the resolution
+        // says which), so its reads of that trigger's inputs are not
+        // reported again.
         let scope = Scope {
             model,
             facts: &facts,
-            trigger,
+            scope: model.resolution().handler_scope(h),
             worker: false,
         };
         check_sequence(model, &handler.blocks, &scope, diags);
@@ -108,7 +105,7 @@ fn check_protocol(model: &Model, diags: &mut Diagnostics) {
     let scope = Scope {
         model,
         facts: &facts,
-        trigger: None,
+        scope: None,
         worker: model.is_worker(),
     };
     check_sequence(model, &model.protocol.steps, &scope, diags);

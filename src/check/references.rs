@@ -62,21 +62,31 @@ pub(super) fn unknown<'a>(
 pub(super) struct Scope<'m> {
     pub(super) model: &'m Model,
     pub(super) facts: &'m Facts<'m>,
-    /// The trigger whose handler this is: its inputs are in scope.
-    pub(super) trigger: Option<&'m Trigger>,
+    /// The trigger whose handler this is, by position: its inputs are in
+    /// scope. The resolution says which (for a misspelt handler, the
+    /// trigger it most likely means).
+    pub(super) scope: Option<u32>,
     /// In a worker's steps (no main thread).
     pub(super) worker: bool,
 }
 
 impl<'m> Scope<'m> {
+    /// The trigger whose handler this is.
+    pub(super) fn trigger(&self) -> Option<&'m Trigger> {
+        let protocol = &self.model.protocol;
+        self.scope.and_then(|t| protocol.triggers.get(t as usize))
+    }
+
     pub(super) fn trigger_input(&self, name: &str) -> Option<&'m Field> {
-        let trigger = self.trigger?.name.text.as_str();
-        self.facts.trigger_inputs.get(&(trigger, name)).copied()
+        let trigger = self.trigger()?;
+        let input = self.model.resolution().trigger_input(self.scope?, name)?;
+        trigger.input.get(input as usize)
     }
 
     /// Whether `name` can be read here.
     pub(super) fn resolves(&self, name: &str) -> bool {
-        self.model.variable(name).is_some() || self.trigger_input(name).is_some()
+        let resolution = self.model.resolution();
+        resolution.readable_target(self.scope, name).is_some()
     }
 
     /// The unknown-variable diagnostic for `name`, explaining why it is not
@@ -90,9 +100,10 @@ impl<'m> Scope<'m> {
                 name.text
             ),
         );
-        let elsewhere = self.facts.input_owners.get(name.text.as_str());
-        if let Some(owner) = elsewhere {
-            let here = match self.trigger {
+        let protocol = &self.model.protocol;
+        let elsewhere = self.model.resolution().input_owner(&name.text);
+        if let Some(owner) = elsewhere.and_then(|t| protocol.triggers.get(t as usize)) {
+            let here = match self.trigger() {
                 Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
                 None => "here".to_string(),
             };
@@ -101,13 +112,16 @@ impl<'m> Scope<'m> {
                 name.text, owner.name.text
             ));
         }
-        let protocol = &self.model.protocol;
         let candidates = protocol
             .input
             .iter()
             .chain(&protocol.resources)
             .chain(&protocol.variables)
-            .chain(self.trigger.map(|t| t.input.as_slice()).unwrap_or_default())
+            .chain(
+                self.trigger()
+                    .map(|t| t.input.as_slice())
+                    .unwrap_or_default(),
+            )
             .map(|f| f.name.text.as_str());
         diagnostic = match nearest(&name.text, candidates) {
             Some(near) => diagnostic.did_you_mean(name.span, near),

@@ -260,6 +260,8 @@ pub struct Resolution {
     scopes: Vec<Option<u32>>,
     /// Threads some `start-thread` starts, in protocol order, each once.
     started: Vec<SymbolId>,
+    /// The same, by name, for lookups.
+    started_names: HashSet<String>,
     worker: bool,
 }
 
@@ -300,6 +302,11 @@ impl Resolution {
     /// What each symbol resolves to, once every occurrence is known.
     fn resolve(&mut self, protocol: &Protocol) {
         let started: HashSet<SymbolId> = self.started.iter().copied().collect();
+        self.started_names = self
+            .started
+            .iter()
+            .map(|&id| self.symbols[id.0 as usize].name.clone())
+            .collect();
         let d = &self.declarations;
         self.targets = self
             .symbols
@@ -459,6 +466,16 @@ impl Resolution {
             }
         }
         threads
+    }
+
+    /// The threads some `start-thread` starts, in protocol order.
+    pub fn started_threads(&self) -> impl Iterator<Item = &str> + Clone {
+        self.started.iter().map(|&id| self.symbol(id).name.as_str())
+    }
+
+    /// Whether some `start-thread` starts thread `name`.
+    pub fn is_started(&self, name: &str) -> bool {
+        self.started_names.contains(name)
     }
 
     /// The variables readable in the handler of the trigger named `trigger`
