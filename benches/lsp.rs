@@ -128,7 +128,7 @@ fn bench(c: &mut Criterion) {
     });
     let model = compiled.model.as_ref().expect("a model");
     group.bench_function("symbol index, 1k types", |b| {
-        b.iter(|| agentc::symbols::Index::new(model, &compiled.source))
+        b.iter(|| agentc::model::resolve::Index::new(model, &compiled.source))
     });
     let mut session = Session::start(&text);
     let mut flip = false;

@@ -18,7 +18,6 @@ pub mod project;
 pub mod render;
 pub mod source;
 pub mod span;
-pub mod symbols;
 pub mod syntax;
 pub mod validate;
 pub mod yaml;

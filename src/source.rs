@@ -3,7 +3,7 @@
 //! values) and the positions LSP clients read (UTF-16 code units).
 
 use crate::diagnostic::{Code, Diagnostic};
-pub use crate::span::Span;
+use crate::span::Span;
 use std::sync::OnceLock;
 
 /// The largest file agentc reads. Real protocols are kilobytes; this bound

@@ -9,11 +9,13 @@
 //! prompt's variables are checked against what the including prompt
 //! receives, and reported in the included file.
 
-use super::FileFindings as Report;
+use super::FileFindings;
 use super::template::{self, Condition, Tag};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean, nearest};
 use crate::model::Model;
-use crate::source::{Source, Span};
+use crate::model::resolve::{Site, SymbolKind};
+use crate::source::Source;
+use crate::span::Span;
 use crate::syntax::{BlockKind, Field, InputMapping, Name, Trigger};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -56,7 +58,7 @@ pub(super) fn check(
     model: &Model,
     protocol: &Source,
     diagnostics: &mut Vec<Diagnostic>,
-    prompts: &mut [Report],
+    prompts: &mut [FileFindings],
 ) {
     let tags: Vec<Vec<Tag>> = prompts
         .iter_mut()
@@ -110,34 +112,53 @@ pub(super) fn check(
     }
 }
 
-/// Every place that names a prompt, in protocol order.
+/// Every place that names a prompt, in protocol order: the resolution's
+/// prompt occurrences where a prompt is rendered (an agent's or
+/// `start-thread`'s `system`, an `add-message`'s `prompt`).
 fn uses(model: &Model) -> Vec<Use<'_>> {
     let protocol = &model.protocol;
+    let resolution = model.resolution();
     let mut uses = Vec::new();
-    if let Some(agent) = &protocol.agent
-        && let Some(system) = &agent.config.system
-    {
-        let place = "the `agent` system prompt".to_string();
-        uses.push(Use::new(system, &agent.config.input, None, place));
-    }
-    let sequences = protocol
-        .handlers
-        .iter()
-        .map(|h| (&h.blocks, model.trigger(&h.trigger.text)))
-        .chain([(&protocol.steps, None)]);
-    for (blocks, trigger) in sequences {
-        for block in blocks {
-            let name = match block.kind {
-                Some(BlockKind::AddMessage) => block.prompt.as_ref(),
-                Some(BlockKind::StartThread) => {
-                    block.config.as_ref().and_then(|c| c.system.as_ref())
+    for occurrence in resolution.occurrences() {
+        if resolution.symbol(occurrence.symbol).kind != SymbolKind::Prompt {
+            continue;
+        }
+        let (block, trigger) = match occurrence.site {
+            Site::Agent => {
+                if let Some(agent) = &protocol.agent
+                    && let Some(system) = &agent.config.system
+                {
+                    let place = "the `agent` system prompt".to_string();
+                    uses.push(Use::new(system, &agent.config.input, None, place));
                 }
-                _ => None,
-            };
-            if let Some(name) = name {
-                let place = format!("block `{}`", block.name.text);
-                uses.push(Use::new(name, &block.input, trigger, place));
+                continue;
             }
+            Site::Handler {
+                handler,
+                block: Some(block),
+            } => {
+                let Some(handler) = protocol.handlers.get(handler as usize) else {
+                    continue;
+                };
+                let trigger = model.trigger(&handler.trigger.text);
+                (handler.blocks.get(block as usize), trigger)
+            }
+            Site::Step { block } => (protocol.steps.get(block as usize), None),
+            _ => continue,
+        };
+        let Some(block) = block else {
+            continue;
+        };
+        let name = match (block.kind, occurrence.key) {
+            (Some(BlockKind::AddMessage), "prompt") => block.prompt.as_ref(),
+            (Some(BlockKind::StartThread), "system") => {
+                block.config.as_ref().and_then(|c| c.system.as_ref())
+            }
+            _ => None,
+        };
+        if let Some(name) = name {
+            let place = format!("block `{}`", block.name.text);
+            uses.push(Use::new(name, &block.input, trigger, place));
         }
     }
     uses
@@ -175,7 +196,7 @@ fn resolve_includes(
     tags: &[Vec<Tag>],
     index: &HashMap<&str, usize>,
     names: &[String],
-    prompts: &mut [Report],
+    prompts: &mut [FileFindings],
 ) -> Vec<Vec<(usize, Span)>> {
     let mut includes = Vec::with_capacity(tags.len());
     for (i, prompt_tags) in tags.iter().enumerate() {
@@ -210,7 +231,7 @@ fn resolve_includes(
 
 /// Each group of prompts that include each other is reported once, at an
 /// include of its first prompt.
-fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [Report]) {
+fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [FileFindings]) {
     let mut graph: DiGraph<usize, Span> = DiGraph::with_capacity(includes.len(), includes.len());
     for i in 0..includes.len() {
         graph.add_node(i);
@@ -257,7 +278,7 @@ fn check_variables(
     prompt_use: &Use,
     line: usize,
     tags: &[Tag],
-    report: &mut Report,
+    report: &mut FileFindings,
 ) {
     for tag in tags {
         let (name, span, condition) = match tag {
@@ -297,7 +318,7 @@ fn check_literal(
     prompt_use: &Use,
     mapping: &InputMapping,
     condition: &Condition,
-    report: &mut Report,
+    report: &mut FileFindings,
 ) {
     let Some(comparison) = &condition.comparison else {
         return;

@@ -2,21 +2,28 @@
 //! one function here or in a submodule, next to the diagnostics it builds.
 
 mod cycles;
+mod flow;
 mod naming;
-mod protocol;
+mod references;
+mod sections;
+mod settings;
+mod unions;
 
 pub use naming::slug_problem;
-pub use protocol::agent_format;
-mod unions;
+pub use sections::agent_format;
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::Model;
-use crate::source::Span;
+use crate::span::Span;
 use crate::syntax::{
     Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind, quote_type,
 };
 use crate::yaml::Value;
+use flow::{Facts, check_output, check_sequence};
 use heck::ToUpperCamelCase;
+use references::Scope;
+use sections::{check_declarations, check_format, check_handlers, check_names};
+use settings::check_config;
 use std::collections::HashMap;
 
 pub fn check(model: &Model, diags: &mut Diagnostics) {
@@ -62,7 +69,49 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
             check_response_type(model, response_type, diags);
         }
     }
-    protocol::check(model, diags);
+    check_protocol(model, diags);
+}
+
+/// The rules of the protocol around the types: its sections, names,
+/// thread configurations, cross-references and the order of its blocks.
+fn check_protocol(model: &Model, diags: &mut Diagnostics) {
+    check_format(model, diags);
+    check_names(model, diags);
+    check_declarations(model, diags);
+    check_handlers(model, diags);
+    let facts = Facts::new(model);
+    if let Some(agent) = &model.protocol.agent {
+        let scope = Scope {
+            model,
+            facts: &facts,
+            scope: None,
+            worker: false,
+        };
+        check_config(model, &agent.config, &scope, true, diags);
+    }
+    for (h, handler) in model.protocol.handlers.iter().enumerate() {
+        // A handler under a misspelt trigger name (reported) is checked as
+        // the handler of the trigger it most likely means (the resolution
+        // says which), so its reads of that trigger's inputs are not
+        // reported again.
+        let scope = Scope {
+            model,
+            facts: &facts,
+            scope: model.resolution().handler_scope(h),
+            worker: false,
+        };
+        check_sequence(model, &handler.blocks, &scope, diags);
+    }
+    let scope = Scope {
+        model,
+        facts: &facts,
+        scope: None,
+        worker: model.is_worker(),
+    };
+    check_sequence(model, &model.protocol.steps, &scope, diags);
+    if let Some(output) = &model.protocol.output {
+        check_output(model, output, diags);
+    }
 }
 
 /// A field's type, `items`, `enum` and `const`.

@@ -3,7 +3,7 @@
 //! snake_case or camelCase (warnings: conventions, not rules).
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
-use crate::source::Span;
+use crate::span::Span;
 use crate::syntax::Name;
 use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 

@@ -5,7 +5,7 @@
 use super::{Expected, unknown_type};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
-use crate::source::Span;
+use crate::span::Span;
 use crate::syntax::{Builtin, Field, TypeDef, TypeDefKind, TypeExprKind, Union};
 use crate::yaml::Value;
 use std::collections::{HashMap, HashSet};

@@ -14,88 +14,10 @@
 use super::Analysis;
 use super::convert::{self, Encoding};
 use crate::grammar::{self, Key, Refers, Spot, Value};
-use crate::model::Model;
+use crate::model::resolve::{Resolution, SymbolKind};
 use crate::source::Source;
-use crate::syntax::{BlockKind, Builtin, Name};
+use crate::syntax::{BlockKind, Builtin};
 use lsp_types as lsp;
-
-/// The names a protocol declares, kept from the latest check that could
-/// read the file so completion still works while it is half typed.
-#[derive(Clone, Debug, Default)]
-pub struct Names {
-    types: Vec<String>,
-    tools: Vec<String>,
-    workers: Vec<String>,
-    triggers: Vec<String>,
-    threads: Vec<String>,
-    skills: Vec<String>,
-    mcp_servers: Vec<String>,
-    /// Protocol-level inputs, resources and variables.
-    variables: Vec<String>,
-    /// Each trigger's inputs.
-    trigger_inputs: Vec<(String, Vec<String>)>,
-}
-
-impl Names {
-    pub fn new(model: &Model) -> Names {
-        let protocol = &model.protocol;
-        let mut threads: Vec<String> = Vec::new();
-        if !model.is_worker() {
-            threads.push("main".to_string());
-        }
-        for block in protocol.blocks() {
-            let started = block
-                .thread
-                .as_ref()
-                .filter(|_| block.kind == Some(BlockKind::StartThread));
-            if let Some(thread) = started {
-                if !threads.contains(&thread.text) {
-                    threads.push(thread.text.clone());
-                }
-            }
-        }
-        let variables = protocol
-            .input
-            .iter()
-            .chain(&protocol.resources)
-            .chain(&protocol.variables);
-        Names {
-            types: texts(protocol.types.iter().map(|t| &t.name)),
-            tools: texts(protocol.tools.iter().map(|t| &t.name)),
-            workers: texts(protocol.workers.iter().map(|w| &w.name)),
-            triggers: texts(protocol.triggers.iter().map(|t| &t.name)),
-            threads,
-            skills: texts(protocol.skills.iter().map(|s| &s.name)),
-            mcp_servers: texts(protocol.mcp_servers.iter().map(|m| &m.name)),
-            variables: texts(variables.map(|f| &f.name)),
-            trigger_inputs: protocol
-                .triggers
-                .iter()
-                .map(|t| (t.name.text.clone(), texts(t.input.iter().map(|f| &f.name))))
-                .collect(),
-        }
-    }
-
-    /// The variables readable in the handler of `trigger` (or outside any).
-    fn readable(&self, trigger: Option<&str>) -> Vec<&str> {
-        let own = self
-            .trigger_inputs
-            .iter()
-            .filter(|(t, _)| Some(t.as_str()) == trigger)
-            .flat_map(|(_, inputs)| inputs);
-        let mut names: Vec<&str> = own.map(String::as_str).collect();
-        for name in &self.variables {
-            if !names.contains(&name.as_str()) {
-                names.push(name);
-            }
-        }
-        names
-    }
-}
-
-fn texts<'a>(names: impl Iterator<Item = &'a Name>) -> Vec<String> {
-    names.map(|name| name.text.clone()).collect()
-}
 
 /// One line of the file as completion reads it.
 struct Line<'t> {
@@ -387,11 +309,11 @@ fn value_key(head: &str) -> Option<&str> {
 type Choice<'a> = (&'a str, lsp::CompletionItemKind, &'a str);
 
 fn named<'a>(
-    names: &'a [String],
+    names: Vec<&'a str>,
     kind: lsp::CompletionItemKind,
     detail: &'a str,
 ) -> Vec<Choice<'a>> {
-    names.iter().map(|n| (n.as_str(), kind, detail)).collect()
+    names.into_iter().map(|n| (n, kind, detail)).collect()
 }
 
 /// What may follow the key at the end of `path` (after `key:`, or as a
@@ -399,7 +321,7 @@ fn named<'a>(
 fn value_choices<'a>(
     path: &[&str],
     place: &Place<'a>,
-    names: &'a Names,
+    names: &'a Resolution,
     trigger: Option<&'a str>,
     analysis: &'a Analysis,
 ) -> Vec<Choice<'a>> {
@@ -438,7 +360,7 @@ fn value_choices<'a>(
 /// The values a key takes, by the grammar's kind of value.
 fn value_of<'a>(
     key: &Key,
-    names: &'a Names,
+    names: &'a Resolution,
     analysis: &'a Analysis,
     variables: &dyn Fn() -> Vec<Choice<'a>>,
 ) -> Vec<Choice<'a>> {
@@ -462,10 +384,16 @@ fn value_of<'a>(
                 .map(|b| (b.name(), Kind::KEYWORD, "built-in type"))
                 .collect();
             choices.push(("array", Kind::KEYWORD, "an array; give `items`"));
-            choices.extend(named(&names.types, Kind::STRUCT, "type"));
+            choices.extend(named(
+                names.declared(SymbolKind::Type),
+                Kind::STRUCT,
+                "type",
+            ));
             choices
         }
-        Value::TypeName | Value::Variants => named(&names.types, Kind::STRUCT, "type"),
+        Value::TypeName | Value::Variants => {
+            named(names.declared(SymbolKind::Type), Kind::STRUCT, "type")
+        }
         Value::InputMapping => variables(),
         Value::Name(refers) | Value::Names(refers) => refer(refers, names, analysis, variables),
         _ => Vec::new(),
@@ -475,22 +403,26 @@ fn value_of<'a>(
 /// The declared names of a kind.
 fn refer<'a>(
     refers: Refers,
-    names: &'a Names,
+    names: &'a Resolution,
     analysis: &'a Analysis,
     variables: &dyn Fn() -> Vec<Choice<'a>>,
 ) -> Vec<Choice<'a>> {
     use lsp::CompletionItemKind as Kind;
     match refers {
         Refers::Variable => variables(),
-        Refers::Tool => named(&names.tools, Kind::FUNCTION, "tool"),
-        Refers::Skill => named(&names.skills, Kind::MODULE, "skill"),
-        Refers::McpServer => named(&names.mcp_servers, Kind::MODULE, "MCP server"),
+        Refers::Tool => named(names.declared(SymbolKind::Tool), Kind::FUNCTION, "tool"),
+        Refers::Skill => named(names.declared(SymbolKind::Skill), Kind::MODULE, "skill"),
+        Refers::McpServer => named(
+            names.declared(SymbolKind::McpServer),
+            Kind::MODULE,
+            "MCP server",
+        ),
         Refers::McpSource => grammar::MCP_SOURCES
             .iter()
             .map(|s| (*s, Kind::ENUM_MEMBER, "MCP source"))
             .collect(),
-        Refers::Worker => named(&names.workers, Kind::MODULE, "worker"),
-        Refers::Thread => named(&names.threads, Kind::CONSTANT, "thread"),
+        Refers::Worker => named(names.declared(SymbolKind::Worker), Kind::MODULE, "worker"),
+        Refers::Thread => named(names.threads(), Kind::CONSTANT, "thread"),
         Refers::Prompt => prompts(analysis),
         Refers::Reference => Vec::new(),
     }
@@ -506,10 +438,11 @@ fn prompts(analysis: &Analysis) -> Vec<Choice<'_>> {
 }
 
 /// The keys a mapping takes at `place`, with their documentation.
-fn key_choices<'a>(place: &Place<'a>, names: &'a Names) -> Vec<(&'a str, &'static str)> {
+fn key_choices<'a>(place: &Place<'a>, names: &'a Resolution) -> Vec<(&'a str, &'static str)> {
     // A handler for each trigger that has none yet.
     if place.path.as_slice() == ["handlers"] {
-        return names.triggers.iter().map(|t| (t.as_str(), "")).collect();
+        let triggers = names.declared(SymbolKind::Trigger);
+        return triggers.into_iter().map(|t| (t, "")).collect();
     }
     let Some(spot) = grammar::spot_at(&place.path, place.block) else {
         return Vec::new();

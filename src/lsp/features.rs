@@ -6,9 +6,9 @@ use super::convert::{self, Encoding};
 use crate::Code;
 use crate::diagnostic::{Diagnostics, Edit};
 use crate::emit::{self, Selection, Target};
+use crate::model::resolve::{Occurrence, SymbolKind, unquoted};
 use crate::source::Source;
 use crate::span::Span;
-use crate::symbols::{Occurrence, Role, SymbolKind, unquoted};
 use crate::syntax::{TypeDefKind, TypeExprKind};
 use lsp_server::{ErrorCode, ResponseError};
 use lsp_types as lsp;
@@ -184,7 +184,7 @@ pub fn references(
 ) -> Option<Vec<lsp::Location>> {
     let occurrence = occurrence_at(analysis, position, encoding)?;
     let found = analysis.index.occurrences(occurrence.symbol);
-    let found = found.filter(|o| include_declaration || o.role == Role::Reference);
+    let found = found.filter(|o| include_declaration || !o.role.is_definition());
     Some(
         found
             .map(|o| location(analysis, o.span, encoding))

@@ -34,9 +34,9 @@ pub use transport::{
 
 use crate::agent::{self, Files};
 use crate::disk::{self, Reach, ReadError};
+use crate::model::resolve::{Index, Resolution};
 use crate::project;
 use crate::project::config::Config;
-use crate::symbols::Index;
 use crate::{Diagnostic, FileReport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
@@ -211,9 +211,9 @@ pub(crate) struct Analysis {
     pub index: Index,
     /// The agent folder, when the protocol is one's `protocol.yaml`.
     pub folder: Option<PathBuf>,
-    /// The names completion offers: this check's, or while the file cannot
-    /// be read, the last ones it had.
-    pub names: completion::Names,
+    /// The names completion offers: this check's resolution, or while the
+    /// file cannot be read, the last one it had.
+    pub names: Arc<Resolution>,
     /// The prompts of the agent folder, by name.
     pub prompts: Vec<String>,
 }
@@ -527,7 +527,7 @@ impl<'c> Server<'c> {
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .filter(|dir| agent::is_agent_folder(dir));
         let names = match &compilation.model {
-            Some(model) => completion::Names::new(model),
+            Some(model) => Arc::clone(model.resolution_arc()),
             None => previous.unwrap_or_default(),
         };
         let prompts = folder

@@ -1,14 +1,19 @@
-//! Names resolved into symbols, and the type graph: an edge from each type
-//! to every type it mentions, labelled with where it mentions it. The model
-//! owns the protocol; checks and emitters read both through it.
+//! The protocol's names resolved into symbols ([`resolve`]), its format
+//! ([`format`]), and the type graph: an edge from each type to every type
+//! it mentions, labelled with where it mentions it. The model owns the
+//! protocol; checks, emitters and the language server read them through it.
 
-use crate::source::Span;
+pub mod format;
+pub mod resolve;
+
+use crate::span::Span;
 use crate::syntax::{
     Field, McpServer, Protocol, Skill, Tool, Trigger, TypeDef, TypeDefKind, TypeExpr, TypeExprKind,
     WorkerDecl,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::HashMap;
+use resolve::Resolution;
+use std::sync::Arc;
 
 /// A declared type, by its position in `types:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,69 +43,24 @@ impl VariableOrigin {
     }
 }
 
-/// The protocol's names, resolved: each kind of symbol by name, first
-/// declaration wins. Lookups only; never iterated.
-#[derive(Default)]
-struct Symbols {
-    types: HashMap<String, TypeId>,
-    variables: HashMap<String, (VariableOrigin, usize)>,
-    triggers: HashMap<String, usize>,
-    tools: HashMap<String, usize>,
-    skills: HashMap<String, usize>,
-    mcp_servers: HashMap<String, usize>,
-    workers: HashMap<String, usize>,
-}
-
-fn index_of<'a>(names: impl Iterator<Item = &'a str>) -> HashMap<String, usize> {
-    let mut index = HashMap::new();
-    for (i, name) in names.enumerate() {
-        index.entry(name.to_string()).or_insert(i);
-    }
-    index
-}
-
 pub struct Model {
     pub protocol: Protocol,
-    symbols: Symbols,
+    /// Every use of every name, resolved once.
+    resolution: Arc<Resolution>,
     /// Node `i` is type `i`; each edge carries the span of the reference.
     pub graph: DiGraph<TypeId, Span>,
 }
 
 impl Model {
     pub fn new(protocol: Protocol) -> Model {
-        let mut symbols = Symbols::default();
-        for (i, def) in protocol.types.iter().enumerate() {
-            // The syntax stage keeps only the first of duplicate names.
-            symbols
-                .types
-                .entry(def.name.text.clone())
-                .or_insert(TypeId(i as u32));
-        }
-        let sections = [
-            (VariableOrigin::Input, &protocol.input),
-            (VariableOrigin::Resource, &protocol.resources),
-            (VariableOrigin::Variable, &protocol.variables),
-        ];
-        for (origin, fields) in sections {
-            for (i, field) in fields.iter().enumerate() {
-                symbols
-                    .variables
-                    .entry(field.name.text.clone())
-                    .or_insert((origin, i));
-            }
-        }
-        symbols.triggers = index_of(protocol.triggers.iter().map(|t| t.name.text.as_str()));
-        symbols.tools = index_of(protocol.tools.iter().map(|t| t.name.text.as_str()));
-        symbols.skills = index_of(protocol.skills.iter().map(|s| s.name.text.as_str()));
-        symbols.mcp_servers = index_of(protocol.mcp_servers.iter().map(|m| m.name.text.as_str()));
-        symbols.workers = index_of(protocol.workers.iter().map(|w| w.name.text.as_str()));
+        let resolution = Arc::new(Resolution::new(&protocol));
         let mut graph = DiGraph::with_capacity(protocol.types.len(), protocol.types.len());
         for i in 0..protocol.types.len() {
             graph.add_node(TypeId(i as u32));
         }
         let mut model = Model {
             protocol,
-            symbols,
+            resolution,
             graph,
         };
         let mut edges = Vec::new();
@@ -117,49 +77,59 @@ impl Model {
         model
     }
 
+    /// Every use of every name in the protocol, resolved.
+    pub fn resolution(&self) -> &Resolution {
+        &self.resolution
+    }
+
+    /// The same, to keep past the model (the language server's index).
+    pub fn resolution_arc(&self) -> &Arc<Resolution> {
+        &self.resolution
+    }
+
     pub fn lookup(&self, name: &str) -> Option<TypeId> {
-        self.symbols.types.get(name).copied()
+        self.resolution.type_id(name)
     }
 
     /// A protocol-level input, resource or variable.
     pub fn variable(&self, name: &str) -> Option<(VariableOrigin, &Field)> {
-        let &(origin, i) = self.symbols.variables.get(name)?;
+        let (origin, i) = self.resolution.variable(name)?;
         let fields = match origin {
             VariableOrigin::Input => &self.protocol.input,
             VariableOrigin::Resource => &self.protocol.resources,
             VariableOrigin::Variable => &self.protocol.variables,
         };
-        Some((origin, &fields[i]))
+        Some((origin, &fields[i as usize]))
     }
 
     pub fn trigger(&self, name: &str) -> Option<&Trigger> {
-        let &i = self.symbols.triggers.get(name)?;
-        Some(&self.protocol.triggers[i])
+        let i = self.resolution.trigger(name)?;
+        Some(&self.protocol.triggers[i as usize])
     }
 
     pub fn tool(&self, name: &str) -> Option<&Tool> {
-        let &i = self.symbols.tools.get(name)?;
-        Some(&self.protocol.tools[i])
+        let i = self.resolution.tool(name)?;
+        Some(&self.protocol.tools[i as usize])
     }
 
     pub fn skill(&self, name: &str) -> Option<&Skill> {
-        let &i = self.symbols.skills.get(name)?;
-        Some(&self.protocol.skills[i])
+        let i = self.resolution.skill(name)?;
+        Some(&self.protocol.skills[i as usize])
     }
 
     pub fn mcp_server(&self, name: &str) -> Option<&McpServer> {
-        let &i = self.symbols.mcp_servers.get(name)?;
-        Some(&self.protocol.mcp_servers[i])
+        let i = self.resolution.mcp_server(name)?;
+        Some(&self.protocol.mcp_servers[i as usize])
     }
 
     pub fn worker(&self, name: &str) -> Option<&WorkerDecl> {
-        let &i = self.symbols.workers.get(name)?;
-        Some(&self.protocol.workers[i])
+        let i = self.resolution.worker(name)?;
+        Some(&self.protocol.workers[i as usize])
     }
 
     /// Whether the protocol is in the worker format (`steps`/`output`).
     pub fn is_worker(&self) -> bool {
-        self.protocol.section("steps").is_some() || self.protocol.section("output").is_some()
+        self.resolution.is_worker()
     }
 
     pub fn def(&self, id: TypeId) -> &TypeDef {

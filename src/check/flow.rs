@@ -1,0 +1,391 @@
+//! The order of a handler's blocks or a worker's steps: threads started
+//! before use, variables written before they are read, what `output`,
+//! `tool-call` and a structured `next-message` store.
+
+use super::references::{Scope, TOOL, WORKER, check_dynamic, check_listed, check_set_resource};
+use super::settings::{check_config, check_presentation};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::model::resolve::MAIN_THREAD;
+use crate::model::{Model, VariableOrigin};
+use crate::syntax::{Block, BlockKind, Builtin, Name, Setting, TypeExprKind};
+use std::collections::{HashMap, HashSet};
+
+/// Most names a help line lists.
+pub(super) const MAX_LISTED: usize = 12;
+
+/// Which handlers write each variable, gathered once: flow, not names
+/// (what a name means is the resolution's).
+pub(super) struct Facts<'m> {
+    /// Variable name → the handlers (by trigger name) whose blocks write it.
+    pub(super) writers: HashMap<&'m str, Vec<&'m str>>,
+}
+
+impl<'m> Facts<'m> {
+    pub(super) fn new(model: &'m Model) -> Facts<'m> {
+        let protocol = &model.protocol;
+        let mut writers: HashMap<&str, Vec<&str>> = HashMap::new();
+        for handler in &protocol.handlers {
+            for block in &handler.blocks {
+                if let Some(output) = &block.output {
+                    let handlers = writers.entry(output.text.as_str()).or_default();
+                    if handlers.last() != Some(&handler.trigger.text.as_str()) {
+                        handlers.push(handler.trigger.text.as_str());
+                    }
+                }
+            }
+        }
+        Facts { writers }
+    }
+
+    /// Whether a handler other than `trigger`'s writes `name`.
+    pub(super) fn written_elsewhere(&self, name: &str, trigger: &str) -> bool {
+        self.writers
+            .get(name)
+            .is_some_and(|handlers| handlers.iter().any(|h| *h != trigger))
+    }
+}
+
+/// The blocks of one handler, or a worker's steps, in order.
+pub(super) fn check_sequence(
+    model: &Model,
+    blocks: &[Block],
+    scope: &Scope,
+    diags: &mut Diagnostics,
+) {
+    let mut written: HashSet<&str> = HashSet::new();
+    let mut started: HashSet<&str> = HashSet::new();
+    // Each thread's first `start-thread` in this sequence.
+    let mut starts: HashMap<&str, &Block> = HashMap::new();
+    for block in blocks
+        .iter()
+        .filter(|b| b.kind == Some(BlockKind::StartThread))
+    {
+        if let Some(thread) = &block.thread {
+            starts.entry(thread.text.as_str()).or_insert(block);
+        }
+    }
+    for block in blocks {
+        let Some(kind) = block.kind else {
+            continue;
+        };
+        check_presentation(&block.presentation, diags);
+        let reads = block
+            .input
+            .iter()
+            .map(|m| (&m.source, "`input` source"))
+            .chain(block.reads.iter().map(|r| (&r.name, r.role)))
+            .chain(block.arguments.iter().filter_map(|a| match &a.value {
+                Setting::Variable(name) => Some((name, "tool input")),
+                Setting::Literal(_) => None,
+            }));
+        for (name, role) in reads {
+            if !scope.resolves(&name.text) {
+                diags.push(scope.unknown_variable(name, role));
+            } else {
+                check_read_before_write(model, name, scope, &written, diags);
+            }
+        }
+        if let Some(output) = &block.output {
+            check_output(model, output, diags);
+        }
+        match kind {
+            BlockKind::StartThread => {
+                if let Some(config) = &block.config {
+                    check_config(model, config, scope, false, diags);
+                }
+            }
+            BlockKind::ToolCall => check_tool_call(model, block, diags),
+            BlockKind::SetResource => check_set_resource(model, block, diags),
+            BlockKind::RunWorker => {
+                let listed = &block.worker;
+                let workers = || model.protocol.workers.iter().map(|w| &w.name);
+                check_listed(
+                    listed,
+                    |n| model.worker(n).is_some(),
+                    workers,
+                    WORKER,
+                    diags,
+                );
+            }
+            BlockKind::NextMessage => check_response_output(model, block, diags),
+            _ => {}
+        }
+        for setting in &block.models {
+            if let Setting::Variable(name) = setting {
+                check_dynamic(model, "model", name, diags);
+            }
+        }
+        if kind != BlockKind::StartThread
+            && let Some(thread) = &block.thread
+        {
+            check_thread(
+                thread,
+                scope,
+                &started,
+                starts.get(thread.text.as_str()).copied(),
+                diags,
+            );
+        }
+        let uses_a_thread = matches!(
+            kind,
+            BlockKind::NextMessage | BlockKind::AddMessage | BlockKind::SerializeThread
+        );
+        if scope.worker && uses_a_thread && block.thread.is_none() {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnknownThread,
+                    block.kind_span,
+                    format!(
+                        "block `{}` names no `thread`, and a worker has no main thread",
+                        block.name.text
+                    ),
+                )
+                .with_help(
+                    "add `thread:` naming a thread that an earlier `start-thread` step creates",
+                ),
+            );
+        }
+        if kind == BlockKind::StartThread
+            && let Some(thread) = &block.thread
+        {
+            started.insert(thread.text.as_str());
+        }
+        if let Some(output) = &block.output {
+            written.insert(output.text.as_str());
+        }
+    }
+}
+
+/// A thread is started before a block uses it.
+/// `later` is the thread's first `start-thread` in this sequence: the thread
+/// is not started yet, so that one comes after this block.
+pub(super) fn check_thread(
+    thread: &Name,
+    scope: &Scope,
+    started: &HashSet<&str>,
+    later: Option<&Block>,
+    diags: &mut Diagnostics,
+) {
+    let name = thread.text.as_str();
+    if started.contains(name) || (!scope.worker && name == MAIN_THREAD) {
+        return;
+    }
+    // Interactive threads persist: one started in another handler counts,
+    // unless this handler itself starts it only later.
+    let resolution = scope.model.resolution();
+    if !scope.worker && resolution.is_started(name) && later.is_none() {
+        return;
+    }
+    let mut diagnostic = Diagnostic::new(
+        Code::UnknownThread,
+        thread.span,
+        format!("thread `{name}` is used before any `start-thread` creates it"),
+    );
+    diagnostic = match later {
+        Some(block) => diagnostic
+            .with_label(block.name.span, "started only here, later")
+            .with_help("move the `start-thread` block before this one"),
+        None => match nearest(name, resolution.started_threads()) {
+            Some(near) => diagnostic.did_you_mean(thread.span, near),
+            None => diagnostic.with_help(format!(
+                "add a `start-thread` block with `thread: {name}` before this block{}",
+                if scope.worker {
+                    "; workers have no main thread"
+                } else {
+                    ", or leave `thread` out to use the main thread"
+                }
+            )),
+        },
+    };
+    diags.push(diagnostic);
+}
+
+/// A variable with no default that nothing can have written yet.
+pub(super) fn check_read_before_write(
+    model: &Model,
+    name: &Name,
+    scope: &Scope,
+    written: &HashSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    if scope.trigger_input(&name.text).is_some() || written.contains(name.text.as_str()) {
+        return;
+    }
+    let Some((VariableOrigin::Variable, field)) = model.variable(&name.text) else {
+        return;
+    };
+    if field.default.is_some() {
+        return;
+    }
+    let trigger = scope.trigger().map(|t| t.name.text.as_str());
+    if let Some(trigger) = trigger
+        && scope.facts.written_elsewhere(&name.text, trigger)
+    {
+        return;
+    }
+    let anywhere = if scope.worker {
+        "no earlier step writes it"
+    } else {
+        "no earlier block in this handler, and no other handler, writes it"
+    };
+    diags.push(
+        Diagnostic::new(
+            Code::ReadBeforeWrite,
+            name.span,
+            format!("variable `{}` is read before anything sets it", name.text),
+        )
+        .with_label(field.name.span, "declared here without a `default`")
+        .with_help(format!(
+            "{anywhere}; set it with `output: {}` in an earlier block, or give it a `default`",
+            name.text
+        )),
+    );
+}
+
+/// `output:` names a declared variable.
+pub(super) fn check_output(model: &Model, output: &Name, diags: &mut Diagnostics) {
+    match model.variable(&output.text) {
+        Some((VariableOrigin::Variable, _)) => {}
+        Some((origin, field)) => diags.push(
+            Diagnostic::new(
+                Code::InvalidOutput,
+                output.span,
+                format!(
+                    "`output` must name a variable, but `{}` is {}",
+                    output.text,
+                    origin.describe()
+                ),
+            )
+            .with_label(field.name.span, "declared here")
+            .with_help(match origin {
+                VariableOrigin::Resource => {
+                    "write the value to a variable, then persist it with a tool call"
+                }
+                _ => "inputs are immutable; declare a variable under `variables:` for the result",
+            }),
+        ),
+        None => {
+            let candidates = model
+                .protocol
+                .variables
+                .iter()
+                .map(|f| f.name.text.as_str());
+            let diagnostic = Diagnostic::new(
+                Code::InvalidOutput,
+                output.span,
+                format!(
+                    "`output` names `{}`, which is not a declared variable",
+                    output.text
+                ),
+            );
+            diags.push(match nearest(&output.text, candidates) {
+                Some(near) => diagnostic.did_you_mean(output.span, near),
+                None => diagnostic.with_help(format!(
+                    "declare it: `variables: {{ {}: {{ type: string }} }}`",
+                    output.text
+                )),
+            });
+        }
+    }
+}
+
+/// The tool exists, and the inputs are its parameters.
+pub(super) fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let Some(name) = &block.tool else {
+        return;
+    };
+    let Some(tool) = model.tool(&name.text) else {
+        let tools = || model.protocol.tools.iter().map(|t| &t.name);
+        check_listed([name], |_| false, tools, TOOL, diags);
+        return;
+    };
+    let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
+    let declared: HashSet<&str> = parameters().collect();
+    let given: HashSet<&str> = block
+        .arguments
+        .iter()
+        .map(|a| a.parameter.text.as_str())
+        .collect();
+    for argument in &block.arguments {
+        let parameter = &argument.parameter;
+        if !declared.contains(parameter.text.as_str()) {
+            let diagnostic = Diagnostic::new(
+                Code::UnknownKey,
+                parameter.span,
+                format!(
+                    "tool `{}` has no parameter `{}`",
+                    tool.name.text, parameter.text
+                ),
+            )
+            .with_label(tool.name.span, "the tool is declared here");
+            diags.push(match nearest(&parameter.text, parameters()) {
+                Some(near) => diagnostic.did_you_mean(parameter.span, near),
+                None if tool.parameters.is_empty() => {
+                    diagnostic.with_help("the tool takes no parameters")
+                }
+                None if tool.parameters.len() > MAX_LISTED => diagnostic,
+                None => diagnostic.with_help(format!(
+                    "its parameters are {}",
+                    parameters()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            });
+        }
+    }
+    for parameter in tool.parameters.iter().filter(|p| !p.optional) {
+        if !given.contains(parameter.name.text.as_str()) {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingField,
+                    name.span,
+                    format!(
+                        "`tool-call` of `{}` gives no value for required parameter `{}`",
+                        tool.name.text, parameter.name.text
+                    ),
+                )
+                .with_label(parameter.name.span, "required here")
+                .with_help(format!(
+                    "add `{}: ...` under the block's `input:`",
+                    parameter.name.text
+                )),
+            );
+        }
+    }
+}
+
+/// A structured `next-message` stores an object of its `responseType`.
+pub(super) fn check_response_output(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let (Some(response), Some(output)) = (&block.response_type, &block.output) else {
+        return;
+    };
+    let Some((VariableOrigin::Variable, field)) = model.variable(&output.text) else {
+        return;
+    };
+    let Some(ty) = &field.ty else {
+        return;
+    };
+    if ty.kind == TypeExprKind::Builtin(Builtin::Unknown) || ty.kind == response.kind {
+        return;
+    }
+    let declared = ty.display();
+    diags.push(
+        Diagnostic::new(
+            Code::ResponseTypeMismatch,
+            output.span,
+            format!(
+                "variable `{}` is declared `{declared}`, but this block stores a `{}`",
+                output.text,
+                response.display()
+            ),
+        )
+        .with_label(ty.span, format!("declared `{declared}` here"))
+        .with_label(response.span, "the response type")
+        .with_help(format!(
+            "declare `{}` with `type: {}`",
+            output.text,
+            response.display()
+        )),
+    );
+}

@@ -1,0 +1,216 @@
+//! Names that do not resolve: unknown tools, skills, MCP servers, workers,
+//! triggers, resources and variables, each with did-you-mean, read from
+//! the model's [`crate::model::resolve::Resolution`].
+
+use super::flow::Facts;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::model::{Model, VariableOrigin};
+use crate::syntax::{Block, Field, Name, Trigger};
+
+/// Each of `listed` that `exists` rejects is reported as not declared, with
+/// did-you-mean among the `declared` names (produced only then).
+pub(super) fn check_listed<'a, 'l, I: Iterator<Item = &'a Name>>(
+    listed: impl IntoIterator<Item = &'l Name>,
+    exists: impl Fn(&str) -> bool,
+    declared: impl Fn() -> I,
+    (code, what, section): (Code, &str, &str),
+    diags: &mut Diagnostics,
+) {
+    for name in listed.into_iter().filter(|n| !exists(&n.text)) {
+        diags.push_with(code, || {
+            let candidates = declared().map(|n| n.text.as_str());
+            unknown(code, what, name, candidates, section)
+        });
+    }
+}
+
+pub(super) const TOOL: (Code, &str, &str) = (Code::UnknownTool, "tool", "tools:");
+
+pub(super) const SKILL: (Code, &str, &str) = (Code::UnknownSkill, "skill", "skills:");
+
+pub(super) const MCP_SERVER: (Code, &str, &str) =
+    (Code::UnknownMcpServer, "MCP server", "mcpServers:");
+
+pub(super) const ON_DEMAND_SOURCE: (Code, &str, &str) = (
+    Code::UnknownMcpServer,
+    "on-demand MCP source",
+    "onDemandMcpServers:",
+);
+
+pub(super) const WORKER: (Code, &str, &str) = (Code::UnknownWorker, "worker", "workers:");
+
+/// "`x` is not declared" with did-you-mean among `candidates`.
+pub(super) fn unknown<'a>(
+    code: Code,
+    what: &str,
+    name: &Name,
+    candidates: impl Iterator<Item = &'a str>,
+    section: &str,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        code,
+        name.span,
+        format!("{what} `{}` is not declared", name.text),
+    );
+    match nearest(&name.text, candidates) {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
+        None => diagnostic.with_help(format!("declare it under `{section}`")),
+    }
+}
+
+/// What a reference can name where it stands.
+pub(super) struct Scope<'m> {
+    pub(super) model: &'m Model,
+    pub(super) facts: &'m Facts<'m>,
+    /// The trigger whose handler this is, by position: its inputs are in
+    /// scope. The resolution says which (for a misspelt handler, the
+    /// trigger it most likely means).
+    pub(super) scope: Option<u32>,
+    /// In a worker's steps (no main thread).
+    pub(super) worker: bool,
+}
+
+impl<'m> Scope<'m> {
+    /// The trigger whose handler this is.
+    pub(super) fn trigger(&self) -> Option<&'m Trigger> {
+        let protocol = &self.model.protocol;
+        self.scope.and_then(|t| protocol.triggers.get(t as usize))
+    }
+
+    pub(super) fn trigger_input(&self, name: &str) -> Option<&'m Field> {
+        let trigger = self.trigger()?;
+        let input = self.model.resolution().trigger_input(self.scope?, name)?;
+        trigger.input.get(input as usize)
+    }
+
+    /// Whether `name` can be read here.
+    pub(super) fn resolves(&self, name: &str) -> bool {
+        let resolution = self.model.resolution();
+        resolution.readable_target(self.scope, name).is_some()
+    }
+
+    /// The unknown-variable diagnostic for `name`, explaining why it is not
+    /// in scope when it is declared elsewhere.
+    pub(super) fn unknown_variable(&self, name: &Name, role: &str) -> Diagnostic {
+        let mut diagnostic = Diagnostic::new(
+            Code::UnknownVariable,
+            name.span,
+            format!(
+                "{role} `{}` is not a declared input, resource or variable",
+                name.text
+            ),
+        );
+        let protocol = &self.model.protocol;
+        let elsewhere = self.model.resolution().input_owner(&name.text);
+        if let Some(owner) = elsewhere.and_then(|t| protocol.triggers.get(t as usize)) {
+            let here = match self.trigger() {
+                Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
+                None => "here".to_string(),
+            };
+            return diagnostic.with_help(format!(
+                "`{}` is an input of trigger `{}`, available only in its handler, not {here}",
+                name.text, owner.name.text
+            ));
+        }
+        let candidates = protocol
+            .input
+            .iter()
+            .chain(&protocol.resources)
+            .chain(&protocol.variables)
+            .chain(
+                self.trigger()
+                    .map(|t| t.input.as_slice())
+                    .unwrap_or_default(),
+            )
+            .map(|f| f.name.text.as_str());
+        diagnostic = match nearest(&name.text, candidates) {
+            Some(near) => diagnostic.did_you_mean(name.span, near),
+            None => diagnostic.with_help(format!(
+                "declare `{}` under `variables:` (or `input:`)",
+                name.text
+            )),
+        };
+        diagnostic
+    }
+}
+
+/// `temperature: TEMPERATURE` names a declared input or variable.
+pub(super) fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut Diagnostics) {
+    match model.variable(&name.text) {
+        Some((VariableOrigin::Input | VariableOrigin::Variable, _)) => {}
+        Some((VariableOrigin::Resource, _)) => diags.push(
+            Diagnostic::new(
+                Code::UnknownVariable,
+                name.span,
+                format!(
+                    "`{key}` names resource `{}`; dynamic settings read inputs or variables",
+                    name.text
+                ),
+            )
+            .with_help(format!("declare `{}` under `input:`", name.text)),
+        ),
+        None => {
+            let protocol = &model.protocol;
+            let candidates = protocol
+                .input
+                .iter()
+                .chain(&protocol.variables)
+                .map(|f| f.name.text.as_str());
+            let diagnostic = Diagnostic::new(
+                Code::UnknownVariable,
+                name.span,
+                format!(
+                    "`{key}` names `{}`, which is not a declared input or variable",
+                    name.text
+                ),
+            );
+            diags.push(match nearest(&name.text, candidates) {
+                Some(near) => diagnostic.did_you_mean(name.span, near),
+                None => diagnostic
+                    .with_help(format!(
+                        "declare `{}` under `input:` so the session can set it",
+                        name.text
+                    ))
+                    .with_note("an UPPERCASE_SNAKE_CASE value is read as a variable reference"),
+            });
+        }
+    }
+}
+
+pub(super) fn check_set_resource(model: &Model, block: &Block, diags: &mut Diagnostics) {
+    let Some(name) = &block.resource else {
+        return;
+    };
+    match model.variable(&name.text) {
+        Some((VariableOrigin::Resource, field)) if field.readonly => diags.push(
+            Diagnostic::new(
+                Code::ReadonlyResource,
+                name.span,
+                format!("resource `{}` is read-only", name.text),
+            )
+            .with_label(field.name.span, "declared `readonly: true` here")
+            .with_help("remove `readonly: true` from the resource, or do not write it"),
+        ),
+        Some((VariableOrigin::Resource, _)) => {}
+        Some((origin, field)) => diags.push(
+            Diagnostic::new(
+                Code::UnknownResource,
+                name.span,
+                format!("`{}` is {}, not a resource", name.text, origin.describe()),
+            )
+            .with_label(field.name.span, "declared here")
+            .with_help("`set-resource` writes resources; a variable is set with `output:` on the block that computes it"),
+        ),
+        None => diags.push(unknown(
+            Code::UnknownResource,
+            "resource",
+            name,
+            model
+                .protocol
+                .resources
+                .iter()
+                .map(|f| f.name.text.as_str()),
+            "resources:",
+        )),
+    }
+}

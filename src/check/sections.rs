@@ -1,0 +1,342 @@
+//! The format's sections and the declarations: interactive or worker
+//! format (the section lists are the grammar's, read through
+//! [`crate::model::format`]), names and their conventions, names declared
+//! twice, MCP server options, and a handler for every trigger.
+
+use super::naming;
+use super::references::{TOOL, check_listed, unknown};
+use super::settings::check_presentation;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, article};
+use crate::model::{Model, format};
+use crate::span::Span;
+use crate::syntax::{Field, Name};
+use std::collections::{HashMap, HashSet};
+
+/// Names the platform reserves for its own tools (`octavus_web_search`).
+pub(super) const RESERVED_PREFIX: &str = "octavus_";
+
+/// Interactive (`triggers`, `handlers`, `agent`) and worker (`steps`,
+/// `output`) sections do not mix, and each format has what it needs. A
+/// file with neither (only `types:`, say) is checked as a part of a
+/// protocol, for what it declares; one that declares nothing at all is an
+/// error, as an empty file is (unless an error already says why). An agent's `protocol.yaml` must be whole:
+/// [`agent_format`].
+pub(super) fn check_format(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    // Said only when nothing else is wrong: a section of the wrong shape or
+    // a misspelt one (`tols:`) is why a protocol declares nothing, and is
+    // already reported.
+    if protocol.is_empty() && !diags.has_errors() {
+        let (span, message) = match protocol.sections.first() {
+            Some(first) => (
+                first.span,
+                "this protocol declares nothing: its sections are empty",
+            ),
+            None => (
+                Span::empty(0),
+                "this protocol declares nothing: it has no sections",
+            ),
+        };
+        diags.push(Diagnostic::new(Code::ProtocolFormat, span, message).with_help(FORMATS_HELP));
+        return;
+    }
+    let interactive: Vec<&Name> = format::interactive_sections(protocol);
+    let worker: Vec<&Name> = format::worker_sections(protocol);
+    if let (Some(first), false) = (worker.first(), interactive.is_empty()) {
+        let mut diagnostic = Diagnostic::new(
+            Code::ProtocolFormat,
+            first.span,
+            format!(
+                "`{}` belongs to the worker format, but this protocol also has interactive sections",
+                first.text
+            ),
+        );
+        for name in &interactive {
+            diagnostic =
+                diagnostic.with_label(name.span, format!("`{}` is interactive", name.text));
+        }
+        diags.push(diagnostic.with_help(
+            "an interactive agent has `triggers`, `handlers` and `agent`; a worker has `steps` and `output`; split them into two agents",
+        ));
+        return;
+    }
+    if let (Some(output), None) = (protocol.section("output"), protocol.section("steps")) {
+        diags.push(
+            Diagnostic::new(
+                Code::ProtocolFormat,
+                output.span,
+                "this worker has an `output` but no `steps`",
+            )
+            .with_help("add `steps:` with the blocks that compute the output"),
+        );
+    }
+    if protocol.agent.is_none()
+        && let Some(first) = interactive.first()
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::ProtocolFormat,
+                first.span,
+                "this interactive protocol has no `agent` section",
+            )
+            .with_help("add `agent:` with at least `model:` and `system:`; it configures the main thread the handlers talk to"),
+        );
+    }
+}
+
+pub(super) const FORMATS_HELP: &str = "an interactive agent has `triggers`, `handlers` and `agent` (with `model:` and `system:`); a worker has `steps` and `output`";
+
+/// What an agent's `protocol.yaml` (the file `octavus sync` uploads as
+/// the agent) lacks when it has the sections of neither format: it holds
+/// only declarations (`types:`, `tools:`), which no agent can run. Other
+/// files are parts of protocols, and [`check_format`] judges them.
+pub fn agent_format(model: &Model) -> Option<Diagnostic> {
+    let protocol = &model.protocol;
+    let neither = format::interactive_sections(protocol).is_empty() && !format::is_worker(protocol);
+    if protocol.is_empty() || !neither {
+        return None;
+    }
+    let span = protocol.sections.first().map_or(Span::empty(0), |s| s.span);
+    Some(
+        Diagnostic::new(
+            Code::ProtocolFormat,
+            span,
+            "this `protocol.yaml` has the sections of neither agent format, so no agent can run it",
+        )
+        .with_help(FORMATS_HELP)
+        .with_note(
+            "a file of shared types or tools checks alone under another name, such as `types.yaml`",
+        ),
+    )
+}
+
+/// Naming conventions, the reserved prefix, and names declared twice.
+pub(super) fn check_names(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let variables = [
+        ("input name", &protocol.input),
+        ("resource name", &protocol.resources),
+        ("variable name", &protocol.variables),
+    ];
+    for (what, fields) in variables {
+        for field in fields {
+            naming::check_variable_name(what, &field.name, diags);
+        }
+    }
+    for trigger in &protocol.triggers {
+        for field in &trigger.input {
+            naming::check_variable_name("trigger input name", &field.name, diags);
+        }
+    }
+    let slugs = protocol
+        .triggers
+        .iter()
+        .map(|t| ("trigger name", &t.name))
+        .chain(protocol.tools.iter().map(|t| ("tool name", &t.name)))
+        .chain(protocol.skills.iter().map(|s| ("skill name", &s.name)))
+        .chain(
+            protocol
+                .mcp_servers
+                .iter()
+                .map(|m| ("MCP server name", &m.name)),
+        )
+        .chain(protocol.workers.iter().map(|w| ("worker name", &w.name)));
+    for (what, name) in slugs {
+        if name.text.starts_with(RESERVED_PREFIX) {
+            diags.push(
+                Diagnostic::new(
+                    Code::ReservedName,
+                    name.span,
+                    format!("{what} `{}` uses the reserved prefix `{RESERVED_PREFIX}`", name.text),
+                )
+                .with_help("choose a name without the prefix; Octavus names its built-in tools `octavus_*`"),
+            );
+        } else {
+            naming::check_slug(what, name, diags);
+        }
+    }
+    let prompts = protocol
+        .agent
+        .iter()
+        .filter_map(|a| a.config.system.as_ref())
+        .chain(protocol.blocks().filter_map(|b| {
+            b.prompt
+                .as_ref()
+                .or_else(|| b.config.as_ref().and_then(|c| c.system.as_ref()))
+        }));
+    for name in prompts {
+        naming::check_prompt_name(name, diags);
+    }
+    check_duplicate_variables(model, diags);
+}
+
+/// One name in two of `input`, `resources`, `variables`, or a trigger input
+/// shadowing one of them: a reference could not say which it means.
+pub(super) fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let sections: [(&str, &Vec<Field>); 3] = [
+        ("input", &protocol.input),
+        ("resource", &protocol.resources),
+        ("variable", &protocol.variables),
+    ];
+    let mut first: HashMap<&str, (&str, Span)> = HashMap::new();
+    for (what, fields) in sections {
+        for field in fields {
+            let name = field.name.text.as_str();
+            match first.get(name) {
+                Some(&(earlier, span)) if earlier != what => diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateVariable,
+                        field.name.span,
+                        format!(
+                            "`{name}` is declared as both {} and {}",
+                            with_article(earlier),
+                            with_article(what)
+                        ),
+                    )
+                    .with_label(span, format!("declared as {} here", with_article(earlier)))
+                    .with_help("rename one of them; references name one namespace"),
+                ),
+                Some(_) => {}
+                None => {
+                    first.insert(name, (what, field.name.span));
+                }
+            }
+        }
+    }
+    for trigger in &protocol.triggers {
+        for field in &trigger.input {
+            if let Some(&(what, span)) = first.get(field.name.text.as_str()) {
+                diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateVariable,
+                        field.name.span,
+                        format!(
+                            "trigger input `{}` has the name of {} declared at protocol level",
+                            field.name.text,
+                            with_article(what)
+                        ),
+                    )
+                    .with_label(span, format!("declared as {} here", with_article(what)))
+                    .with_help(
+                        "rename the trigger input; in its handler the name would mean two things",
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// "an input", "a variable".
+pub(super) fn with_article(what: &str) -> String {
+    format!("{} {what}", article(what))
+}
+
+/// Tools, skills, MCP servers and workers: presentation and MCP rules.
+pub(super) fn check_declarations(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    for tool in &protocol.tools {
+        check_presentation(&tool.presentation, diags);
+    }
+    for skill in &protocol.skills {
+        check_presentation(&skill.presentation, diags);
+    }
+    for source in &protocol.on_demand_mcp_servers {
+        check_presentation(&source.presentation, diags);
+    }
+    if let Some(skill) = &protocol.on_demand_skills {
+        check_presentation(&skill.presentation, diags);
+    }
+    let anthropic = protocol
+        .agent
+        .iter()
+        .filter_map(|a| a.config.anthropic.as_ref());
+    for anthropic in anthropic {
+        for (_, presentation) in anthropic.tools.iter().chain(&anthropic.skills) {
+            check_presentation(presentation, diags);
+        }
+    }
+    for server in &protocol.mcp_servers {
+        check_presentation(&server.presentation, diags);
+        let Some(source) = &server.source else {
+            continue;
+        };
+        if source.text == "remote" {
+            continue;
+        }
+        let options = [
+            ("connection", &server.connection),
+            ("execution", &server.execution),
+        ];
+        for (key, option) in options {
+            let Some(option) = option else {
+                continue;
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidMcpOption,
+                    option.span,
+                    format!(
+                        "`{key}` is only valid on `source: remote`, but MCP server `{}` is `{}`",
+                        server.name.text, source.text
+                    ),
+                )
+                .with_label(source.span, format!("`source: {}`", source.text))
+                .with_help(format!(
+                    "remove `{key}`; `{}` servers already run outside the platform",
+                    source.text
+                )),
+            );
+        }
+    }
+    for worker in &protocol.workers {
+        check_presentation(&worker.presentation, diags);
+        let parents = worker.tools.iter().map(|(_, parent)| parent);
+        let tools = || protocol.tools.iter().map(|t| &t.name);
+        check_listed(parents, |n| model.tool(n).is_some(), tools, TOOL, diags);
+    }
+}
+
+/// Every trigger has a handler, and every handler a trigger.
+pub(super) fn check_handlers(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    if model.is_worker() {
+        return;
+    }
+    for handler in &protocol.handlers {
+        if model.trigger(&handler.trigger.text).is_none() {
+            diags.push(
+                unknown(
+                    Code::UnknownTrigger,
+                    "trigger",
+                    &handler.trigger,
+                    protocol.triggers.iter().map(|t| t.name.text.as_str()),
+                    "triggers:",
+                )
+                .with_note("a handler runs when the trigger of the same name fires"),
+            );
+        }
+    }
+    let handled: HashSet<&str> = protocol
+        .handlers
+        .iter()
+        .map(|h| h.trigger.text.as_str())
+        .collect();
+    for trigger in &protocol.triggers {
+        if !handled.contains(trigger.name.text.as_str()) {
+            let mut diagnostic = Diagnostic::new(
+                Code::MissingHandler,
+                trigger.name.span,
+                format!("trigger `{}` has no handler", trigger.name.text),
+            )
+            .with_help(format!(
+                "add `{}:` under `handlers:` with the blocks to run when it fires",
+                trigger.name.text
+            ));
+            if let Some(section) = protocol.section("handlers") {
+                diagnostic = diagnostic.with_label(section.span, "handlers are declared here");
+            }
+            diags.push(diagnostic);
+        }
+    }
+}

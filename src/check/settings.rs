@@ -1,0 +1,222 @@
+//! Thread configurations (`agent:` and `start-thread`): what they list,
+//! their dynamic settings, provider options, settings that have no effect
+//! (presentation `title` included), and context management.
+
+use super::references::{
+    MCP_SERVER, ON_DEMAND_SOURCE, SKILL, Scope, TOOL, WORKER, check_dynamic, check_listed,
+};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::model::Model;
+use crate::syntax::{InputMapping, Presentation, Setting, ThreadConfig};
+
+/// `title` shows only with `display: title`, which is never the default.
+pub(super) fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
+    let Some(title) = &presentation.title else {
+        return;
+    };
+    let diagnostic = match &presentation.display {
+        Some(display) if display.text == "title" => return,
+        Some(display) => Diagnostic::new(
+            Code::IneffectiveSetting,
+            title.span,
+            format!(
+                "`title` is shown only with `display: title`, but `display` is `{}`",
+                display.text
+            ),
+        )
+        .with_label(display.span, "set here"),
+        None => Diagnostic::new(
+            Code::IneffectiveSetting,
+            title.span,
+            "`title` is shown only with `display: title`, and `display` is not set",
+        ),
+    };
+    diags.push(diagnostic.with_help("write `display: title`, or remove `title`"));
+}
+
+/// A thread configuration: `agent:` (`is_agent`) or a `start-thread` block.
+pub(super) fn check_config(
+    model: &Model,
+    config: &ThreadConfig,
+    scope: &Scope,
+    is_agent: bool,
+    diags: &mut Diagnostics,
+) {
+    let protocol = &model.protocol;
+    let tools = || protocol.tools.iter().map(|t| &t.name);
+    let skills = || protocol.skills.iter().map(|s| &s.name);
+    let servers = || protocol.mcp_servers.iter().map(|m| &m.name);
+    // Only the three valid sources are kept: a scan is a lookup.
+    let sources = || protocol.on_demand_mcp_servers.iter().map(|s| &s.source);
+    let workers = || protocol.workers.iter().map(|w| &w.name);
+    check_listed(
+        &config.tools,
+        |n| model.tool(n).is_some(),
+        tools,
+        TOOL,
+        diags,
+    );
+    check_listed(
+        &config.skills,
+        |n| model.skill(n).is_some(),
+        skills,
+        SKILL,
+        diags,
+    );
+    let server = |n: &str| model.mcp_server(n).is_some();
+    check_listed(&config.mcp_servers, server, servers, MCP_SERVER, diags);
+    let source = |n: &str| sources().any(|s| s.text == n);
+    let listed = &config.on_demand_mcp_servers;
+    check_listed(listed, source, sources, ON_DEMAND_SOURCE, diags);
+    check_listed(
+        &config.workers,
+        |n| model.worker(n).is_some(),
+        workers,
+        WORKER,
+        diags,
+    );
+    for mapping in &config.input {
+        check_source(mapping, scope, "`input` source", diags);
+    }
+    check_settings(model, config, diags);
+    if is_agent {
+        check_context_management(model, config, diags);
+    }
+}
+
+pub(super) fn check_source(
+    mapping: &InputMapping,
+    scope: &Scope,
+    role: &str,
+    diags: &mut Diagnostics,
+) {
+    if !scope.resolves(&mapping.source.text) {
+        diags.push(scope.unknown_variable(&mapping.source, role));
+    }
+}
+
+/// Dynamic values name inputs or variables; provider options and speed
+/// agree with a literal model.
+pub(super) fn check_settings(model: &Model, config: &ThreadConfig, diags: &mut Diagnostics) {
+    let dynamic = [
+        ("model", &config.model),
+        ("backupModel", &config.backup_model),
+        ("imageModel", &config.image_model),
+        ("videoModel", &config.video_model),
+        ("speechModel", &config.speech_model),
+        ("speechVoice", &config.speech_voice),
+        ("transcriptionModel", &config.transcription_model),
+        ("temperature", &config.temperature),
+        ("thinking", &config.thinking),
+        ("speed", &config.speed),
+        ("maxSteps", &config.max_steps),
+    ];
+    for (key, setting) in dynamic {
+        if let Some(Setting::Variable(name)) = setting {
+            check_dynamic(model, key, name, diags);
+        }
+    }
+    let literal_model = match &config.model {
+        Some(Setting::Literal(name)) => Some(name),
+        _ => None,
+    };
+    if let (Some(anthropic), Some(model_name)) = (&config.anthropic, literal_model) {
+        let provider = model_name.text.split('/').next().unwrap_or_default();
+        if provider != "anthropic" {
+            diags.push(
+                Diagnostic::new(
+                    Code::ProviderOptionMismatch,
+                    anthropic.key,
+                    format!("`anthropic` options require an anthropic model, but the model provider is `{provider}`"),
+                )
+                .with_label(model_name.span, format!("the model is `{}`", model_name.text))
+                .with_help("use an `anthropic/*` model, or remove the `anthropic:` options"),
+            );
+        }
+    }
+    if let (Some(Setting::Literal(speed)), Some(model_name)) = (&config.speed, literal_model)
+        && speed.text == "fast"
+        && !supports_fast_mode(&model_name.text)
+    {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                speed.span,
+                format!("`speed: fast` has no effect on `{}`", model_name.text),
+            )
+            .with_label(model_name.span, "this model runs at standard speed")
+            .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model"),
+        );
+    }
+    if let (Some(voice), None) = (&config.speech_voice, &config.speech_model) {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                voice.span(),
+                "`speechVoice` has no effect without `speechModel`",
+            )
+            .with_help("add `speechModel:` (for example `openai/gpt-4o-mini-tts`), or remove `speechVoice`"),
+        );
+    }
+}
+
+/// Anthropic Opus 5, 4.8, 4.7 and 4.6, by any route.
+pub(super) fn supports_fast_mode(model: &str) -> bool {
+    let Some((_, rest)) = model.split_once("claude-opus-") else {
+        return false;
+    };
+    ["5", "4-8", "4.8", "4-7", "4.7", "4-6", "4.6"]
+        .iter()
+        .any(|version| {
+            rest.strip_prefix(version)
+                .is_some_and(|tail| tail.is_empty() || tail.starts_with(['-', '@', ':']))
+        })
+}
+
+pub(super) fn check_context_management(
+    model: &Model,
+    config: &ThreadConfig,
+    diags: &mut Diagnostics,
+) {
+    let Some(management) = &config.context_management else {
+        return;
+    };
+    let Some(worker) = &management.summarizer_worker else {
+        return;
+    };
+    let workers = || model.protocol.workers.iter().map(|w| &w.name);
+    check_listed(
+        [worker],
+        |n| model.worker(n).is_some(),
+        workers,
+        WORKER,
+        diags,
+    );
+    if let Some(listed) = config.workers.iter().find(|w| w.text == worker.text) {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                listed.span,
+                format!("summarizer worker `{}` is also offered to the model", worker.text),
+            )
+            .with_label(worker.span, "the summarizer is invoked automatically")
+            .with_help("remove it from `agent.workers`; the model should never call the summarizer as a tool"),
+        );
+    }
+    if management.recent_percent.is_none() {
+        diags.push(
+            Diagnostic::new(
+                Code::IneffectiveSetting,
+                worker.span,
+                format!(
+                    "summarizer worker `{}` never runs without `recentPercent`",
+                    worker.text
+                ),
+            )
+            .with_label(management.key, "in this `contextManagement`")
+            .with_help(
+                "add `recentPercent: 0.3` (the fraction of the context window kept verbatim)",
+            ),
+        );
+    }
+}
