@@ -20,7 +20,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Lsp => cli::lsp::run(),
-        Command::Completions { shell } => cli::args::completions(shell),
-        Command::Man => cli::args::man(),
+        Command::Completions { shell } => cli::manual::completions(shell),
+        Command::Man => cli::manual::man(),
     }
 }

@@ -9,6 +9,8 @@
 use super::FileFindings;
 use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::emit::EmitError;
+use crate::emit::aap::AgentMeta;
 use crate::model::Model;
 use crate::source::Source;
 use crate::span::Span;
@@ -33,6 +35,13 @@ pub struct Settings {
     pub name: String,
     pub description: Option<String>,
     pub format: Format,
+}
+
+impl Settings {
+    /// The agent as AAP's `GET /meta` describes it, at `version`.
+    pub fn aap_meta<'a>(&'a self, version: &'a str) -> Result<AgentMeta<'a>, EmitError> {
+        AgentMeta::new(&self.slug, &self.name, self.description.as_deref(), version)
+    }
 }
 
 /// `settings.json` `format`: how the agent runs.

@@ -1,13 +1,11 @@
 //! The command line as clap reads it: the subcommands and their
-//! arguments, and the completion scripts and manual page written from them.
+//! arguments.
 
-use super::output::print;
 use agentc::emit::Target;
 use agentc::render::human;
 use agentc::validate::run_input::Profile;
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
@@ -185,32 +183,4 @@ pub(crate) enum Format {
     Github,
     /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
-}
-
-/// `agentc completions`: the completion script for `shell`.
-pub(crate) fn completions(shell: Shell) -> ExitCode {
-    let shell = match shell {
-        Shell::Bash => clap_complete::Shell::Bash,
-        Shell::Zsh => clap_complete::Shell::Zsh,
-        Shell::Fish => clap_complete::Shell::Fish,
-    };
-    let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
-    print(&String::from_utf8_lossy(&script));
-    ExitCode::SUCCESS
-}
-
-/// `agentc man`: the manual page, in roff.
-pub(crate) fn man() -> ExitCode {
-    let mut page = Vec::new();
-    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
-        Ok(()) => {
-            print(&String::from_utf8_lossy(&page));
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("error: cannot render the manual page: {error}");
-            ExitCode::from(2)
-        }
-    }
 }

@@ -152,6 +152,11 @@ fn meta(
     version: &str,
     diags: &mut Diagnostics,
 ) -> Result<emit::Output, emit::EmitError> {
-    let agent = emit::aap::AgentMeta::new(settings, version)?;
+    // Without settings (a protocol not named `protocol.yaml`, checked
+    // alone) the name and title are empty.
+    let agent = match settings {
+        Some(settings) => settings.aap_meta(version)?,
+        None => emit::aap::AgentMeta::new("", "", None, version)?,
+    };
     Ok(emit::Output::Json(emit::aap::meta(model, agent, diags)))
 }

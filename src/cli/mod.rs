@@ -7,5 +7,6 @@ pub(crate) mod check;
 pub(crate) mod emit;
 pub(crate) mod explain;
 pub(crate) mod lsp;
+pub(crate) mod manual;
 pub(crate) mod output;
 pub(crate) mod validate;

@@ -12,7 +12,6 @@
 
 use super::plain::entry;
 use super::{Cx, EmitError, Target};
-use crate::agent::Settings;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::syntax::{Builtin, Field, TypeExprKind};
@@ -39,11 +38,12 @@ pub struct AgentMeta<'a> {
 }
 
 impl<'a> AgentMeta<'a> {
-    /// The agent as its checked `settings.json` describes it, at `version`,
-    /// which must be a semantic version. Without settings (a protocol not
-    /// named `protocol.yaml` is checked alone) the name and title are empty.
+    /// The agent named `name` (its `settings.json` `slug`), shown as
+    /// `title`, at `version`, which must be a semantic version.
     pub fn new(
-        settings: Option<&'a Settings>,
+        name: &'a str,
+        title: &'a str,
+        description: Option<&'a str>,
         version: &'a str,
     ) -> Result<AgentMeta<'a>, EmitError> {
         if let Err(error) = semver::Version::parse(version) {
@@ -53,9 +53,9 @@ impl<'a> AgentMeta<'a> {
             .with_help("write MAJOR.MINOR.PATCH, as in `1.4.0`"));
         }
         Ok(AgentMeta {
-            name: settings.map_or("", |s| s.slug.as_str()),
-            title: settings.map_or("", |s| s.name.as_str()),
-            description: settings.and_then(|s| s.description.as_deref()),
+            name,
+            title,
+            description,
             version,
         })
     }

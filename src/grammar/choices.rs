@@ -44,3 +44,40 @@ pub const UNSUPPORTED_CONSTRAINTS: &[&str] = &[
     "exclusiveMaximum",
     "multipleOf",
 ];
+
+/// The built-in type names of the types language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Unknown,
+    File,
+}
+
+impl Builtin {
+    pub const ALL: [Builtin; 6] = [
+        Builtin::String,
+        Builtin::Number,
+        Builtin::Integer,
+        Builtin::Boolean,
+        Builtin::Unknown,
+        Builtin::File,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::String => "string",
+            Builtin::Number => "number",
+            Builtin::Integer => "integer",
+            Builtin::Boolean => "boolean",
+            Builtin::Unknown => "unknown",
+            Builtin::File => "file",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+}

@@ -16,7 +16,6 @@
 //! name) the schema accepts strings, numbers and booleans alike.
 
 use super::*;
-use crate::syntax::Builtin;
 use serde_json::{Map as Object, Value as Json, json};
 
 /// The JSON Schema (draft-07, which yaml-language-server supports) of a

@@ -12,7 +12,7 @@ mod blocks;
 mod sections;
 mod values;
 
-pub use crate::grammar::is_variable_name;
+pub use crate::grammar::{Builtin, is_variable_name};
 pub use blocks::*;
 pub use sections::*;
 pub use values::*;
@@ -167,42 +167,6 @@ pub enum TypeExprKind {
     Array,
     /// The keyword `object`, which is not a type (reported by `check`).
     Object,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Builtin {
-    String,
-    Number,
-    Integer,
-    Boolean,
-    Unknown,
-    File,
-}
-
-impl Builtin {
-    pub const ALL: [Builtin; 6] = [
-        Builtin::String,
-        Builtin::Number,
-        Builtin::Integer,
-        Builtin::Boolean,
-        Builtin::Unknown,
-        Builtin::File,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Builtin::String => "string",
-            Builtin::Number => "number",
-            Builtin::Integer => "integer",
-            Builtin::Boolean => "boolean",
-            Builtin::Unknown => "unknown",
-            Builtin::File => "file",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL.into_iter().find(|b| b.name() == name)
-    }
 }
 
 impl TypeExpr {

@@ -1,0 +1,35 @@
+//! The shell completion scripts and the manual page, both written by clap
+//! from the arguments in [`super::args`].
+
+use super::args::{Cli, Shell};
+use super::output::print;
+use clap::CommandFactory;
+use std::process::ExitCode;
+
+/// `agentc completions`: the completion script for `shell`.
+pub(crate) fn completions(shell: Shell) -> ExitCode {
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
+    print(&String::from_utf8_lossy(&script));
+    ExitCode::SUCCESS
+}
+
+/// `agentc man`: the manual page, in roff.
+pub(crate) fn man() -> ExitCode {
+    let mut page = Vec::new();
+    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+        Ok(()) => {
+            print(&String::from_utf8_lossy(&page));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: cannot render the manual page: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
