@@ -2,7 +2,9 @@
 //! before use, variables written before they are read, what `output`,
 //! `tool-call` and a structured `next-message` store.
 
-use super::references::{Scope, TOOL, WORKER, check_dynamic, check_listed, check_set_resource};
+use super::references::{
+    Reader, Scope, TOOL, WORKER, check_dynamic, check_listed, check_set_resource,
+};
 use super::settings::{check_config, check_presentation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::resolve::MAIN_THREAD;
@@ -12,38 +14,6 @@ use std::collections::{HashMap, HashSet};
 
 /// Most names a help line lists.
 pub(super) const MAX_LISTED: usize = 12;
-
-/// Which handlers write each variable, gathered once: flow, not names
-/// (what a name means is the resolution's).
-pub(super) struct Facts<'m> {
-    /// Variable name → the handlers (by trigger name) whose blocks write it.
-    pub(super) writers: HashMap<&'m str, Vec<&'m str>>,
-}
-
-impl<'m> Facts<'m> {
-    pub(super) fn new(model: &'m Model) -> Facts<'m> {
-        let protocol = &model.protocol;
-        let mut writers: HashMap<&str, Vec<&str>> = HashMap::new();
-        for handler in &protocol.handlers {
-            for block in &handler.blocks {
-                if let Some(output) = &block.output {
-                    let handlers = writers.entry(output.text.as_str()).or_default();
-                    if handlers.last() != Some(&handler.trigger.text.as_str()) {
-                        handlers.push(handler.trigger.text.as_str());
-                    }
-                }
-            }
-        }
-        Facts { writers }
-    }
-
-    /// Whether a handler other than `trigger`'s writes `name`.
-    pub(super) fn written_elsewhere(&self, name: &str, trigger: &str) -> bool {
-        self.writers
-            .get(name)
-            .is_some_and(|handlers| handlers.iter().any(|h| *h != trigger))
-    }
-}
 
 /// The blocks of one handler, or a worker's steps, in order.
 pub(super) fn check_sequence(
@@ -72,10 +42,10 @@ pub(super) fn check_sequence(
         let reads = block
             .input
             .iter()
-            .map(|m| (&m.source, "`input` source"))
-            .chain(block.reads.iter().map(|r| (&r.name, r.role)))
+            .map(|m| (&m.source, Reader::InputSource))
+            .chain(block.reads.iter().map(|r| (&r.name, Reader::Key(r.key))))
             .chain(block.arguments.iter().filter_map(|a| match &a.value {
-                Setting::Variable(name) => Some((name, "tool input")),
+                Setting::Variable(name) => Some((name, Reader::ToolInput)),
                 Setting::Literal(_) => None,
             }));
         for (name, role) in reads {

@@ -1,5 +1,8 @@
-//! The rules of the types language, run over the model. Each rule lives in
-//! one function here or in a submodule, next to the diagnostics it builds.
+//! The rules, run over the model, one concern per file: the types language
+//! (`types`, `unions`, `cycles`, `naming`), the protocol's sections and
+//! settings, names that do not resolve (`references`), and the order of a
+//! handler's blocks (`flow`). Each code is raised in one file, next to the
+//! diagnostics it builds; this file only runs them.
 
 mod cycles;
 mod flow;
@@ -7,24 +10,21 @@ mod naming;
 mod references;
 mod sections;
 mod settings;
+mod types;
 mod unions;
 
 pub use naming::slug_problem;
 pub use sections::agent_format;
+pub(crate) use types::wrapper_for;
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::diagnostic::Diagnostics;
 use crate::model::Model;
-use crate::span::Span;
-use crate::syntax::{
-    Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind, quote_type,
-};
-use crate::yaml::Value;
-use flow::{Facts, check_output, check_sequence};
-use heck::ToUpperCamelCase;
-use references::Scope;
+use crate::syntax::{FieldContext, TypeDefKind};
+use flow::{check_output, check_sequence};
+use references::{Facts, Scope};
 use sections::{check_declarations, check_format, check_handlers, check_names};
 use settings::check_config;
-use std::collections::HashMap;
+use types::{check_field, check_response_type};
 
 pub fn check(model: &Model, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
@@ -111,292 +111,5 @@ fn check_protocol(model: &Model, diags: &mut Diagnostics) {
     check_sequence(model, &model.protocol.steps, &scope, diags);
     if let Some(output) = &model.protocol.output {
         check_output(model, output, diags);
-    }
-}
-
-/// A field's type, `items`, `enum` and `const`.
-fn check_field(model: &Model, field: &Field, context: FieldContext, diags: &mut Diagnostics) {
-    if let Some(ty) = &field.ty {
-        check_type_expr(model, ty, diags);
-        if ty.kind == TypeExprKind::Array && field.items.is_none() {
-            diags.push(
-                Diagnostic::new(
-                    Code::ArrayWithoutItems,
-                    ty.span,
-                    format!("{} is an `array` without `items`", context.describe(&field.name.text)),
-                )
-                .with_help("add `items: { type: string }` (or the element type), or write `type: string[]`"),
-            );
-        }
-    }
-    if let Some(items) = &field.items {
-        check_field(model, items, FieldContext::Items, diags);
-    }
-    check_enum(field, diags);
-    check_const(field, diags);
-}
-
-/// Every name in a type expression resolves; `object` and a bare `array`
-/// are not types.
-fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
-    match &expr.kind {
-        TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
-        TypeExprKind::Named(name) => {
-            if model.lookup(name).is_none() {
-                diags.push_with(Code::UnknownType, || {
-                    unknown_type(model, name, expr.span, Expected::AnyType)
-                });
-            }
-        }
-        TypeExprKind::List(element) => match element.kind {
-            TypeExprKind::Array => diags.push(
-                Diagnostic::new(Code::BareArray, element.span, "`array[]` does not say what the inner arrays hold")
-                    .with_help("write the element type twice, as in `string[][]`, or name the inner array as a type"),
-            ),
-            _ => check_type_expr(model, element, diags),
-        },
-        TypeExprKind::Object => diags.push(
-            Diagnostic::new(Code::StandaloneObject, expr.span, "`object` is not a type")
-                .with_help("declare a named object type under `types:` and use its name, or use `unknown` for any value"),
-        ),
-    }
-}
-
-/// Where a type name is expected: anywhere, or only an object type (a
-/// union variant), which decides what to suggest.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Expected {
-    AnyType,
-    ObjectType,
-}
-
-fn unknown_type(model: &Model, name: &str, span: Span, expected: Expected) -> Diagnostic {
-    let builtins = Builtin::ALL.iter().map(|b| b.name());
-    let builtins = builtins.filter(|_| expected == Expected::AnyType);
-    let diagnostic = Diagnostic::new(
-        Code::UnknownType,
-        span,
-        format!("type `{name}` is not defined"),
-    );
-    let near = nearest(name, model.type_names().chain(builtins.clone()))
-        .or_else(|| builtin_alias(name).filter(|_| expected == Expected::AnyType));
-    match (near, expected) {
-        (Some(near), _) => diagnostic.did_you_mean(span, near),
-        (None, Expected::AnyType) => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),
-        (None, Expected::ObjectType) => diagnostic.with_help(format!(
-            "declare `{name}` under `types:` as an object type with the discriminator property"
-        )),
-    }
-}
-
-/// The built-in another language calls `name` (`bool`, `int`, `str`,
-/// `any`...): what people coming from JSON Schema, TypeScript or Python
-/// write first, too far from the built-in's name for an edit distance.
-fn builtin_alias(name: &str) -> Option<&'static str> {
-    Some(match name.to_ascii_lowercase().as_str() {
-        "bool" => "boolean",
-        "int" | "i32" | "i64" | "long" => "integer",
-        "float" | "double" | "f32" | "f64" | "decimal" => "number",
-        "str" | "text" => "string",
-        "any" | "mixed" => "unknown",
-        _ => return None,
-    })
-}
-
-fn check_enum(field: &Field, diags: &mut Diagnostics) {
-    let Some(values) = &field.enum_values else {
-        return;
-    };
-    let on_string = field
-        .ty
-        .as_ref()
-        .is_none_or(|ty| ty.kind == TypeExprKind::Builtin(Builtin::String));
-    if !on_string {
-        let ty = field.ty.as_ref().map(TypeExpr::display).unwrap_or_default();
-        let mut diagnostic = Diagnostic::new(
-            Code::EnumOnNonString,
-            values.span,
-            format!(
-                "`enum` is only allowed on `string`, but `{}` is `{ty}`",
-                field.name.text
-            ),
-        )
-        .with_label(
-            field.ty.as_ref().map_or(field.name.span, |t| t.span),
-            "the type is given here",
-        );
-        diagnostic = if ty == "string[]" || ty == "array" {
-            diagnostic.with_help("for a list of allowed values write `type: array` with `items: { type: string, enum: [...] }`")
-        } else {
-            diagnostic.with_help("change the type to `string`, or remove the `enum`")
-        };
-        diags.push(diagnostic);
-    }
-    if values.values.is_empty() {
-        diags.push(
-            Diagnostic::new(Code::InvalidEnum, values.span, "`enum` lists no values")
-                .with_help("list the allowed values, or remove the `enum`"),
-        );
-    }
-    let mut seen: HashMap<&str, Span> = HashMap::with_capacity(values.values.len());
-    for literal in &values.values {
-        let text = literal.scalar.text.as_ref();
-        match literal.scalar.value() {
-            Value::Str(_) => {}
-            other => {
-                let kind = match other {
-                    Value::Null => "null",
-                    Value::Bool(_) => "a boolean",
-                    _ => "a number",
-                };
-                diags.push(
-                    Diagnostic::new(
-                        Code::InvalidEnum,
-                        literal.span,
-                        format!("`enum` value `{text}` is not a string: YAML reads it as {kind}"),
-                    )
-                    .with_help(format!("quote it: `\"{text}\"`"))
-                    .with_note(
-                        "YAML 1.2 reads plain `true`, `false`, numbers and `null` as non-strings",
-                    ),
-                );
-                continue;
-            }
-        }
-        if let Some(first) = seen.get(text) {
-            diags.push(
-                Diagnostic::new(
-                    Code::DuplicateEnumValue,
-                    literal.span,
-                    format!("`enum` lists `{text}` twice"),
-                )
-                .with_label(*first, "first listed here")
-                .with_help("remove the repeated value"),
-            );
-            continue;
-        }
-        seen.insert(text, literal.span);
-        naming::check_enum_value(text, literal.span, diags);
-    }
-}
-
-fn check_const(field: &Field, diags: &mut Diagnostics) {
-    let (Some(literal), Some(ty)) = (&field.const_value, &field.ty) else {
-        return;
-    };
-    let text = &literal.scalar.text;
-    let value = literal.scalar.value();
-    let problem = match &ty.kind {
-        TypeExprKind::Builtin(Builtin::String) => match value {
-            Value::Str(_) => None,
-            _ => Some(format!("quote it to make it a string: `\"{text}\"`")),
-        },
-        TypeExprKind::Builtin(Builtin::Number) => match value {
-            Value::Int(_) => None,
-            Value::Float(f) if f.is_finite() => None,
-            _ => Some("write a number, such as `1` or `2.5`".to_string()),
-        },
-        TypeExprKind::Builtin(Builtin::Integer) => match value {
-            Value::Int(_) => None,
-            _ => Some("write a whole number, such as `1`".to_string()),
-        },
-        TypeExprKind::Builtin(Builtin::Boolean) => match value {
-            Value::Bool(_) => None,
-            _ => Some("write `true` or `false`".to_string()),
-        },
-        _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidConst,
-                    literal.span,
-                    format!("`const` needs a `string`, `number`, `integer` or `boolean` type, but `{}` is `{}`", field.name.text, ty.display()),
-                )
-                .with_label(ty.span, "the type is given here"),
-            );
-            return;
-        }
-    };
-    if let Some(help) = problem {
-        diags.push(
-            Diagnostic::new(
-                Code::InvalidConst,
-                literal.span,
-                format!(
-                    "`const` value `{}` is not of type `{}`",
-                    crate::yaml::abbreviate(text),
-                    ty.display()
-                ),
-            )
-            .with_label(ty.span, "the type is given here")
-            .with_help(help),
-        );
-    }
-}
-
-/// `responseType` names an object type; anything else is wrapped.
-fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
-    let written = expr.display();
-    let what = match &expr.kind {
-        TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
-            None => {
-                diags.push_with(Code::UnknownType, || {
-                    unknown_type(model, name, expr.span, Expected::AnyType)
-                });
-                return;
-            }
-            Some(TypeDefKind::Object(_) | TypeDefKind::Invalid) => return,
-            Some(TypeDefKind::Union(_)) => format!("the union `{written}`"),
-            Some(TypeDefKind::Array(_)) => format!("the array type `{written}`"),
-        },
-        TypeExprKind::List(element) => {
-            check_type_expr(model, element, diags);
-            format!("the array `{written}`")
-        }
-        TypeExprKind::Array => "a bare `array`".to_string(),
-        TypeExprKind::Builtin(Builtin::File) | TypeExprKind::Builtin(Builtin::Unknown) => {
-            format!("the built-in `{written}`")
-        }
-        TypeExprKind::Builtin(_) => format!("the primitive `{written}`"),
-        TypeExprKind::Object => "`object`, which is not a type".to_string(),
-    };
-    let help = match &expr.kind {
-        TypeExprKind::Object | TypeExprKind::Array => {
-            "declare an object type under `types:` with the properties the reply should have, and name it here".to_string()
-        }
-        _ => {
-            let (wrapper, property) = wrapper_for(expr);
-            let ty = quote_type(&written);
-            format!(
-                "wrap it in an object type and use that:\n\ntypes:\n  {wrapper}:\n    {property}:\n      type: {ty}\n\nresponseType: {wrapper}"
-            )
-        }
-    };
-    diags.push(
-        Diagnostic::new(
-            Code::InvalidResponseType,
-            expr.span,
-            format!("`responseType` must be an object type, not {what}"),
-        )
-        .with_help(help)
-        .with_note("LLM providers require the root of a structured output to be an object"),
-    );
-}
-
-/// The object type the help (and an editor's quick fix) wraps a
-/// `responseType` in: its name and its one property.
-pub(crate) fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
-    match &expr.kind {
-        TypeExprKind::Named(name) => (format!("{name}Wrapper"), "response"),
-        TypeExprKind::List(element) => (
-            format!(
-                "{}ListResponse",
-                element
-                    .display()
-                    .trim_end_matches("[]")
-                    .to_upper_camel_case()
-            ),
-            "items",
-        ),
-        _ => ("ValueResponse".to_string(), "value"),
     }
 }

@@ -2,10 +2,32 @@
 //! triggers, resources and variables, each with did-you-mean, read from
 //! the model's [`crate::model::resolve::Resolution`].
 
-use super::flow::Facts;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::{Model, VariableOrigin};
 use crate::syntax::{Block, Field, Name, Trigger};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Where a variable is read, as an unknown-variable diagnostic names it.
+#[derive(Clone, Copy)]
+pub(super) enum Reader {
+    /// The source of a label in `input:`.
+    InputSource,
+    /// A block key that names a variable (`uiContent`, `value`, ...).
+    Key(&'static str),
+    /// A `tool-call` argument given by a variable.
+    ToolInput,
+}
+
+impl fmt::Display for Reader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reader::InputSource => f.write_str("`input` source"),
+            Reader::Key(key) => write!(f, "`{key}`"),
+            Reader::ToolInput => f.write_str("tool input"),
+        }
+    }
+}
 
 /// Each of `listed` that `exists` rejects is reported as not declared, with
 /// did-you-mean among the `declared` names (produced only then).
@@ -58,6 +80,38 @@ pub(super) fn unknown<'a>(
     }
 }
 
+/// Which handlers write each variable, gathered once: a `Scope` names
+/// them when a read does not resolve, and the flow rules ask it too.
+pub(super) struct Facts<'m> {
+    /// Variable name → the handlers (by trigger name) whose blocks write it.
+    pub(super) writers: HashMap<&'m str, Vec<&'m str>>,
+}
+
+impl<'m> Facts<'m> {
+    pub(super) fn new(model: &'m Model) -> Facts<'m> {
+        let protocol = &model.protocol;
+        let mut writers: HashMap<&str, Vec<&str>> = HashMap::new();
+        for handler in &protocol.handlers {
+            for block in &handler.blocks {
+                if let Some(output) = &block.output {
+                    let handlers = writers.entry(output.text.as_str()).or_default();
+                    if handlers.last() != Some(&handler.trigger.text.as_str()) {
+                        handlers.push(handler.trigger.text.as_str());
+                    }
+                }
+            }
+        }
+        Facts { writers }
+    }
+
+    /// Whether a handler other than `trigger`'s writes `name`.
+    pub(super) fn written_elsewhere(&self, name: &str, trigger: &str) -> bool {
+        self.writers
+            .get(name)
+            .is_some_and(|handlers| handlers.iter().any(|h| *h != trigger))
+    }
+}
+
 /// What a reference can name where it stands.
 pub(super) struct Scope<'m> {
     pub(super) model: &'m Model,
@@ -91,7 +145,7 @@ impl<'m> Scope<'m> {
 
     /// The unknown-variable diagnostic for `name`, explaining why it is not
     /// in scope when it is declared elsewhere.
-    pub(super) fn unknown_variable(&self, name: &Name, role: &str) -> Diagnostic {
+    pub(super) fn unknown_variable(&self, name: &Name, role: Reader) -> Diagnostic {
         let mut diagnostic = Diagnostic::new(
             Code::UnknownVariable,
             name.span,

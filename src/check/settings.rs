@@ -3,7 +3,7 @@
 //! (presentation `title` included), and context management.
 
 use super::references::{
-    MCP_SERVER, ON_DEMAND_SOURCE, SKILL, Scope, TOOL, WORKER, check_dynamic, check_listed,
+    MCP_SERVER, ON_DEMAND_SOURCE, Reader, SKILL, Scope, TOOL, WORKER, check_dynamic, check_listed,
 };
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
@@ -76,7 +76,7 @@ pub(super) fn check_config(
         diags,
     );
     for mapping in &config.input {
-        check_source(mapping, scope, "`input` source", diags);
+        check_source(mapping, scope, diags);
     }
     check_settings(model, config, diags);
     if is_agent {
@@ -84,37 +84,17 @@ pub(super) fn check_config(
     }
 }
 
-pub(super) fn check_source(
-    mapping: &InputMapping,
-    scope: &Scope,
-    role: &str,
-    diags: &mut Diagnostics,
-) {
+fn check_source(mapping: &InputMapping, scope: &Scope, diags: &mut Diagnostics) {
     if !scope.resolves(&mapping.source.text) {
-        diags.push(scope.unknown_variable(&mapping.source, role));
+        diags.push(scope.unknown_variable(&mapping.source, Reader::InputSource));
     }
 }
 
 /// Dynamic values name inputs or variables; provider options and speed
 /// agree with a literal model.
 pub(super) fn check_settings(model: &Model, config: &ThreadConfig, diags: &mut Diagnostics) {
-    let dynamic = [
-        ("model", &config.model),
-        ("backupModel", &config.backup_model),
-        ("imageModel", &config.image_model),
-        ("videoModel", &config.video_model),
-        ("speechModel", &config.speech_model),
-        ("speechVoice", &config.speech_voice),
-        ("transcriptionModel", &config.transcription_model),
-        ("temperature", &config.temperature),
-        ("thinking", &config.thinking),
-        ("speed", &config.speed),
-        ("maxSteps", &config.max_steps),
-    ];
-    for (key, setting) in dynamic {
-        if let Some(Setting::Variable(name)) = setting {
-            check_dynamic(model, key, name, diags);
-        }
+    for (key, name) in &config.dynamic {
+        check_dynamic(model, key, name, diags);
     }
     let literal_model = match &config.model {
         Some(Setting::Literal(name)) => Some(name),

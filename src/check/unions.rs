@@ -2,7 +2,7 @@
 //! variant an object type declaring the discriminator as a required
 //! `string` with a `const`, and the consts unique across the union.
 
-use super::{Expected, unknown_type};
+use super::types::{Expected, unknown_type};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::span::Span;

@@ -828,7 +828,7 @@ impl<'m> Builder<'m> {
             self.mapping(mapping);
         }
         for read in &block.reads {
-            self.variable(&read.name, Role::Read, read.role.trim_matches('`'));
+            self.variable(&read.name, Role::Read, read.key);
         }
         if let Some(expr) = &block.response_type {
             self.types_in_expr(expr, "responseType");

@@ -90,12 +90,12 @@ impl BlockKind {
     }
 }
 
-/// A variable a block reads, and in which role, as diagnostics name it
-/// ("`uiContent`", "`value`", ...).
+/// A variable a block reads, and the key that names it (`uiContent`,
+/// `value`, ...).
 #[derive(Clone, Debug)]
 pub struct Read {
     pub name: Name,
-    pub role: &'static str,
+    pub key: &'static str,
 }
 
 /// A `tool-call` input: the parameter and its value.
@@ -259,7 +259,6 @@ impl Lower<'_> {
             return;
         };
         let value = &entry.value;
-        let role = || -> &'static str { role(key.name) };
         match key.name {
             // Read with the presentation, or above.
             "block" | "display" | "description" | "title" => {}
@@ -274,18 +273,22 @@ impl Lower<'_> {
             _ => match key.value {
                 Kind::Name(Refers::Variable) => {
                     if let Some(name) = self.literal(key, value) {
-                        let role = role();
                         if key.name == "resource" {
                             block.resource = Some(name);
                         } else {
-                            block.reads.push(Read { name, role });
+                            block.reads.push(Read {
+                                name,
+                                key: key.name,
+                            });
                         }
                     }
                 }
                 Kind::Names(Refers::Variable) => {
-                    let role = role();
-                    for name in self.names(value, role) {
-                        block.reads.push(Read { name, role });
+                    for name in self.names(value, &format!("`{}`", key.name)) {
+                        block.reads.push(Read {
+                            name,
+                            key: key.name,
+                        });
                     }
                 }
                 Kind::Name(Refers::Prompt) => block.prompt = self.literal(key, value),
@@ -301,20 +304,5 @@ impl Lower<'_> {
                 }
             },
         }
-    }
-}
-
-/// How diagnostics name the role of a key whose value a block reads.
-fn role(key: &'static str) -> &'static str {
-    match key {
-        "value" => "`value`",
-        "uiContent" => "`uiContent`",
-        "files" => "`files`",
-        "prompt" => "`prompt`",
-        "referenceImages" => "`referenceImages`",
-        "text" => "`text`",
-        "audio" => "`audio`",
-        "resource" => "`resource`",
-        _ => "a value",
     }
 }

@@ -92,6 +92,9 @@ pub struct ThreadConfig {
     pub max_steps: Option<Setting>,
     pub anthropic: Option<Anthropic>,
     pub context_management: Option<ContextManagement>,
+    /// Every setting given by a variable (`temperature: TEMPERATURE`), with
+    /// its key, in file order: the keys the grammar marks `dynamic`.
+    pub dynamic: Vec<(&'static str, Name)>,
 }
 
 /// `anthropic:`, with the presentation of its provider tools and skills.
@@ -357,6 +360,9 @@ impl Lower<'_> {
             "system" => config.system = self.literal(key, value),
             name => {
                 let setting = self.scalar(key, value);
+                if let Some(Setting::Variable(variable)) = &setting {
+                    config.dynamic.push((key.name, variable.clone()));
+                }
                 let slot = match name {
                     "model" => &mut config.model,
                     "backupModel" => &mut config.backup_model,
