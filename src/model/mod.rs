@@ -58,23 +58,18 @@ impl Model {
         for i in 0..protocol.types.len() {
             graph.add_node(TypeId(i as u32));
         }
-        let mut model = Model {
+        for (from, to, span) in resolution.type_edges() {
+            graph.add_edge(
+                NodeIndex::new(from.index()),
+                NodeIndex::new(to.index()),
+                span,
+            );
+        }
+        Model {
             protocol,
             resolution,
             graph,
-        };
-        let mut edges = Vec::new();
-        for (i, def) in model.protocol.types.iter().enumerate() {
-            for (name, span) in references(def) {
-                if let Some(target) = model.lookup(name) {
-                    edges.push((NodeIndex::new(i), NodeIndex::new(target.index()), span));
-                }
-            }
         }
-        for (from, to, span) in edges {
-            model.graph.add_edge(from, to, span);
-        }
-        model
     }
 
     /// Every use of every name in the protocol, resolved.

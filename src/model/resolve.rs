@@ -22,7 +22,7 @@ use crate::syntax::{
     Block, BlockKind, Field, InputMapping, Name, Protocol, Setting, ThreadConfig, TypeExpr,
     TypeExprKind,
 };
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 use std::sync::Arc;
 
 /// The interactive agent's default thread, which no block starts.
@@ -259,6 +259,9 @@ pub struct Resolution {
     /// By handler: the trigger whose inputs its blocks read (the trigger of
     /// its name, or the one it most likely means).
     scopes: Vec<Option<u32>>,
+    /// Each use of a type inside a type definition: the definition, the
+    /// symbol used, where. The type graph's edges, once resolved.
+    type_uses: Vec<(TypeId, SymbolId, Span)>,
     /// Threads some `start-thread` starts, in protocol order, each once.
     started: Vec<SymbolId>,
     /// The same, by name, for lookups.
@@ -349,6 +352,17 @@ impl Resolution {
     }
 
     /// Every occurrence, in protocol order (a YAML alias's once per use).
+    /// Each type a type definition uses and that resolves: from the
+    /// definition, to the type used, where it is used; in protocol order.
+    pub fn type_edges(&self) -> impl Iterator<Item = (TypeId, TypeId, Span)> + '_ {
+        self.type_uses.iter().filter_map(|&(from, symbol, span)| {
+            match self.targets[symbol.0 as usize] {
+                Some(Target::Type(to)) => Some((from, to, span)),
+                _ => None,
+            }
+        })
+    }
+
     pub fn occurrences(&self) -> &[Occurrence] {
         &self.occurrences
     }
@@ -654,12 +668,6 @@ impl<'m> Builder<'m> {
         }
     }
 
-    fn setting(&mut self, setting: &'m Option<Setting>, key: &'static str) {
-        if let Some(Setting::Variable(name)) = setting {
-            self.variable(name, Role::Read, key);
-        }
-    }
-
     fn types_in_field(&mut self, field: &'m Field) {
         let mut found = Vec::new();
         field_references(field, &mut found);
@@ -680,10 +688,11 @@ impl<'m> Builder<'m> {
 
     fn protocol(&mut self) {
         let protocol = self.protocol;
-        for def in &protocol.types {
+        for (i, def) in protocol.types.iter().enumerate() {
             self.name(SymbolKind::Type, &def.name, Role::Definition, "types");
             for (name, span) in references(def) {
-                self.add((SymbolKind::Type, name, None), span, Role::Use, "type");
+                let id = self.add((SymbolKind::Type, name, None), span, Role::Use, "type");
+                self.resolution.type_uses.push((TypeId(i as u32), id, span));
             }
         }
         let sections = [
@@ -774,21 +783,8 @@ impl<'m> Builder<'m> {
     }
 
     fn config(&mut self, config: &'m ThreadConfig) {
-        let settings = [
-            ("model", &config.model),
-            ("backupModel", &config.backup_model),
-            ("imageModel", &config.image_model),
-            ("videoModel", &config.video_model),
-            ("speechModel", &config.speech_model),
-            ("speechVoice", &config.speech_voice),
-            ("transcriptionModel", &config.transcription_model),
-            ("temperature", &config.temperature),
-            ("thinking", &config.thinking),
-            ("speed", &config.speed),
-            ("maxSteps", &config.max_steps),
-        ];
-        for (key, setting) in settings {
-            self.setting(setting, key);
+        for (key, name) in &config.dynamic {
+            self.variable(name, Role::Read, key);
         }
         if let Some(system) = &config.system {
             self.name(SymbolKind::Prompt, system, Role::Use, "system");

@@ -212,16 +212,24 @@ impl FieldContext {
 
     /// "property `x`", "parameter `x`", ...
     pub fn describe(self, name: &str) -> String {
-        match self {
-            FieldContext::Property => format!("property `{name}`"),
-            FieldContext::Parameter => format!("parameter `{name}`"),
-            FieldContext::Items => "`items`".to_string(),
-            FieldContext::ArrayType => format!("array type `{name}`"),
-            FieldContext::Input => format!("input `{name}`"),
-            FieldContext::TriggerInput => format!("trigger input `{name}`"),
-            FieldContext::Variable => format!("variable `{name}`"),
-            FieldContext::Resource => format!("resource `{name}`"),
-        }
+        // Every field is described once as it is lowered, so this is built
+        // by hand rather than through `format!`.
+        let what = match self {
+            FieldContext::Items => return "`items`".to_string(),
+            FieldContext::Property => "property",
+            FieldContext::Parameter => "parameter",
+            FieldContext::ArrayType => "array type",
+            FieldContext::Input => "input",
+            FieldContext::TriggerInput => "trigger input",
+            FieldContext::Variable => "variable",
+            FieldContext::Resource => "resource",
+        };
+        let mut text = String::with_capacity(what.len() + name.len() + 3);
+        text.push_str(what);
+        text.push_str(" `");
+        text.push_str(name);
+        text.push('`');
+        text
     }
 }
 
