@@ -387,23 +387,15 @@ fn emit_aap_meta_describes_the_agent() {
     settings.bind(|| insta::assert_snapshot!("cli-emit-aap-meta", stdout(&output)));
 }
 
-#[test]
-fn emit_aap_meta_maps_optional_string_inputs_to_options() {
-    let dir = std::env::temp_dir().join(format!("agentc-meta-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    std::fs::write(
-        dir.join("settings.json"),
-        r#"{"slug": "tiers", "name": "Tiers", "format": "interactive"}"#,
-    )
-    .expect("settings");
-    std::fs::create_dir_all(dir.join("prompts")).expect("prompts dir");
+/// Runs `agentc emit --target aap --meta` on an agent folder made of
+/// `settings` (the text of `settings.json`), a system prompt and
+/// `protocol`, and returns what it printed; the folder is removed.
+fn emit_meta(name: &str, settings: &str, protocol: &str, version: &str) -> std::process::Output {
+    let dir = std::env::temp_dir().join(format!("agentc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("prompts")).expect("temp dir");
+    std::fs::write(dir.join("settings.json"), settings).expect("settings");
     std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
-    std::fs::write(
-        dir.join("protocol.yaml"),
-        "input:\n  PLAN:\n    type: string\n    enum: [free, pro]\n    optional: true\n    default: free\n  TONE:\n    type: string\n    description: How to sound\n    optional: true\n  LIMIT:\n    type: integer\n    optional: true\n\
-agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\n  go:\n    Respond:\n      block: next-message\n",
-    )
-    .expect("protocol");
+    std::fs::write(dir.join("protocol.yaml"), protocol).expect("protocol");
     let protocol = dir.join("protocol.yaml");
     let output = agentc(&[
         "emit",
@@ -412,9 +404,21 @@ agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\
         "aap",
         "--meta",
         "--agent-version",
-        "0.1.0",
+        version,
     ]);
     std::fs::remove_dir_all(&dir).ok();
+    output
+}
+
+#[test]
+fn emit_aap_meta_maps_optional_string_inputs_to_options() {
+    let output = emit_meta(
+        "meta",
+        r#"{"slug": "tiers", "name": "Tiers", "format": "interactive"}"#,
+        "input:\n  PLAN:\n    type: string\n    enum: [free, pro]\n    optional: true\n    default: free\n  TONE:\n    type: string\n    description: How to sound\n    optional: true\n  LIMIT:\n    type: integer\n    optional: true\n\
+agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\n  go:\n    Respond:\n      block: next-message\n",
+        "0.1.0",
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     assert_eq!(
@@ -431,30 +435,12 @@ agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\
 /// write it) is read past the mark: the agent keeps its slug and name.
 #[test]
 fn emit_aap_meta_reads_settings_after_a_byte_order_mark() {
-    let dir = std::env::temp_dir().join(format!("agentc-meta-bom-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("prompts")).expect("temp dir");
-    std::fs::write(
-        dir.join("settings.json"),
+    let output = emit_meta(
+        "meta-bom",
         "\u{feff}{\"slug\": \"bom-agent\", \"name\": \"BOM Agent\", \"description\": \"Saved on Windows\", \"format\": \"interactive\"}",
-    )
-    .expect("settings");
-    std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
-    std::fs::write(
-        dir.join("protocol.yaml"),
         "agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\n  go:\n    Respond:\n      block: next-message\n",
-    )
-    .expect("protocol");
-    let protocol = dir.join("protocol.yaml");
-    let output = agentc(&[
-        "emit",
-        protocol.to_str().expect("a UTF-8 path"),
-        "--target",
-        "aap",
-        "--meta",
-        "--agent-version",
         "2.0.0",
-    ]);
-    std::fs::remove_dir_all(&dir).ok();
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     let agent = &value["agents"][0];
