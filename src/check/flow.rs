@@ -142,8 +142,8 @@ pub(super) fn check_thread(
     }
     // Interactive threads persist: one started in another handler counts,
     // unless this handler itself starts it only later.
-    let resolution = scope.model.resolution();
-    if !scope.worker && resolution.is_started(name) && later.is_none() {
+    let names = scope.model.names();
+    if !scope.worker && names.is_started(name) && later.is_none() {
         return;
     }
     let mut diagnostic = Diagnostic::new(
@@ -155,7 +155,7 @@ pub(super) fn check_thread(
         Some(block) => diagnostic
             .with_label(block.name.span, "started only here, later")
             .with_help("move the `start-thread` block before this one"),
-        None => match nearest(name, resolution.started_threads()) {
+        None => match nearest(name, names.started_threads()) {
             Some(near) => diagnostic.did_you_mean(thread.span, near),
             None => diagnostic.with_help(format!(
                 "add a `start-thread` block with `thread: {name}` before this block{}",

@@ -97,7 +97,7 @@ fn check_protocol(model: &Model, diags: &mut Diagnostics) {
         let scope = Scope {
             model,
             facts: &facts,
-            scope: model.resolution().handler_scope(h),
+            scope: model.names().handler_scope(h),
             worker: false,
         };
         check_sequence(model, &handler.blocks, &scope, diags);

@@ -1,6 +1,6 @@
 //! Names that do not resolve: unknown tools, skills, MCP servers, workers,
 //! triggers, resources and variables, each with did-you-mean, read from
-//! the model's [`crate::model::resolve::Resolution`].
+//! the model's [`crate::model::resolve::Names`].
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::{Model, VariableOrigin};
@@ -133,14 +133,14 @@ impl<'m> Scope<'m> {
 
     pub(super) fn trigger_input(&self, name: &str) -> Option<&'m Field> {
         let trigger = self.trigger()?;
-        let input = self.model.resolution().trigger_input(self.scope?, name)?;
+        let input = self.model.names().trigger_input(self.scope?, name)?;
         trigger.input.get(input as usize)
     }
 
     /// Whether `name` can be read here.
     pub(super) fn resolves(&self, name: &str) -> bool {
-        let resolution = self.model.resolution();
-        resolution.readable_target(self.scope, name).is_some()
+        let names = self.model.names();
+        names.readable_target(self.scope, name).is_some()
     }
 
     /// The unknown-variable diagnostic for `name`, explaining why it is not
@@ -155,7 +155,7 @@ impl<'m> Scope<'m> {
             ),
         );
         let protocol = &self.model.protocol;
-        let elsewhere = self.model.resolution().input_owner(&name.text);
+        let elsewhere = self.model.names().input_owner(&name.text);
         if let Some(owner) = elsewhere.and_then(|t| protocol.triggers.get(t as usize)) {
             let here = match self.trigger() {
                 Some(trigger) => format!("in the handler of `{}`", trigger.name.text),

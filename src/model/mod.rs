@@ -12,8 +12,8 @@ use crate::syntax::{
     WorkerDecl,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
-use resolve::Resolution;
-use std::sync::Arc;
+use resolve::{Names, Resolution};
+use std::sync::{Arc, OnceLock};
 
 /// A declared type, by its position in `types:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -45,50 +45,61 @@ impl VariableOrigin {
 
 pub struct Model {
     pub protocol: Protocol,
-    /// Every use of every name, resolved once.
-    resolution: Arc<Resolution>,
+    /// The declarations by name, and the scopes names are read in.
+    names: Arc<Names>,
+    /// Every use of every name, resolved once, when first asked for.
+    resolution: OnceLock<Arc<Resolution>>,
     /// Node `i` is type `i`; each edge carries the span of the reference.
     pub graph: DiGraph<TypeId, Span>,
 }
 
 impl Model {
     pub fn new(protocol: Protocol) -> Model {
-        let resolution = Arc::new(Resolution::new(&protocol));
+        let names = Arc::new(Names::new(&protocol));
         let mut graph = DiGraph::with_capacity(protocol.types.len(), protocol.types.len());
         for i in 0..protocol.types.len() {
             graph.add_node(TypeId(i as u32));
         }
-        for (from, to, span) in resolution.type_edges() {
-            graph.add_edge(
-                NodeIndex::new(from.index()),
-                NodeIndex::new(to.index()),
-                span,
-            );
+        for (i, def) in protocol.types.iter().enumerate() {
+            for (name, span) in references(def) {
+                if let Some(target) = names.type_id(name) {
+                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(target.index()), span);
+                }
+            }
         }
         Model {
             protocol,
-            resolution,
+            names,
+            resolution: OnceLock::new(),
             graph,
         }
     }
 
-    /// Every use of every name in the protocol, resolved.
+    /// The declarations by name and the scopes names are read in: what
+    /// the checks look names up in.
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// Every use of every name in the protocol, resolved (built on the
+    /// first call).
     pub fn resolution(&self) -> &Resolution {
-        &self.resolution
+        self.resolution_arc()
     }
 
     /// The same, to keep past the model (the language server's index).
     pub fn resolution_arc(&self) -> &Arc<Resolution> {
-        &self.resolution
+        self.resolution
+            .get_or_init(|| Arc::new(Resolution::new(&self.protocol, Arc::clone(&self.names))))
     }
 
     pub fn lookup(&self, name: &str) -> Option<TypeId> {
-        self.resolution.type_id(name)
+        self.names.type_id(name)
     }
 
     /// A protocol-level input, resource or variable.
     pub fn variable(&self, name: &str) -> Option<(VariableOrigin, &Field)> {
-        let (origin, i) = self.resolution.variable(name)?;
+        let (origin, i) = self.names.variable(name)?;
         let fields = match origin {
             VariableOrigin::Input => &self.protocol.input,
             VariableOrigin::Resource => &self.protocol.resources,
@@ -98,33 +109,33 @@ impl Model {
     }
 
     pub fn trigger(&self, name: &str) -> Option<&Trigger> {
-        let i = self.resolution.trigger(name)?;
+        let i = self.names.trigger(name)?;
         Some(&self.protocol.triggers[i as usize])
     }
 
     pub fn tool(&self, name: &str) -> Option<&Tool> {
-        let i = self.resolution.tool(name)?;
+        let i = self.names.tool(name)?;
         Some(&self.protocol.tools[i as usize])
     }
 
     pub fn skill(&self, name: &str) -> Option<&Skill> {
-        let i = self.resolution.skill(name)?;
+        let i = self.names.skill(name)?;
         Some(&self.protocol.skills[i as usize])
     }
 
     pub fn mcp_server(&self, name: &str) -> Option<&McpServer> {
-        let i = self.resolution.mcp_server(name)?;
+        let i = self.names.mcp_server(name)?;
         Some(&self.protocol.mcp_servers[i as usize])
     }
 
     pub fn worker(&self, name: &str) -> Option<&WorkerDecl> {
-        let i = self.resolution.worker(name)?;
+        let i = self.names.worker(name)?;
         Some(&self.protocol.workers[i as usize])
     }
 
     /// Whether the protocol is in the worker format (`steps`/`output`).
     pub fn is_worker(&self) -> bool {
-        self.resolution.is_worker()
+        self.names.is_worker()
     }
 
     pub fn def(&self, id: TypeId) -> &TypeDef {

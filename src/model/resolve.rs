@@ -22,7 +22,7 @@ use crate::syntax::{
     Block, BlockKind, Field, InputMapping, Name, Protocol, Setting, ThreadConfig, TypeExpr,
     TypeExprKind,
 };
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::sync::Arc;
 
 /// The interactive agent's default thread, which no block starts.
@@ -247,31 +247,24 @@ impl Declarations {
     }
 }
 
-/// Every occurrence of every name in a protocol, in protocol order, each
-/// with its symbol and what that resolves to.
+/// The protocol's declarations by name and the scopes names are read in:
+/// what every lookup reads. Built with the model, from the declarations
+/// alone, so a check pays nothing per use of a name.
 #[derive(Debug, Default)]
-pub struct Resolution {
+pub struct Names {
     declarations: Declarations,
-    symbols: Vec<Symbol>,
-    /// By symbol: what it resolves to, if anything.
-    targets: Vec<Option<Target>>,
-    occurrences: Vec<Occurrence>,
     /// By handler: the trigger whose inputs its blocks read (the trigger of
     /// its name, or the one it most likely means).
     scopes: Vec<Option<u32>>,
-    /// Each use of a type inside a type definition: the definition, the
-    /// symbol used, where. The type graph's edges, once resolved.
-    type_uses: Vec<(TypeId, SymbolId, Span)>,
     /// Threads some `start-thread` starts, in protocol order, each once.
-    started: Vec<SymbolId>,
-    /// The same, by name, for lookups.
+    started: Vec<String>,
+    /// The same, for lookups.
     started_names: HashSet<String>,
     worker: bool,
 }
 
-impl Resolution {
-    /// Resolves every name of `protocol`, in one walk.
-    pub fn new(protocol: &Protocol) -> Resolution {
+impl Names {
+    pub fn new(protocol: &Protocol) -> Names {
         let declarations = Declarations::new(protocol);
         let scopes = protocol
             .handlers
@@ -285,102 +278,23 @@ impl Resolution {
                 })
             })
             .collect();
-        let mut builder = Builder {
-            protocol,
-            ids: HashMap::new(),
-            site: Site::Declarations,
-            scope: None,
-            resolution: Resolution {
-                declarations,
-                scopes,
-                worker: super::format::is_worker(protocol),
-                ..Resolution::default()
-            },
-        };
-        builder.protocol();
-        let mut resolution = builder.resolution;
-        resolution.resolve(protocol);
-        resolution
-    }
-
-    /// What each symbol resolves to, once every occurrence is known.
-    fn resolve(&mut self, protocol: &Protocol) {
-        let started: HashSet<SymbolId> = self.started.iter().copied().collect();
-        self.started_names = self
-            .started
-            .iter()
-            .map(|&id| self.symbols[id.0 as usize].name.clone())
-            .collect();
-        let d = &self.declarations;
-        self.targets = self
-            .symbols
-            .iter()
-            .enumerate()
-            .map(|(i, symbol)| {
-                let name = symbol.name.as_str();
-                match symbol.kind {
-                    SymbolKind::Type => d.types.get(name).map(|&id| Target::Type(id)),
-                    SymbolKind::Variable => match &symbol.trigger {
-                        Some(trigger) => {
-                            let t = *d.triggers.get(trigger.as_str())?;
-                            let input = protocol.triggers[t as usize]
-                                .input
-                                .iter()
-                                .position(|f| f.name.text == name)?;
-                            Some(Target::TriggerInput {
-                                trigger: t,
-                                input: input as u32,
-                            })
-                        }
-                        None => d
-                            .variables
-                            .get(name)
-                            .map(|&(origin, i)| Target::Variable(origin, i)),
-                    },
-                    SymbolKind::Trigger => d.triggers.get(name).map(|&i| Target::Trigger(i)),
-                    SymbolKind::Tool => d.tools.get(name).map(|&i| Target::Tool(i)),
-                    SymbolKind::Skill => d.skills.get(name).map(|&i| Target::Skill(i)),
-                    SymbolKind::McpServer => d.mcp_servers.get(name).map(|&i| Target::McpServer(i)),
-                    SymbolKind::Worker => d.workers.get(name).map(|&i| Target::Worker(i)),
-                    SymbolKind::Thread => (started.contains(&SymbolId(i as u32))
-                        || (!self.worker && name == MAIN_THREAD))
-                        .then_some(Target::Thread),
-                    SymbolKind::Prompt | SymbolKind::Reference => Some(Target::File),
-                }
-            })
-            .collect();
-    }
-
-    /// Every occurrence, in protocol order (a YAML alias's once per use).
-    /// Each type a type definition uses and that resolves: from the
-    /// definition, to the type used, where it is used; in protocol order.
-    pub fn type_edges(&self) -> impl Iterator<Item = (TypeId, TypeId, Span)> + '_ {
-        self.type_uses.iter().filter_map(|&(from, symbol, span)| {
-            match self.targets[symbol.0 as usize] {
-                Some(Target::Type(to)) => Some((from, to, span)),
-                _ => None,
+        let mut started = Vec::new();
+        let mut started_names = HashSet::new();
+        for block in protocol.blocks() {
+            if block.kind == Some(BlockKind::StartThread)
+                && let Some(thread) = &block.thread
+                && started_names.insert(thread.text.clone())
+            {
+                started.push(thread.text.clone());
             }
-        })
-    }
-
-    pub fn occurrences(&self) -> &[Occurrence] {
-        &self.occurrences
-    }
-
-    pub fn symbol(&self, id: SymbolId) -> &Symbol {
-        &self.symbols[id.0 as usize]
-    }
-
-    /// What `id` resolves to; `None` when nothing declares it.
-    pub fn target(&self, id: SymbolId) -> Option<Target> {
-        self.targets[id.0 as usize]
-    }
-
-    /// The occurrences whose name nothing declares, in protocol order.
-    pub fn unresolved(&self) -> impl Iterator<Item = &Occurrence> {
-        self.occurrences
-            .iter()
-            .filter(|o| self.target(o.symbol).is_none())
+        }
+        Names {
+            declarations,
+            scopes,
+            started,
+            started_names,
+            worker: super::format::is_worker(protocol),
+        }
     }
 
     /// Whether the protocol is in the worker format.
@@ -450,6 +364,131 @@ impl Resolution {
             .map(|(origin, i)| Target::Variable(origin, i))
     }
 
+    /// The threads a block may talk to: the main thread of an interactive
+    /// agent, then every thread a `start-thread` starts.
+    pub fn threads(&self) -> Vec<&str> {
+        let main = (!self.worker).then_some(MAIN_THREAD);
+        let started = self.started.iter().map(String::as_str);
+        let mut threads: Vec<&str> = main.into_iter().collect();
+        for name in started {
+            if !threads.contains(&name) {
+                threads.push(name);
+            }
+        }
+        threads
+    }
+
+    /// The threads some `start-thread` starts, in protocol order.
+    pub fn started_threads(&self) -> impl Iterator<Item = &str> + Clone {
+        self.started.iter().map(String::as_str)
+    }
+
+    /// Whether some `start-thread` starts thread `name`.
+    pub fn is_started(&self, name: &str) -> bool {
+        self.started_names.contains(name)
+    }
+}
+
+/// Every occurrence of every name in a protocol, in protocol order, each
+/// with its symbol and what that resolves to. Built on first use (by the
+/// language server, and the prompt checks of an agent folder): a check of
+/// a lone file reads only the [`Names`].
+#[derive(Debug, Default)]
+pub struct Resolution {
+    names: Arc<Names>,
+    symbols: Vec<Symbol>,
+    /// By symbol: what it resolves to, if anything.
+    targets: Vec<Option<Target>>,
+    occurrences: Vec<Occurrence>,
+}
+
+impl Resolution {
+    /// Resolves every name of `protocol`, in one walk.
+    pub fn new(protocol: &Protocol, names: Arc<Names>) -> Resolution {
+        let mut builder = Builder {
+            protocol,
+            ids: HashMap::new(),
+            site: Site::Declarations,
+            scope: None,
+            resolution: Resolution {
+                names,
+                ..Resolution::default()
+            },
+        };
+        builder.protocol();
+        let mut resolution = builder.resolution;
+        resolution.resolve(protocol);
+        resolution
+    }
+
+    /// The declarations and scopes the names were resolved against.
+    pub fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// What each symbol resolves to, once every occurrence is known.
+    fn resolve(&mut self, protocol: &Protocol) {
+        let names = &self.names;
+        let d = &names.declarations;
+        self.targets = self
+            .symbols
+            .iter()
+            .map(|symbol| {
+                let name = symbol.name.as_str();
+                match symbol.kind {
+                    SymbolKind::Type => d.types.get(name).map(|&id| Target::Type(id)),
+                    SymbolKind::Variable => match &symbol.trigger {
+                        Some(trigger) => {
+                            let t = *d.triggers.get(trigger.as_str())?;
+                            let input = protocol.triggers[t as usize]
+                                .input
+                                .iter()
+                                .position(|f| f.name.text == name)?;
+                            Some(Target::TriggerInput {
+                                trigger: t,
+                                input: input as u32,
+                            })
+                        }
+                        None => d
+                            .variables
+                            .get(name)
+                            .map(|&(origin, i)| Target::Variable(origin, i)),
+                    },
+                    SymbolKind::Trigger => d.triggers.get(name).map(|&i| Target::Trigger(i)),
+                    SymbolKind::Tool => d.tools.get(name).map(|&i| Target::Tool(i)),
+                    SymbolKind::Skill => d.skills.get(name).map(|&i| Target::Skill(i)),
+                    SymbolKind::McpServer => d.mcp_servers.get(name).map(|&i| Target::McpServer(i)),
+                    SymbolKind::Worker => d.workers.get(name).map(|&i| Target::Worker(i)),
+                    SymbolKind::Thread => (names.is_started(name)
+                        || (!names.worker && name == MAIN_THREAD))
+                        .then_some(Target::Thread),
+                    SymbolKind::Prompt | SymbolKind::Reference => Some(Target::File),
+                }
+            })
+            .collect();
+    }
+
+    /// Every occurrence, in protocol order (a YAML alias's once per use).
+    pub fn occurrences(&self) -> &[Occurrence] {
+        &self.occurrences
+    }
+
+    pub fn symbol(&self, id: SymbolId) -> &Symbol {
+        &self.symbols[id.0 as usize]
+    }
+
+    /// What `id` resolves to; `None` when nothing declares it.
+    pub fn target(&self, id: SymbolId) -> Option<Target> {
+        self.targets[id.0 as usize]
+    }
+
+    /// The occurrences whose name nothing declares, in protocol order.
+    pub fn unresolved(&self) -> impl Iterator<Item = &Occurrence> {
+        self.occurrences
+            .iter()
+            .filter(|o| self.target(o.symbol).is_none())
+    }
+
     /// The names declared in the protocol of a kind, in declaration order,
     /// each once; for variables, the protocol-level ones.
     pub fn declared(&self, kind: SymbolKind) -> Vec<&str> {
@@ -469,28 +508,9 @@ impl Resolution {
         names
     }
 
-    /// The threads a block may talk to: the main thread of an interactive
-    /// agent, then every thread a `start-thread` starts.
+    /// The threads a block may talk to.
     pub fn threads(&self) -> Vec<&str> {
-        let main = (!self.worker).then_some(MAIN_THREAD);
-        let started = self.started.iter().map(|&id| self.symbol(id).name.as_str());
-        let mut threads: Vec<&str> = main.into_iter().collect();
-        for name in started {
-            if !threads.contains(&name) {
-                threads.push(name);
-            }
-        }
-        threads
-    }
-
-    /// The threads some `start-thread` starts, in protocol order.
-    pub fn started_threads(&self) -> impl Iterator<Item = &str> + Clone {
-        self.started.iter().map(|&id| self.symbol(id).name.as_str())
-    }
-
-    /// Whether some `start-thread` starts thread `name`.
-    pub fn is_started(&self, name: &str) -> bool {
-        self.started_names.contains(name)
+        self.names.threads()
     }
 
     /// The variables readable in the handler of the trigger named `trigger`
@@ -649,7 +669,7 @@ impl<'m> Builder<'m> {
     fn variable(&mut self, name: &'m Name, role: Role, key: &'static str) {
         let own = self
             .scope
-            .filter(|&t| self.resolution.trigger_input(t, &name.text).is_some());
+            .filter(|&t| self.resolution.names.trigger_input(t, &name.text).is_some());
         self.add(
             (SymbolKind::Variable, name.text.as_str(), own),
             name.span,
@@ -688,11 +708,10 @@ impl<'m> Builder<'m> {
 
     fn protocol(&mut self) {
         let protocol = self.protocol;
-        for (i, def) in protocol.types.iter().enumerate() {
+        for def in &protocol.types {
             self.name(SymbolKind::Type, &def.name, Role::Definition, "types");
             for (name, span) in references(def) {
-                let id = self.add((SymbolKind::Type, name, None), span, Role::Use, "type");
-                self.resolution.type_uses.push((TypeId(i as u32), id, span));
+                self.add((SymbolKind::Type, name, None), span, Role::Use, "type");
             }
         }
         let sections = [
@@ -756,7 +775,7 @@ impl<'m> Builder<'m> {
                 handler: h as u32,
                 block: None,
             };
-            self.scope = self.resolution.handler_scope(h);
+            self.scope = self.resolution.names.handler_scope(h);
             self.name(
                 SymbolKind::Trigger,
                 &handler.trigger,
@@ -809,10 +828,7 @@ impl<'m> Builder<'m> {
                 Some(BlockKind::StartThread) => Role::Definition,
                 _ => Role::Use,
             };
-            let id = self.name(SymbolKind::Thread, thread, role, "thread");
-            if role.is_definition() && !self.resolution.started.contains(&id) {
-                self.resolution.started.push(id);
-            }
+            self.name(SymbolKind::Thread, thread, role, "thread");
         }
         if let Some(output) = &block.output {
             self.variable(output, Role::Write, "output");
@@ -962,6 +978,34 @@ mod tests {
                     key.name
                 );
             }
+        }
+    }
+
+    /// The same for the agent's own settings: every key of `agent:` that
+    /// names something (a prompt, tools, workers, a variable given as a
+    /// setting) yields an occurrence of that kind under that key.
+    #[test]
+    fn every_name_valued_agent_key_is_an_occurrence() {
+        for key in grammar::AGENT.keys() {
+            let (symbol, value) = match key.value {
+                grammar::Value::Name(refers) => (SymbolKind::of(refers), "some-name"),
+                grammar::Value::Names(refers) => (SymbolKind::of(refers), "[some-name]"),
+                _ if key.dynamic => (Some(SymbolKind::Variable), "SOME_NAME"),
+                _ => continue,
+            };
+            let Some(symbol) = symbol else {
+                continue;
+            };
+            let name = value.trim_matches(['[', ']']);
+            let text = format!("agent:\n  {}: {value}\n", key.name);
+            let (_, found) = resolution_of(&text);
+            assert!(
+                found
+                    .iter()
+                    .any(|(k, n, _, under, _)| *k == symbol && n == name && *under == key.name),
+                "agent `{}`: {found:?}",
+                key.name
+            );
         }
     }
 
