@@ -162,22 +162,10 @@ fn diagnostics(compilations: &[FileReport]) -> Vec<Expected> {
         .collect()
 }
 
-/// Whether a fixture folder is an agent folder; the others (without
-/// `settings.json`) are checked through the binary, the only place that
-/// reports `missing-settings`.
-fn has_settings(name: &str) -> bool {
-    Path::new(&folder(name)).join("settings.json").is_file()
-}
-
 /// What the folder reports, relative to it and sorted.
 fn reported(name: &str) -> Vec<Expected> {
     let dir = folder(name);
-    if has_settings(name) {
-        relative_to(&dir, &diagnostics(&check_agent(&dir)))
-    } else {
-        let (_, report) = check_json(&[&dir]);
-        relative_to(&dir, &json_diagnostics(&report))
-    }
+    relative_to(&dir, &diagnostics(&check_agent(&dir)))
 }
 
 fn show(list: &[Expected]) -> String {
@@ -293,21 +281,12 @@ fn invalid_agent_output_snapshots() {
     settings.bind(|| {
         for name in invalid_agents() {
             let dir = folder(&name);
-            let (human, json) = if has_settings(&name) {
-                let compilations = check_agent(&dir);
-                let human: String = compilations
-                    .iter()
-                    .map(|c| human::render(c, human::Style::Plain))
-                    .collect();
-                (human, json::render(&compilations))
-            } else {
-                // Only the binary reports `missing-settings`; its human
-                // output ends with the summary line.
-                let output = agentc(&["check", &dir]);
-                let (_, report) = check_json(&[&dir]);
-                let json = serde_json::to_string_pretty(&report).expect("JSON") + "\n";
-                (stdout(&output), json)
-            };
+            let compilations = check_agent(&dir);
+            let human: String = compilations
+                .iter()
+                .map(|c| human::render(c, human::Style::Plain))
+                .collect();
+            let json = json::render(&compilations);
             let root = common::root().to_str().expect("utf-8 root");
             assert!(
                 !human.contains(root) && !json.contains(root),
@@ -472,11 +451,7 @@ fn cli_finds_every_agent_in_a_folder_of_folders() {
     let mut files = 0;
     for name in invalid_agents() {
         let dir = folder(&name);
-        files += if has_settings(&name) {
-            check_agent(&dir).len()
-        } else {
-            1
-        };
+        files += check_agent(&dir).len();
         assert_eq!(
             relative_to(&dir, &found),
             expectations(&name),
@@ -492,27 +467,21 @@ fn cli_finds_every_agent_in_a_folder_of_folders() {
 }
 
 #[test]
-fn cli_warns_about_a_folder_without_settings() {
+fn cli_refuses_a_folder_without_settings() {
     let dir = folder("missing-settings");
     assert!(!Path::new(&dir).join("settings.json").exists());
     assert!(Path::new(&dir).join("prompts").is_dir());
     let output = agentc(&["check", &dir]);
-    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(stdout(&output).contains("missing-settings"));
-    assert!(stdout(&output).ends_with("checked 1 file: 1 warning\n"));
 
-    // Named as a file, too; and warnings fail when denied.
+    // Named as a file, too: the folder is still an agent's.
     let file = format!("{dir}/protocol.yaml");
     let (code, report) = check_json(&[&file]);
-    assert_eq!(code, Some(0));
-    let found = json_diagnostics(&report);
+    assert_eq!(code, Some(1));
     assert_eq!(
-        found,
-        vec![(file.clone(), 1, "warning".into(), "missing-settings".into())]
-    );
-    assert_eq!(
-        agentc(&["check", "--deny-warnings", &file]).status.code(),
-        Some(1)
+        relative_to(&dir, &json_diagnostics(&report)),
+        expectations("missing-settings")
     );
 }
 

@@ -63,7 +63,8 @@ pub struct Named {
 /// The files of one agent folder.
 pub struct AgentFiles {
     pub protocol: File,
-    pub settings: File,
+    /// `None` when the folder has no `settings.json` (`missing-settings`).
+    pub settings: Option<File>,
     /// Sorted by name.
     pub prompts: Vec<Named>,
     /// Sorted by name.
@@ -73,24 +74,25 @@ pub struct AgentFiles {
     pub unlisted: Vec<File>,
 }
 
-/// Whether `dir` is an agent folder: `protocol.yaml` with `settings.json`
-/// beside it. Either may be a file that cannot be read (a dangling link, a
-/// FIFO): the folder is still an agent's, and the check says what is wrong.
+/// Whether `dir` is an agent folder: `protocol.yaml` with `settings.json`,
+/// or with a `prompts/`, `references/` or `skills/` folder, beside it. The
+/// settings may be missing (`missing-settings`, an error) or be a file that
+/// cannot be read (a dangling link, a FIFO): the folder is still an
+/// agent's, and the check says what is wrong. A `protocol.yaml` with none
+/// of these beside it is a lone protocol.
 pub fn is_agent_folder(dir: &Path) -> bool {
-    disk::exists(&dir.join("protocol.yaml")) && disk::exists(&dir.join("settings.json"))
+    disk::exists(&dir.join("protocol.yaml"))
+        && (disk::exists(&dir.join("settings.json"))
+            || AGENT_FOLDERS.iter().any(|sub| dir.join(sub).is_dir()))
 }
 
-/// Whether `dir` looks like an agent folder that lacks its `settings.json`:
-/// it has `protocol.yaml` and a `prompts/` or `references/` folder.
-fn lacks_settings(dir: &Path) -> bool {
-    disk::exists(&dir.join("protocol.yaml"))
-        && !disk::exists(&dir.join("settings.json"))
-        && (dir.join("prompts").is_dir() || dir.join("references").is_dir())
-}
+/// The folders that make a `protocol.yaml` beside them an agent's.
+const AGENT_FOLDERS: &[&str] = &["prompts", "references", "skills"];
 
 /// Checks a protocol file: one named `protocol.yaml` in an agent folder
-/// with its folder's settings, prompts and references; any other alone
-/// (with `missing-settings` when it looks like an agent that lacks them).
+/// with its folder's settings, prompts, references and skills (with
+/// `missing-settings` when the folder has no `settings.json`); any other
+/// alone.
 /// `reach` is how far reading the protocol itself may go; the files of an
 /// agent folder are always read within it. A file that cannot be read is
 /// a diagnostic of its own; the rest is checked as usual.
@@ -165,9 +167,6 @@ fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
         let read = started.elapsed();
         let mut compilation = compile(protocol);
         compilation.timings.read += read;
-        if is_protocol && lacks_settings(dir) {
-            compilation.diagnostics.insert(0, missing_settings());
-        }
         Checked {
             protocol: compilation,
             others: Vec::new(),
@@ -185,15 +184,19 @@ fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
     checked
 }
 
-/// The warning for a protocol beside `prompts/` or `references/` but no
-/// `settings.json`: the folder is checked as a lone protocol.
+/// The error for an agent folder without `settings.json`, at the start of
+/// its protocol: the Octavus CLI reads the agent's slug, name and format
+/// from it, and refuses the folder without it.
 fn missing_settings() -> Diagnostic {
     Diagnostic::new(
         crate::Code::MissingSettings,
         crate::Span::empty(0),
         "this agent folder has no `settings.json`",
     )
-    .with_help("add `settings.json` with `slug`, `name` and `format`; until then the prompts and references are not checked")
+    .with_help("add `settings.json` beside `protocol.yaml` with `slug`, `name` and `format`")
+    .with_note(
+        "the Octavus CLI (`octavus sync`, `octavus validate`) stops at `settings.json not found`",
+    )
 }
 
 /// Reads an agent folder. File names in diagnostics are `dir` joined with
@@ -207,7 +210,10 @@ fn load_with(dir: &Path, files: &dyn Files) -> AgentFiles {
     let mut unlisted = Vec::new();
     AgentFiles {
         protocol: File::read(&dir.join("protocol.yaml"), within, files),
-        settings: File::read(&dir.join("settings.json"), within, files),
+        settings: {
+            let path = dir.join("settings.json");
+            disk::exists(&path).then(|| File::read(&path, within, files))
+        },
         prompts: markdown_files(dir, "prompts", true, files, &mut unlisted),
         references: markdown_files(dir, "references", false, files, &mut unlisted),
         unlisted,
@@ -355,7 +361,7 @@ pub fn check(files: AgentFiles) -> Vec<FileReport> {
 pub fn check_folder(files: AgentFiles) -> Checked {
     let mut protocol = compile(files.protocol);
     let started = Instant::now();
-    let mut settings = FileFindings::new(files.settings);
+    let mut settings = files.settings.map(FileFindings::new);
     let mut prompts: Vec<FileFindings> =
         files.prompts.into_iter().map(FileFindings::named).collect();
     let mut references: Vec<FileFindings> = files
@@ -365,7 +371,9 @@ pub fn check_folder(files: AgentFiles) -> Checked {
         .collect();
     let mut read_settings = None;
     if let Some(model) = &protocol.model {
-        read_settings = settings::check(model, &protocol.source, &mut settings);
+        read_settings = settings
+            .as_mut()
+            .and_then(|settings| settings::check(model, &protocol.source, settings));
         prompts::check(
             model,
             &protocol.source,
@@ -374,7 +382,10 @@ pub fn check_folder(files: AgentFiles) -> Checked {
         );
         references::check(model, &mut protocol.diagnostics, &mut references);
     }
-    let mut others = vec![settings.finish()];
+    if settings.is_none() {
+        protocol.diagnostics.push(missing_settings());
+    }
+    let mut others: Vec<FileReport> = settings.into_iter().map(FileFindings::finish).collect();
     others.extend(prompts.into_iter().map(FileFindings::finish));
     others.extend(references.into_iter().map(FileFindings::finish));
     others.extend(

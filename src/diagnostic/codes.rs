@@ -122,7 +122,7 @@ codes! {
     // Agent folders: settings.json, prompts and references.
     InvalidJson = "invalid-json", Error, "`settings.json`, or data to validate, is not well-formed JSON";
     ByteOrderMark = "byte-order-mark", Warning, "a JSON file that starts with a UTF-8 byte order mark, which agentc reads past";
-    MissingSettings = "missing-settings", Warning, "an agent folder without `settings.json`";
+    MissingSettings = "missing-settings", Error, "an agent folder without `settings.json`";
     UnknownPrompt = "unknown-prompt", Error, "a prompt (or prompt include) whose file does not exist";
     PromptSyntax = "prompt-syntax", Error, "a malformed `{{...}}` tag or unbalanced `{{#if}}` block in a prompt";
     UnknownPromptVariable = "unknown-prompt-variable", Error, "a prompt variable that the prompt does not receive";
