@@ -289,11 +289,105 @@ pub(super) fn check_declarations(model: &Model, diags: &mut Diagnostics) {
             );
         }
     }
+    check_consumer_mcp(model, diags);
     for worker in &protocol.workers {
         check_presentation(&worker.presentation, diags);
         let parents = worker.tools.iter().map(|(_, parent)| parent);
         let tools = || protocol.tools.iter().map(|t| &t.name);
         check_listed(parents, |n| model.tool(n).is_some(), tools, TOOL, diags);
+    }
+}
+
+/// An MCP server with `source: consumer` is served by the server SDK's
+/// `createInlineMcpServer(namespace, ...)`, which throws unless the
+/// namespace (the server's key here) matches `^[a-z][a-z0-9-]*$`; and
+/// attaching throws when a namespaced tool (`namespace__tool`, the tool
+/// matching `^[a-z][a-z0-9_-]*$`) has the name of a tool handler, that
+/// is, of a declared tool. The inline server's tool names are not in the
+/// protocol, so a declared tool named like one of them is a warning.
+fn check_consumer_mcp(model: &Model, diags: &mut Diagnostics) {
+    let protocol = &model.protocol;
+    let consumers = protocol
+        .mcp_servers
+        .iter()
+        .filter(|s| s.source.as_ref().is_some_and(|s| s.text == "consumer"));
+    for server in consumers {
+        let namespace = &server.name;
+        if !is_inline_namespace(&namespace.text) {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidMcpNamespace,
+                    namespace.span,
+                    format!(
+                        "`{}` cannot be the namespace of a `consumer` MCP server",
+                        namespace.text
+                    ),
+                )
+                .with_help(format!(
+                    "use lowercase letters, digits and `-`, starting with a letter (`{}`), here and in `createInlineMcpServer()`",
+                    inline_namespace(&namespace.text)
+                ))
+                .with_note("the server SDK's `createInlineMcpServer()` throws for a namespace that does not match `^[a-z][a-z0-9-]*$`, and the protocol's key must be that namespace"),
+            );
+            continue;
+        }
+        let prefix = format!("{}__", namespace.text);
+        for tool in &protocol.tools {
+            let Some(rest) = tool.name.text.strip_prefix(&prefix) else {
+                continue;
+            };
+            if !is_inline_tool(rest) {
+                continue;
+            }
+            diags.push(
+                Diagnostic::new(
+                    Code::McpToolCollision,
+                    tool.name.span,
+                    format!(
+                        "tool `{}` is named like the tool `{rest}` of the `consumer` MCP server `{}`",
+                        tool.name.text, namespace.text
+                    ),
+                )
+                .with_label(namespace.span, format!("the namespace `{}`", namespace.text))
+                .with_help(format!(
+                    "rename the tool; `{}__` names belong to the MCP server",
+                    namespace.text
+                ))
+                .with_note("if the inline server has that tool, the server SDK refuses to attach the session: a namespaced tool may not collide with a tool handler"),
+            );
+        }
+    }
+}
+
+/// `^[a-z][a-z0-9-]*$`: a namespace `createInlineMcpServer()` accepts.
+fn is_inline_namespace(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// `^[a-z][a-z0-9_-]*$`: a tool name `createInlineMcpServer()` accepts.
+fn is_inline_tool(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+/// `name` made into an accepted namespace, as far as it can be: lowercase,
+/// other characters as `-`, and a leading `mcp-` when it would not start
+/// with a letter.
+fn inline_namespace(name: &str) -> String {
+    let lowered: String = name
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9') => c,
+            _ => '-',
+        })
+        .collect();
+    let trimmed = lowered.trim_matches('-');
+    match trimmed.chars().next() {
+        Some(c) if c.is_ascii_lowercase() => trimmed.to_string(),
+        _ => format!("mcp-{trimmed}").trim_end_matches('-').to_string(),
     }
 }
 

@@ -113,6 +113,8 @@ codes! {
     ResponseTypeMismatch = "response-type-mismatch", Error, "a structured `next-message` whose output variable has another type";
     ProviderOptionMismatch = "provider-option-mismatch", Error, "provider options for a provider the model does not use";
     InvalidMcpOption = "invalid-mcp-option", Error, "an MCP server option its source does not allow";
+    InvalidMcpNamespace = "invalid-mcp-namespace", Error, "a `consumer` MCP server key the server SDK refuses as a namespace";
+    McpToolCollision = "mcp-tool-collision", Warning, "a tool named like a tool of a `consumer` MCP server (`namespace__tool`)";
     ReservedName = "reserved-name", Error, "a name with the reserved `octavus_` prefix";
     VariableNameCase = "variable-name-case", Error, "an input, resource or variable name that is not UPPERCASE_SNAKE_CASE";
     ReadBeforeWrite = "read-before-write", Warning, "a variable read before anything can have set it";
