@@ -129,7 +129,7 @@ fn edited_agent(settings: &str, prompt: &str, reference: &str) -> agentc::agent:
     use agentc::agent::{File, Named};
     let dir = common::root().join("protocols/shop-assistant");
     let mut files = agentc::agent::load(&dir);
-    files.settings = File::new("settings.json", settings.as_bytes());
+    files.settings = Some(File::new("settings.json", settings.as_bytes()));
     files.prompts.push(Named {
         name: "generated".to_string(),
         file: File::new("prompts/generated.md", prompt.as_bytes()),

@@ -10,6 +10,7 @@
 mod prompts;
 mod references;
 mod settings;
+mod skills;
 pub mod template;
 
 pub use settings::{Format, Settings};
@@ -60,6 +61,14 @@ pub struct Named {
     pub file: File,
 }
 
+/// A skill folder, `skills/<name>/`: its `SKILL.md` (a file with a
+/// `skill-file` problem when there is none) and its `.env`, if any.
+pub struct Skill {
+    pub skill: File,
+    /// Only the names it sets are read; its text is never shown.
+    pub env: Option<File>,
+}
+
 /// The files of one agent folder.
 pub struct AgentFiles {
     pub protocol: File,
@@ -69,6 +78,8 @@ pub struct AgentFiles {
     pub prompts: Vec<Named>,
     /// Sorted by name.
     pub references: Vec<Named>,
+    /// The folders under `skills/`, sorted by name.
+    pub skills: Vec<Skill>,
     /// Entries that are not files of the agent but were not listed either
     /// (a `prompts/` that links out of the folder), each with its problem.
     pub unlisted: Vec<File>,
@@ -216,6 +227,7 @@ fn load_with(dir: &Path, files: &dyn Files) -> AgentFiles {
         },
         prompts: markdown_files(dir, "prompts", true, files, &mut unlisted),
         references: markdown_files(dir, "references", false, files, &mut unlisted),
+        skills: skill_folders(dir, files, &mut unlisted),
         unlisted,
     }
 }
@@ -240,6 +252,99 @@ fn markdown_files(
             file: File::read(&path, Reach::Within(dir), files),
         })
         .collect()
+}
+
+/// The skill folders under the agent folder `dir`'s `skills/`, sorted by
+/// name: its ordinary subfolders, and links to folders inside `dir`; a link
+/// that leads out of `dir` is reported instead. Files directly in
+/// `skills/` are not skills. What cannot be listed goes to `unlisted`.
+fn skill_folders(dir: &Path, files: &dyn Files, unlisted: &mut Vec<File>) -> Vec<Skill> {
+    let folder = dir.join("skills");
+    if !folder.is_dir() {
+        return Vec::new();
+    }
+    let outside = |path: &Path| {
+        File::unread(
+            &path.display().to_string(),
+            &ReadError::Outside {
+                target: std::fs::read_link(path).unwrap_or_else(|_| path.to_path_buf()),
+            },
+        )
+    };
+    match disk::inside(&folder, dir) {
+        Ok(true) => {}
+        Ok(false) => {
+            unlisted.push(outside(&folder));
+            return Vec::new();
+        }
+        Err(error) => {
+            unlisted.push(File::unread(&folder.display().to_string(), &error));
+            return Vec::new();
+        }
+    }
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(error) => {
+            unlisted.push(File::unread(&folder.display().to_string(), &error.into()));
+            return Vec::new();
+        }
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                unlisted.push(File::unread(&folder.display().to_string(), &error.into()));
+                continue;
+            }
+        };
+        let path = entry.path();
+        let kind = entry.file_type().ok();
+        if kind.is_some_and(|k| k.is_dir()) {
+            if ordinary_folder(&path) {
+                found.push(path);
+            }
+        } else if kind.is_some_and(|k| k.is_symlink()) && path.is_dir() {
+            if matches!(disk::inside(&path, dir), Ok(true)) {
+                found.push(path);
+            } else {
+                unlisted.push(outside(&path));
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|path| {
+            let skill = path.join("SKILL.md");
+            let env = path.join(".env");
+            let name = skill.display().to_string();
+            Skill {
+                skill: if disk::exists(&skill) {
+                    File::read(&skill, Reach::Within(dir), files)
+                } else {
+                    File {
+                        source: Source::new(&name, String::new()),
+                        problem: Some(no_skill_file()),
+                    }
+                },
+                env: disk::exists(&env).then(|| File::read(&env, Reach::Within(dir), files)),
+            }
+        })
+        .collect()
+}
+
+/// The error for a skill folder without `SKILL.md`.
+fn no_skill_file() -> Diagnostic {
+    Diagnostic::new(
+        crate::Code::SkillFile,
+        crate::Span::empty(0),
+        "this skill folder has no `SKILL.md`",
+    )
+    .with_help(
+        "add `SKILL.md` with a frontmatter of `name` and `description`, or remove the folder",
+    )
+    .with_note("`octavus skills sync` refuses a skill folder without `SKILL.md`")
 }
 
 /// The names of the prompts of the agent folder `dir`, sorted; none when
@@ -382,12 +487,34 @@ pub fn check_folder(files: AgentFiles) -> Checked {
         );
         references::check(model, &mut protocol.diagnostics, &mut references);
     }
+    let mut skills = Vec::with_capacity(files.skills.len());
+    let mut env_problems = Vec::new();
+    for skill in files.skills {
+        let mut report = FileFindings::new(skill.skill);
+        // `.env` holds secrets: a problem with it is reported at its name,
+        // with none of its text, and only its names are read.
+        let env = skill.env.and_then(|env| match env.problem {
+            Some(problem) => {
+                let name = env.source.name().to_string();
+                env_problems.push(FileReport::uncompiled(
+                    Source::new(name, String::new()),
+                    vec![problem],
+                ));
+                None
+            }
+            None => Some(env.source),
+        });
+        skills::check(&mut report, env.as_ref().map(Source::text));
+        skills.push(report);
+    }
     if settings.is_none() {
         protocol.diagnostics.push(missing_settings());
     }
     let mut others: Vec<FileReport> = settings.into_iter().map(FileFindings::finish).collect();
     others.extend(prompts.into_iter().map(FileFindings::finish));
     others.extend(references.into_iter().map(FileFindings::finish));
+    others.extend(skills.into_iter().map(FileFindings::finish));
+    others.extend(env_problems);
     others.extend(
         files
             .unlisted

@@ -136,7 +136,7 @@ fn check_frontmatter(report: &mut FileFindings) {
 
 /// Where the closing `---` line starts, when the text opens with a
 /// frontmatter block.
-fn frontmatter_end(text: &str) -> Option<usize> {
+pub(super) fn frontmatter_end(text: &str) -> Option<usize> {
     let first = text.split_inclusive('\n').next()?;
     if first.trim_end() != "---" {
         return None;

@@ -132,6 +132,9 @@ codes! {
     IncludeCycle = "include-cycle", Error, "prompts that include each other";
     UnknownReference = "unknown-reference", Error, "a reference name with no file in `references/`";
     UnusedReference = "unused-reference", Warning, "a file in `references/` that nothing lists";
+    SkillFile = "skill-file", Error, "a skill folder `octavus skills sync` refuses: no `SKILL.md`, no frontmatter, or no `name`";
+    SkillFrontmatter = "skill-frontmatter", Warning, "`SKILL.md` frontmatter that `octavus skills sync` ignores or drops";
+    SkillSecrets = "skill-secrets", Warning, "a skill's `.env` that disagrees with the secrets `SKILL.md` declares";
 
     // Targets: what a consumer cannot express, and providers' limits
     // (`agentc check --target T`, `agentc emit --target T`).

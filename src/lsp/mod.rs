@@ -435,8 +435,9 @@ impl<'c> Server<'c> {
     }
 
     /// The protocol a file is checked with: itself, or for an agent
-    /// folder's `settings.json` and the Markdown files under its `prompts/`
-    /// and `references/`, the folder's `protocol.yaml`. Other JSON and
+    /// folder's `settings.json` and the Markdown files under its
+    /// `prompts/`, `references/` and `skills/`, the folder's
+    /// `protocol.yaml`. Other JSON and
     /// Markdown files are not the server's.
     fn protocol_of(&self, uri: &lsp::Uri) -> Option<lsp::Uri> {
         let Some(path) = convert::path_of(uri) else {
@@ -449,7 +450,8 @@ impl<'c> Server<'c> {
                 .filter(|dir| agent::is_agent_folder(dir))?,
             Some("md") => path.ancestors().skip(2).take(16).find(|dir| {
                 let inside = |sub: &str| path.starts_with(dir.join(sub));
-                (inside("prompts") || inside("references")) && agent::is_agent_folder(dir)
+                (inside("prompts") || inside("references") || inside("skills"))
+                    && agent::is_agent_folder(dir)
             })?,
             _ => return Some(uri.clone()),
         };
