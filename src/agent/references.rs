@@ -72,6 +72,10 @@ pub(super) fn check(
 /// The frontmatter: `---`, YAML with a `description`, `---`.
 fn check_frontmatter(report: &mut FileFindings) {
     let text = report.source.text();
+    if let Some(problem) = crlf_frontmatter(text, Code::MissingField) {
+        report.diagnostics.push(problem);
+        return;
+    }
     let Some(end) = frontmatter_end(text) else {
         if text
             .split_inclusive('\n')
@@ -113,15 +117,31 @@ fn check_frontmatter(report: &mut FileFindings) {
         _ => None,
     });
     match description.map(|e| &e.value) {
-        Some(value) if value.as_scalar().is_some_and(|s| !s.text.trim().is_empty()) => {}
-        Some(value) => report.diagnostics.push(
-            Diagnostic::new(
+        Some(value) if is_text(value) => {}
+        Some(value) => {
+            let blank = matches!(
+                value.as_scalar().map(|s| s.value()),
+                Some(yaml::Value::Str(_))
+            );
+            let diagnostic = Diagnostic::new(
                 Code::InvalidValue,
                 value.span,
-                "the reference's `description` must be non-empty text",
+                if blank {
+                    "the reference's `description` must be non-empty text".to_string()
+                } else {
+                    format!(
+                        "the reference's `description` must be non-empty text, not {}",
+                        value.describe()
+                    )
+                },
             )
-            .with_help("say what the reference contains, so the agent knows when to read it"),
-        ),
+            .with_help("say what the reference contains, so the agent knows when to read it");
+            report.diagnostics.push(if blank {
+                diagnostic
+            } else {
+                diagnostic.with_note("the Octavus CLI requires a string; quote a description that YAML reads as a number or a boolean")
+            });
+        }
         None if !readable => {}
         None => report.diagnostics.push(
             Diagnostic::new(
@@ -132,6 +152,29 @@ fn check_frontmatter(report: &mut FileFindings) {
             .with_help("add `description: What this reference contains` between the `---` lines"),
         ),
     }
+}
+
+/// Whether a YAML value is a string that is not blank, as the Octavus
+/// CLI's `z.string().min(1)` wants (agentc also refuses one of spaces).
+fn is_text(value: &yaml::Node) -> bool {
+    value
+        .as_scalar()
+        .is_some_and(|s| matches!(s.value(), yaml::Value::Str(text) if !text.trim().is_empty()))
+}
+
+/// The problem with frontmatter whose first line ends in `\r\n`: the Octavus
+/// CLI finds frontmatter with `/^---\n/`, so it reads none there. `code` is
+/// what a file without frontmatter gets.
+pub(super) fn crlf_frontmatter(text: &str, code: Code) -> Option<Diagnostic> {
+    text.starts_with("---\r\n").then(|| {
+        Diagnostic::new(
+            code,
+            Span::new(0, 3),
+            "the frontmatter's lines end in CRLF (`\\r\\n`), and the Octavus CLI finds none there",
+        )
+        .with_help("save the file with LF (`\\n`) line ends; with git, add `*.md text eol=lf` to `.gitattributes`")
+        .with_note("the CLI matches frontmatter with `/^---\\n/`")
+    })
 }
 
 /// Where the closing `---` line starts, when the text opens with a

@@ -141,7 +141,13 @@ pub(super) fn check(
         let span = value_span(key);
         match (key.as_str(), value) {
             ("slug" | "name" | "description", serde_json::Value::String(text)) => {
-                if key == "slug" {
+                if key == "slug" && text.is_empty() {
+                    // The Octavus CLI refuses it: `slug` is `z.string().min(1)`.
+                    report.diagnostics.push(
+                        Diagnostic::new(Code::InvalidValue, span, "`slug` is empty")
+                            .with_help("write the agent's identifier, as in `\"support-chat\"` (lowercase letters, digits and dashes)"),
+                    );
+                } else if key == "slug" {
                     report.diagnostics.extend(slug_problem("slug", text, span));
                 }
                 if key == "name" && text.trim().is_empty() {

@@ -16,7 +16,7 @@
 //!   every diagnostic points into `SKILL.md`: nothing of `.env` is shown.
 
 use super::FileFindings;
-use super::references::frontmatter_end;
+use super::references::{crlf_frontmatter, frontmatter_end};
 use crate::check::slug_problem;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::source::Source;
@@ -60,6 +60,10 @@ pub(super) fn check(report: &mut FileFindings, env: Option<&str>) {
         return;
     }
     let text = report.source.text();
+    if let Some(problem) = crlf_frontmatter(text, Code::SkillFile) {
+        report.diagnostics.push(problem);
+        return;
+    }
     let Some(end) = frontmatter_end(text) else {
         let opened = text
             .split_inclusive('\n')
