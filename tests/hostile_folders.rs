@@ -1,7 +1,9 @@
 //! Folders built as a hostile pull request would build them: a FIFO where a
 //! prompt should be, links out of the agent folder (to a secret, to a FIFO),
 //! a dangling link, a loop of links, a file the process may not read, a
-//! `prompts/` that is a link elsewhere, and the same in a folder searched
+//! `prompts/` that is a link elsewhere, a skill folder, `SKILL.md` or
+//! `.env` that links out, a `.env` whose values must never be printed, and
+//! the same in a folder searched
 //! for protocols. Each must be answered by the real binary, promptly, in
 //! every format, with a diagnostic at the path in the folder (never the
 //! link's target), the rest of the agent checked, nothing outside the folder
@@ -229,6 +231,93 @@ fn a_link_out_of_the_folder_is_not_followed_and_its_target_not_printed() {
         files,
         [prompt.display().to_string(), link.display().to_string()]
     );
+}
+
+#[test]
+fn a_skill_folder_linking_out_is_reported_and_not_read() {
+    let scratch = Scratch::new("skill-link-out");
+    let skills = scratch.agent().join("skills");
+    std::fs::create_dir_all(&skills).expect("skills/");
+    // A skill folder that is a link out, a SKILL.md that is one, and a
+    // `.env` that is one: none is read.
+    let outside = scratch.path("outside-skill");
+    std::fs::create_dir_all(&outside).expect("outside skill");
+    std::fs::write(
+        outside.join("SKILL.md"),
+        format!("---\nname: {SECRET}\n---\n"),
+    )
+    .expect("outside SKILL.md");
+    let linked = skills.join("linked");
+    symlink(&outside, &linked).expect("symlink");
+    assert_reported(&scratch.agent(), "link-outside-folder", &linked);
+    std::fs::remove_file(&linked).expect("unlink");
+
+    let skill = skills.join("leak");
+    std::fs::create_dir_all(&skill).expect("skill");
+    let skill_md = skill.join("SKILL.md");
+    symlink("../../../secret.txt", &skill_md).expect("symlink");
+    assert_reported(&scratch.agent(), "link-outside-folder", &skill_md);
+    std::fs::remove_file(&skill_md).expect("unlink");
+
+    std::fs::write(
+        &skill_md,
+        "---\nname: leak\ndescription: Reads a token\nsecrets:\n  - name: TOKEN\n---\n",
+    )
+    .expect("SKILL.md");
+    let env = skill.join(".env");
+    symlink("../../../secret.txt", &env).expect("symlink");
+    assert_reported(&scratch.agent(), "link-outside-folder", &env);
+}
+
+#[test]
+fn a_skill_env_is_read_for_its_names_and_never_shown() {
+    let scratch = Scratch::new("skill-env");
+    let skill = scratch.agent().join("skills/github");
+    std::fs::create_dir_all(&skill).expect("skill");
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: github\ndescription: Runs gh\nsecrets:\n  - name: GITHUB_TOKEN\n---\n",
+    )
+    .expect("SKILL.md");
+    // Values, and a line that is not `NAME=value`, must never be printed.
+    std::fs::write(
+        skill.join(".env"),
+        format!("GITHUB_TOKEN=\"{SECRET}\"\nEXTRA={SECRET}\n{SECRET} not a variable\n"),
+    )
+    .expect(".env");
+    for format in FORMATS {
+        let output = check(&["--format", format], &scratch.agent());
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(!printed.contains(SECRET), "{format}:\n{printed}");
+        assert!(printed.contains("skill-secrets"), "{format}:\n{printed}");
+    }
+    let (_, report) = json(&scratch.agent());
+    let found = with_code(&report, "skill-secrets");
+    assert_eq!(
+        found,
+        [(
+            skill.join("SKILL.md").display().to_string(),
+            "`.env` sets `EXTRA`, which `secrets` does not declare".to_string()
+        )]
+    );
+    // Not valid UTF-8: reported at its path, with none of its text.
+    let mut bytes = format!("GITHUB_TOKEN={SECRET}\n").into_bytes();
+    bytes.push(0xff);
+    std::fs::write(skill.join(".env"), bytes).expect(".env");
+    for format in FORMATS {
+        let output = check(&["--format", format], &scratch.agent());
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(!printed.contains(SECRET), "{format}:\n{printed}");
+    }
+    let (_, report) = json(&scratch.agent());
+    let env = skill.join(".env").display().to_string();
+    let files: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["file"].as_str())
+        .collect();
+    assert!(files.contains(&env.as_str()), "{report:#}");
 }
 
 #[test]

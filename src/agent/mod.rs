@@ -1,7 +1,8 @@
-//! Agent folders: `protocol.yaml` with `settings.json`, `prompts/` and
-//! `references/` beside it. The protocol is compiled as a lone file would
-//! be; then the files around it are checked against it: the settings, every
-//! prompt it names (and the prompts those include), every reference.
+//! Agent folders: `protocol.yaml` with `settings.json`, `prompts/`,
+//! `references/` and `skills/` beside it. The protocol is compiled as a
+//! lone file would be; then the files around it are checked against it: the
+//! settings, every prompt it names (and the prompts those include), every
+//! reference; and each skill folder as `octavus skills sync` reads it.
 //!
 //! Each file gets its own [`FileReport`], so every diagnostic points into
 //! the file it is about. Loading from disk ([`load`]) is separate from
