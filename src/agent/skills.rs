@@ -497,7 +497,37 @@ fn list(keys: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::env_names;
+    use super::super::{File, FileFindings};
+    use super::{check, env_names};
+
+    #[test]
+    fn odd_skill_files_are_reported_without_a_panic() {
+        let texts = [
+            "",
+            "---",
+            "---\n",
+            "---\r\n",
+            "---\n---\n",
+            "---\n- a\n---\n",
+            "---\nname: [a\n---\n",
+            "---\nname:\n---\n",
+            "---\nname: x\nsecrets: 3\n---\n",
+            "---\nname: x\nsecrets:\n  - {}\n  - name: [1]\n  - name: é\n    required: null\n---\n",
+            "---\nname: x\nsecrets: []\n---\n",
+            "\u{feff}---\nname: x\n---\n",
+        ];
+        for text in texts {
+            for env in [None, Some(""), Some("X=1\n"), Some("\"\n'")] {
+                let mut report = FileFindings::new(File::new("SKILL.md", text));
+                check(&mut report, env);
+                let mut spans_fit = true;
+                for d in report.diagnostics.into_vec() {
+                    spans_fit &= (d.span.end as usize) <= text.len();
+                }
+                assert!(spans_fit, "{text:?}");
+            }
+        }
+    }
 
     #[test]
     fn env_names_are_read_as_dotenv_reads_them() {

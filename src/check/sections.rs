@@ -434,3 +434,31 @@ pub(super) fn check_handlers(model: &Model, diags: &mut Diagnostics) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{inline_namespace, is_inline_namespace, is_inline_tool};
+
+    #[test]
+    fn inline_names_follow_the_server_sdk() {
+        for good in ["github", "crm-api", "a1", "a-"] {
+            assert!(is_inline_namespace(good), "{good}");
+        }
+        for bad in ["", "GitHub", "crm_api", "2fa", "-a", "é"] {
+            assert!(!is_inline_namespace(bad), "{bad}");
+        }
+        assert!(is_inline_tool("list_prs-2"));
+        assert!(!is_inline_tool("_list"));
+        assert!(!is_inline_tool(""));
+    }
+
+    #[test]
+    fn a_refused_namespace_gets_an_accepted_suggestion() {
+        for name in ["", "GitHub", "crm_api", "2fa", "__", "é-ü", "a__b"] {
+            let suggestion = inline_namespace(name);
+            assert!(is_inline_namespace(&suggestion), "{name} -> {suggestion}");
+        }
+        assert_eq!(inline_namespace("crm_api"), "crm-api");
+        assert_eq!(inline_namespace("2fa"), "mcp-2fa");
+    }
+}
