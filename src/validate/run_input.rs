@@ -141,7 +141,10 @@ impl RunInputValidator {
     }
 
     /// A validator for one definition of the schema (`UserMessage`,
-    /// `Tool`, ...), without the payload-wide checks.
+    /// `Tool`, ...), of AG-UI 1.0, without the payload-wide checks: its
+    /// shape only, closed (an unknown member is `unknown-property`), and a
+    /// legacy `binary` part passes, since whether one is allowed is the
+    /// payload check's call (by version and profile).
     pub fn definition(profile: Profile, name: &str) -> Result<Validator, EmitError> {
         RunInputValidator::definition_of(profile, Version::default(), name)
     }
