@@ -6,7 +6,7 @@
 mod common;
 
 use agentc::Code;
-use agentc::validate::run_input::{self, Profile, RunInputValidator};
+use agentc::validate::run_input::{self, Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator, Violation};
 use serde_json::{Value, json};
 
@@ -154,6 +154,16 @@ fn run_input(profile: Profile, payload: &Value) -> Vec<Violation> {
     validator.validate(payload, bytes)
 }
 
+fn versioned(version: Version, strict: bool, payload: &Value) -> Vec<Violation> {
+    let validator = RunInputValidator::with_options(Options {
+        profile: Profile::AgUi,
+        version,
+        strict,
+    })
+    .unwrap();
+    validator.validate(payload, 0)
+}
+
 fn payload(messages: Value) -> Value {
     json!({
         "threadId": "550e8400-e29b-41d4-a716-446655440000",
@@ -174,9 +184,22 @@ fn the_backend_examples_are_valid_under_both_profiles() {
     for example in &examples {
         assert_eq!(found(&run_input(Profile::Backend, example)), []);
     }
-    // The ag-ui profile accepts the legacy part but says it is deprecated.
+    // AG-UI 1.0 removed the legacy part; the pre-1.0 shape deprecated it.
+    let violations = run_input(Profile::AgUi, &examples[1]);
     assert_eq!(
-        found(&run_input(Profile::AgUi, &examples[1])),
+        found(&violations),
+        [("binary-part", "/messages/0/content/1/type")]
+    );
+    assert_eq!(
+        violations[0].help.as_deref(),
+        Some(
+            "write the part for its modality, with a `source`: {\"type\":\"image\",\"source\":\
+             {\"type\":\"url\",\"value\":\"https://storage.example.com/a.png?signature=xxx\",\
+             \"mimeType\":\"image/png\"}}"
+        )
+    );
+    assert_eq!(
+        found(&versioned(Version::Draft, false, &examples[1])),
         [("deprecated-binary-part", "/messages/0/content/1/type")]
     );
 }
@@ -206,6 +229,156 @@ fn every_role_and_content_part_of_the_seeds_is_accepted() {
         "tools": [{"name": "search", "description": "Searches", "parameters": {"type": "object"}}],
         "context": [{"description": "locale", "value": "en-GB"}]
     });
+    // Activity messages are valid, but a client should have stripped them.
+    assert_eq!(
+        found(&run_input(Profile::AgUi, &input)),
+        [("activity-message-in-input", "/messages/5/role")]
+    );
+}
+
+#[test]
+fn what_ag_ui_1_0_added_is_accepted_and_absent_before_it() {
+    let input = json!({
+        "threadId": "t1", "runId": "r1", "protocolVersion": "1.0",
+        "messages": [
+            {"id": "1", "role": "user", "content": [
+                {"type": "text", "id": "p1", "text": "look", "metadata": {"hit": "kb"}},
+                {"type": "image", "id": "p2", "source": {"type": "file", "value": "file-1", "provider": "openai", "mimeType": "image/png"}},
+                {"type": "audio", "id": "p3", "source": {"type": "file", "value": "gs://b/a.mp3"}}
+            ]},
+            {"id": "2", "role": "assistant", "toolCalls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ]},
+            {"id": "3", "role": "tool", "toolCallId": "c1", "error": "partial", "content": [
+                {"type": "text", "text": "a chart"},
+                {"type": "image", "source": {"type": "url", "value": "https://e.com/c.png"}}
+            ]}
+        ],
+        "tools": [{"name": "f", "description": "F"}]
+    });
+    for version in [Version::V1_0, Version::V1_1] {
+        for strict in [false, true] {
+            assert_eq!(
+                found(&versioned(version, strict, &input)),
+                [],
+                "{version:?}"
+            );
+        }
+    }
+    assert_eq!(
+        found(&versioned(Version::Draft, true, &input)),
+        [
+            ("unknown-property", "/messages/0/content/0/id"),
+            ("unknown-property", "/messages/0/content/0/metadata"),
+            ("unknown-variant", "/messages/0/content/1/source/type"),
+            ("unknown-property", "/messages/0/content/1/id"),
+            ("unknown-variant", "/messages/0/content/2/source/type"),
+            ("unknown-property", "/messages/0/content/2/id"),
+            ("type-mismatch", "/messages/2/content"),
+            ("unknown-property", "/protocolVersion"),
+        ]
+    );
+    // Other source types are still unknown.
+    let other = payload(json!([{"id": "1", "role": "user", "content": [
+        {"type": "image", "source": {"type": "handle", "value": "x"}}]}]));
+    assert_eq!(
+        found(&run_input(Profile::AgUi, &other)),
+        [("unknown-variant", "/messages/0/content/0/source/type")]
+    );
+}
+
+#[test]
+fn encrypted_value_type_is_1_1() {
+    let input = json!({"threadId": "t", "runId": "r", "messages": [
+        {"id": "1", "role": "reasoning", "content": "x", "encryptedValue": "e", "encryptedValueType": "sig"},
+        {"id": "2", "role": "assistant", "toolCalls": [{"id": "c", "type": "function",
+            "function": {"name": "f", "arguments": "{}"}, "encryptedValue": "e", "encryptedValueType": "sig"}]}
+    ], "tools": [{"name": "f", "description": "F"}]});
+    assert_eq!(found(&versioned(Version::V1_1, true, &input)), []);
+    assert_eq!(
+        found(&versioned(Version::V1_0, false, &input)),
+        [
+            ("unknown-member", "/messages/0/encryptedValueType"),
+            (
+                "unknown-member",
+                "/messages/1/toolCalls/0/encryptedValueType"
+            ),
+        ]
+    );
+    assert_eq!(
+        found(&versioned(Version::V1_0, true, &input)),
+        [
+            ("unknown-property", "/messages/0/encryptedValueType"),
+            (
+                "unknown-property",
+                "/messages/1/toolCalls/0/encryptedValueType"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn protocol_version_is_checked_and_a_newer_one_is_tolerated() {
+    let with = |version: &str| {
+        json!({"threadId": "t", "runId": "r", "protocolVersion": version, "messages": [
+            {"id": "1", "role": "user", "content": "hi", "mood": "curious"}]})
+    };
+    // Same version, strict: the unknown member is an error.
+    assert_eq!(
+        found(&versioned(Version::V1_0, true, &with("1.0"))),
+        [("unknown-property", "/messages/0/mood")]
+    );
+    // Older is fine too.
+    assert_eq!(
+        found(&versioned(Version::V1_1, true, &with("1.0"))),
+        [("unknown-property", "/messages/0/mood")]
+    );
+    // Newer, or unreadable: warnings, even when strict.
+    for (version, code) in [
+        ("1.1", "newer-protocol-version"),
+        ("2.0", "newer-protocol-version"),
+        ("1.0.0", "invalid-protocol-version"),
+        ("01.0", "invalid-protocol-version"),
+        ("1", "invalid-protocol-version"),
+        ("", "invalid-protocol-version"),
+        ("1.x", "invalid-protocol-version"),
+    ] {
+        let violations = versioned(Version::V1_0, true, &with(version));
+        assert_eq!(
+            found(&violations),
+            [
+                ("unknown-member", "/messages/0/mood"),
+                (code, "/protocolVersion")
+            ],
+            "{version}"
+        );
+        assert!(
+            violations
+                .iter()
+                .all(|v| v.code.severity() == agentc::Severity::Warning)
+        );
+    }
+    // Not a string: the schema says so.
+    let number = json!({"threadId": "t", "runId": "r", "protocolVersion": 1.0, "messages": []});
+    assert_eq!(
+        found(&run_input(Profile::AgUi, &number)),
+        [("type-mismatch", "/protocolVersion")]
+    );
+    // Absent: a pre-1.0 sender, reported by nothing.
+    assert_eq!(found(&run_input(Profile::AgUi, &payload(json!([])))), []);
+}
+
+#[test]
+fn forwarded_props_null_is_a_warning() {
+    let mut input = payload(json!([]));
+    input["forwardedProps"] = Value::Null;
+    let violations = run_input(Profile::AgUi, &input);
+    assert_eq!(
+        found(&violations),
+        [("null-forwarded-props", "/forwardedProps")]
+    );
+    assert_eq!(violations[0].code.severity(), agentc::Severity::Warning);
+    input["forwardedProps"] = json!({});
     assert_eq!(found(&run_input(Profile::AgUi, &input)), []);
 }
 
@@ -229,15 +402,14 @@ fn shapes_are_checked_with_one_error_per_problem() {
             ("unknown-variant", "/messages/0/role"),
             ("missing-property", "/messages/1/content/0"),
             ("type-mismatch", "/messages/2/content"),
-            ("unknown-variant", "/messages/3/content/0/source/type"),
-            ("unknown-property", "/thread_id"),
-            ("deprecated-binary-part", "/messages/1/content/0/type"),
+            ("unknown-member", "/thread_id"),
+            ("binary-part", "/messages/1/content/0/type"),
         ]
     );
     let message = |i: usize| violations[i].message.as_str();
     assert_eq!(message(0), "missing required property `threadId`");
     assert_eq!(
-        violations[6].help.as_deref(),
+        violations[5].help.as_deref(),
         Some("keys are camelCase on the wire: `threadId`")
     );
     assert_eq!(message(3), "expected at least one of `id`, `url` or `data`");
@@ -484,9 +656,13 @@ fn the_ag_ui_draft_fixtures() {
         "legacy-binary-part",
         Code::DeprecatedBinaryPart,
     )];
+    // The definitions are validated in the pre-1.0 shape the draft
+    // describes; under 1.0 the legacy part is an error, as the draft says.
+    let draft = |payload: &Value| versioned(Version::Draft, false, payload);
     let mut checked = 0;
     for definition in ["RunAgentInput", "Tool", "UserMessage", "ToolMessage"] {
-        let validator = RunInputValidator::definition(Profile::AgUi, definition).unwrap();
+        let validator =
+            RunInputValidator::definition_of(Profile::AgUi, Version::Draft, definition).unwrap();
         for kind in ["valid", "invalid"] {
             let dir = fixtures.join(definition).join(kind);
             for path in common::files(&dir, "json") {
@@ -506,11 +682,13 @@ fn the_ag_ui_draft_fixtures() {
                         assert_eq!(found(&violations), [], "{}", path.display());
                         // As a message of a payload, it is flagged.
                         let wrapped = payload(json!([value]));
+                        let codes: Vec<Code> = draft(&wrapped).iter().map(|v| v.code).collect();
+                        assert_eq!(codes, [*code], "{}", path.display());
                         let codes: Vec<Code> = run_input(Profile::AgUi, &wrapped)
                             .iter()
                             .map(|v| v.code)
                             .collect();
-                        assert_eq!(codes, [*code], "{}", path.display());
+                        assert_eq!(codes, [Code::BinaryPart], "{}", path.display());
                     }
                     _ => {
                         let expect: Value = serde_json::from_slice(

@@ -6,7 +6,7 @@
 mod common;
 
 use agentc::validate::data::{self, Layout};
-use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::run_input::{Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator};
 use agentc::{Diagnostic, Source};
 use proptest::prelude::*;
@@ -17,6 +17,8 @@ struct Fixtures {
     reply: Validator,
     search: Validator,
     run_input: RunInputValidator,
+    /// Every AG-UI version, strict and tolerant.
+    versions: Vec<RunInputValidator>,
 }
 
 fn fixtures() -> &'static Fixtures {
@@ -30,6 +32,19 @@ fn fixtures() -> &'static Fixtures {
             run_input: RunInputValidator::new(Profile::Backend)
                 .unwrap()
                 .with_tools(ToolValidators::new(&model).unwrap()),
+            versions: [Version::Draft, Version::V1_0, Version::V1_1]
+                .into_iter()
+                .flat_map(|version| {
+                    [false, true].map(|strict| {
+                        RunInputValidator::with_options(Options {
+                            profile: Profile::AgUi,
+                            version,
+                            strict,
+                        })
+                        .unwrap()
+                    })
+                })
+                .collect(),
         }
     })
 }
@@ -50,6 +65,15 @@ fn value() -> impl Strategy<Value = Value> {
         "limit",
         "threadId",
         "runId",
+        "protocolVersion",
+        "1.0",
+        "9.9",
+        "forwardedProps",
+        "binary",
+        "file",
+        "source",
+        "activity",
+        "encryptedValueType",
         "messages",
         "role",
         "user",
@@ -139,6 +163,9 @@ proptest! {
         // Conversation checks may point into tool-call arguments, which are
         // strings; pointers still name values of the payload.
         assert_placed(&source, &found, Some(&value));
+        for validator in &f.versions {
+            assert_placed(&source, &data::check_run_input(validator, &source, Layout::default()), Some(&value));
+        }
         // The same value as a JSON-encoded string of arguments.
         let encoded = serde_json::to_string(&Value::String(text)).unwrap();
         let source = Source::new("args.json", encoded);

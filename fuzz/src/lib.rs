@@ -10,7 +10,7 @@ use agentc::emit::{self, Output, Selection, Target};
 use agentc::project::config::Config;
 use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
-use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::run_input::{Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator};
 use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, Timings, project, source};
 use std::path::Path;
@@ -112,9 +112,26 @@ pub fn validate(bytes: &[u8]) {
             });
         }
     }
-    for profile in [Profile::AgUi, Profile::Backend] {
+    let options = [
+        Options::default(),
+        Options {
+            profile: Profile::Backend,
+            ..Options::default()
+        },
+        Options {
+            version: Version::Draft,
+            strict: true,
+            ..Options::default()
+        },
+        Options {
+            version: Version::V1_1,
+            strict: true,
+            ..Options::default()
+        },
+    ];
+    for options in options {
         let tools = ToolValidators::new(model).expect("every tool has a validator");
-        let validator = RunInputValidator::new(profile)
+        let validator = RunInputValidator::with_options(options)
             .expect("the RunAgentInput schema compiles")
             .with_tools(tools);
         for layout in layouts(false) {

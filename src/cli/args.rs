@@ -3,7 +3,7 @@
 
 use agentc::emit::Target;
 use agentc::render::human;
-use agentc::validate::run_input::Profile;
+use agentc::validate::run_input::{Profile, Version};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -152,6 +152,13 @@ pub(crate) enum ValidateCommand {
         /// Which rules apply.
         #[arg(long, value_enum, default_value_t = Profile::AgUi)]
         profile: Profile,
+        /// The AG-UI version the payload is validated against.
+        #[arg(long, value_enum, value_name = "VERSION", default_value_t = Version::V1_0)]
+        ag_ui_version: Version,
+        /// Members the AG-UI version does not define are errors
+        /// (`unknown-property`) rather than warnings (`unknown-member`).
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         options: DataOptions,
     },

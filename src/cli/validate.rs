@@ -6,7 +6,7 @@ use super::output::{report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
 use agentc::render::human;
 use agentc::validate::data::{self, Layout};
-use agentc::validate::run_input::{Profile, RunInputValidator};
+use agentc::validate::run_input::{Options, Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
 use agentc::{Code, Failure, FileReport, Severity, Source, source};
 use std::io::IsTerminal;
@@ -23,10 +23,19 @@ pub(crate) fn run(args: ValidateArgs) -> ExitCode {
                     payload,
                     protocol,
                     profile,
+                    ag_ui_version,
+                    strict,
                     options,
                 }),
             ..
-        } => validate_run_input(&payload, protocol.as_deref(), profile, options),
+        } => {
+            let rules = Options {
+                profile,
+                version: ag_ui_version,
+                strict,
+            };
+            validate_run_input(&payload, protocol.as_deref(), rules, options)
+        }
         ValidateArgs {
             command: None,
             file: Some(file),
@@ -89,10 +98,10 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
 fn validate_run_input(
     payload: &Path,
     protocol: Option<&Path>,
-    profile: Profile,
+    rules: Options,
     options: DataOptions,
 ) -> ExitCode {
-    let validator = match RunInputValidator::new(profile) {
+    let validator = match RunInputValidator::with_options(rules) {
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
@@ -109,10 +118,14 @@ fn validate_run_input(
             }
         }
     };
-    let against = match profile {
-        Profile::AgUi => "`RunAgentInput`",
-        Profile::Backend => "`RunAgentInput` (backend profile)",
+    let against = match rules.profile {
+        Profile::AgUi => format!("AG-UI {} `RunAgentInput`", rules.version.name()),
+        Profile::Backend => format!(
+            "AG-UI {} `RunAgentInput` (backend profile)",
+            rules.version.name()
+        ),
     };
+    let against = against.as_str();
     let (source, unreadable) = match read_data(payload) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, against, options),

@@ -168,7 +168,13 @@ codes! {
     DuplicateToolCallId = "duplicate-tool-call-id", Error, "two tool calls of a `RunAgentInput` with one id";
     UnknownToolCallId = "unknown-tool-call-id", Error, "a tool message that answers no earlier tool call";
     UndeclaredTool = "undeclared-tool", Warning, "a tool call to a tool that `tools` does not list";
-    DeprecatedBinaryPart = "deprecated-binary-part", Warning, "a legacy `binary` content part";
+    DeprecatedBinaryPart = "deprecated-binary-part", Warning, "pre-1.0 AG-UI (`--ag-ui-version draft`): a legacy `binary` content part";
+    BinaryPart = "binary-part", Error, "AG-UI 1.x: a legacy `binary` content part, which 1.0 removed";
+    UnknownMember = "unknown-member", Warning, "a `RunAgentInput` member AG-UI does not define, tolerated (`--strict` makes it `unknown-property`)";
+    InvalidProtocolVersion = "invalid-protocol-version", Warning, "a `protocolVersion` that is not `MAJOR.MINOR`";
+    NewerProtocolVersion = "newer-protocol-version", Warning, "a `protocolVersion` newer than the AG-UI version validated against";
+    NullForwardedProps = "null-forwarded-props", Warning, "`forwardedProps: null`, which the TypeScript SDK rejects";
+    ActivityMessageInInput = "activity-message-in-input", Warning, "an activity message, which clients strip before sending";
     PayloadTooLarge = "payload-too-large", Error, "backend profile: a `RunAgentInput` over 256 KiB";
     InvalidThreadId = "invalid-thread-id", Error, "backend profile: a `threadId` that is not a UUID";
     RunIdTooLong = "run-id-too-long", Error, "backend profile: a `runId` over 128 characters";

@@ -96,7 +96,13 @@ pub fn check_run_input(
     source: &Source,
     layout: Layout,
 ) -> Vec<Diagnostic> {
-    let valid = |value: &Value| validator.validate(value, 0).is_empty();
+    // Warnings (an unknown member, say) leave a payload valid.
+    let valid = |value: &Value| {
+        validator
+            .validate(value, 0)
+            .iter()
+            .all(|v| v.code.severity() != crate::Severity::Error)
+    };
     each_value(source, layout, valid, |doc, value, diagnostics| {
         let violations = validator.validate(&value, doc.text.len());
         diagnostics.extend(locate(doc, &violations));

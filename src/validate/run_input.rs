@@ -6,6 +6,10 @@
 //! calls naming declared tools, arguments that are JSON and, with a
 //! protocol, that match the tool's parameters. The backend profile adds a
 //! production backend's ten rules, with its exact messages.
+//!
+//! The schema is AG-UI 1.0's; [`Version`] picks 1.0, 1.1 (which adds
+//! `encryptedValueType` beside every `encryptedValue`) or the pre-1.0
+//! draft shape, derived from it here.
 
 use super::json;
 use super::{Anchor, Inside, ToolValidators, Validator, Violation};
@@ -27,6 +31,58 @@ pub enum Profile {
     AgUi,
     /// AG-UI plus the ten rules of the backend's `POST /api/v1/agent/runs`.
     Backend,
+}
+
+/// Which AG-UI version a payload is validated against. The doc comments
+/// of the variants are the help `agentc validate run-input` shows for
+/// `--ag-ui-version`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Version {
+    /// The pre-1.0 shape of the SDK seeds and the draft schema: no
+    /// `protocolVersion`, no `file` sources, tool results as text, `binary`
+    /// parts deprecated.
+    Draft,
+    /// AG-UI 1.0, as `@ag-ui/core` 1.0.0 and `ag-ui-protocol` 1.0.0 define it.
+    #[default]
+    #[value(name = "1.0")]
+    V1_0,
+    /// AG-UI 1.1: 1.0 plus an optional `encryptedValueType` wherever
+    /// `encryptedValue` appears.
+    #[value(name = "1.1")]
+    V1_1,
+}
+
+impl Version {
+    /// The `MAJOR.MINOR` this version is, for comparing a payload's
+    /// `protocolVersion`; the draft is older than any.
+    fn number(self) -> (u64, u64) {
+        match self {
+            Version::Draft => (0, 0),
+            Version::V1_0 => (1, 0),
+            Version::V1_1 => (1, 1),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::Draft => "draft",
+            Version::V1_0 => "1.0",
+            Version::V1_1 => "1.1",
+        }
+    }
+}
+
+/// How a payload is validated: the rules (profile), the AG-UI version, and
+/// whether members the version does not define are errors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub profile: Profile,
+    pub version: Version,
+    /// Unknown members are `unknown-property` errors (a same-version
+    /// check against the closed schema), rather than `unknown-member`
+    /// warnings. A payload declaring a newer `protocolVersion` still gets
+    /// warnings: its sender may speak members this version does not know.
+    pub strict: bool,
 }
 
 /// The backend's limits. Bytes are counted in the payload as sent;
@@ -52,15 +108,27 @@ const BACKEND_NULLABLE: &[(&str, &str)] = &[
 /// Validates `RunAgentInput` payloads. `Send + Sync`.
 pub struct RunInputValidator {
     profile: Profile,
+    version: Version,
+    strict: bool,
     schema: Validator,
     tools: Option<ToolValidators>,
 }
 
 impl RunInputValidator {
+    /// The profile's rules for AG-UI 1.0, unknown members tolerated.
     pub fn new(profile: Profile) -> Result<RunInputValidator, EmitError> {
-        Ok(RunInputValidator {
+        RunInputValidator::with_options(Options {
             profile,
-            schema: Validator::from_schema(schema(profile)?)?,
+            ..Options::default()
+        })
+    }
+
+    pub fn with_options(options: Options) -> Result<RunInputValidator, EmitError> {
+        Ok(RunInputValidator {
+            profile: options.profile,
+            version: options.version,
+            strict: options.strict,
+            schema: Validator::from_schema(schema(options.profile, options.version)?)?,
             tools: None,
         })
     }
@@ -73,9 +141,21 @@ impl RunInputValidator {
     }
 
     /// A validator for one definition of the schema (`UserMessage`,
-    /// `Tool`, ...), without the payload-wide checks.
+    /// `Tool`, ...), of AG-UI 1.0, without the payload-wide checks: its
+    /// shape only, closed (an unknown member is `unknown-property`), and a
+    /// legacy `binary` part passes, since whether one is allowed is the
+    /// payload check's call (by version and profile).
     pub fn definition(profile: Profile, name: &str) -> Result<Validator, EmitError> {
-        let mut schema = schema(profile)?;
+        RunInputValidator::definition_of(profile, Version::default(), name)
+    }
+
+    /// [`RunInputValidator::definition`] of a given AG-UI version.
+    pub fn definition_of(
+        profile: Profile,
+        version: Version,
+        name: &str,
+    ) -> Result<Validator, EmitError> {
+        let mut schema = schema(profile, version)?;
         if schema
             .pointer(&format!("/$defs/{}", json::escape(name)))
             .is_none()
@@ -95,11 +175,80 @@ impl RunInputValidator {
             Ok(()) => Vec::new(),
             Err(violations) => violations,
         };
+        let newer = self.protocol_version(input, &mut out);
+        if !self.strict || newer {
+            for violation in &mut out {
+                if violation.code == Code::UnknownProperty {
+                    violation.code = Code::UnknownMember;
+                    violation.message = format!(
+                        "{}; AG-UI {} does not define it, and receivers drop it",
+                        violation.message,
+                        self.version.name()
+                    );
+                }
+            }
+        }
+        if input.get("forwardedProps").is_some_and(Value::is_null) {
+            out.push(
+                Violation::new(
+                    Code::NullForwardedProps,
+                    "/forwardedProps",
+                    "`forwardedProps: null` means no forwarded props, and the TypeScript SDK rejects it",
+                )
+                .with_help("leave `forwardedProps` out, or send `{}`"),
+            );
+        }
         self.conversation(input, &mut out);
         if self.profile == Profile::Backend {
             backend(input, bytes, &mut out);
         }
         out
+    }
+
+    /// Checks `protocolVersion`'s form and whether it is newer than the
+    /// version validated against; says whether it is (a receiver then
+    /// tolerates members it does not know). Absent means a pre-1.0 sender,
+    /// which is no problem.
+    fn protocol_version(&self, input: &Value, out: &mut Vec<Violation>) -> bool {
+        if self.version == Version::Draft {
+            return false;
+        }
+        let Some(declared) = input.get("protocolVersion").and_then(Value::as_str) else {
+            return false;
+        };
+        let Some((major, minor)) = major_minor(declared) else {
+            out.push(
+                Violation::new(
+                    Code::InvalidProtocolVersion,
+                    "/protocolVersion",
+                    format!("`protocolVersion` is `{declared}`, not `MAJOR.MINOR`"),
+                )
+                .with_help(format!(
+                    "write two numbers, as in `\"{}\"`; a receiver treats a version it cannot read as a newer one",
+                    self.version.name()
+                )),
+            );
+            return true;
+        };
+        let known = self.version.number();
+        if (major, minor) > known {
+            out.push(
+                Violation::new(
+                    Code::NewerProtocolVersion,
+                    "/protocolVersion",
+                    format!(
+                        "the sender speaks AG-UI {declared}, newer than the {} validated against",
+                        self.version.name()
+                    ),
+                )
+                .with_help(
+                    "members the newer version adds are reported as `unknown-member` warnings; \
+                     `--ag-ui-version` picks another version",
+                ),
+            );
+            return true;
+        }
+        false
     }
 
     /// What the schema cannot say: the messages as a conversation.
@@ -135,10 +284,23 @@ impl RunInputValidator {
             match message.get("role").and_then(Value::as_str) {
                 Some("assistant") => self.tool_calls(message, &at, &declared, &mut calls, out),
                 Some("tool") => answered(message, &at, &calls, out),
-                Some("user") if self.profile == Profile::AgUi => {
-                    deprecated_parts(message, &at, out)
-                }
+                Some("activity") => out.push(
+                    Violation::new(
+                        Code::ActivityMessageInInput,
+                        format!("{at}/role"),
+                        "activity messages are for the UI: a client strips them before sending",
+                    )
+                    .with_help("drop the message from `messages`; agents do not read activity"),
+                ),
                 _ => {}
+            }
+            if self.profile == Profile::AgUi
+                && matches!(
+                    message.get("role").and_then(Value::as_str),
+                    Some("user" | "tool")
+                )
+            {
+                binary(message, &at, self.version, out);
             }
         }
     }
@@ -298,22 +460,62 @@ impl<'v> Seen<'v> {
     }
 }
 
-/// The SDKs still parse `binary` parts but deprecate them; the draft
-/// schema drops them.
-fn deprecated_parts(message: &Value, at: &str, out: &mut Vec<Violation>) {
-    for (k, _) in binary_parts(message) {
-        out.push(
-            Violation::new(
+/// `binary` parts: the pre-1.0 SDKs still parsed them but deprecated
+/// them; 1.0 removed them, and both 1.0 SDKs reject them.
+fn binary(message: &Value, at: &str, version: Version, out: &mut Vec<Violation>) {
+    for (k, part) in binary_parts(message) {
+        let pointer = format!("{at}/content/{k}/type");
+        let rewrite = rewrite(part);
+        out.push(match version {
+            Version::Draft => Violation::new(
                 Code::DeprecatedBinaryPart,
-                format!("{at}/content/{k}/type"),
+                pointer,
                 "`binary` content parts are deprecated",
             )
-            .with_help(
+            .with_help(format!(
                 "write an `image`, `audio`, `video` or `document` part with a `source`; \
-                 the AG-UI draft schema rejects `binary`",
-            ),
-        );
+                 the AG-UI draft schema rejects `binary`: {rewrite}"
+            )),
+            _ => Violation::new(
+                Code::BinaryPart,
+                pointer,
+                format!(
+                    "AG-UI {} has no `binary` content part; it was removed in 1.0",
+                    version.name()
+                ),
+            )
+            .with_help(format!(
+                "write the part for its modality, with a `source`: {rewrite}"
+            )),
+        });
     }
+}
+
+/// The modality part a `binary` part becomes, as JSON text.
+fn rewrite(part: &Value) -> String {
+    let mime = part.get("mimeType").and_then(Value::as_str);
+    let kind = match mime.and_then(|m| m.split('/').next()) {
+        Some("audio") => "audio",
+        Some("video") => "video",
+        Some("image") | None => "image",
+        Some(_) => "document",
+    };
+    let text = |key: &str| part.get(key).and_then(Value::as_str);
+    let mut source = serde_json::Map::new();
+    if let Some(url) = text("url") {
+        source.insert("type".into(), "url".into());
+        source.insert("value".into(), url.into());
+    } else if let Some(data) = text("data") {
+        source.insert("type".into(), "data".into());
+        source.insert("value".into(), data.into());
+    } else {
+        source.insert("type".into(), "file".into());
+        source.insert("value".into(), text("id").unwrap_or("<file id>").into());
+    }
+    if let Some(mime) = mime {
+        source.insert("mimeType".into(), mime.into());
+    }
+    serde_json::json!({"type": kind, "source": source}).to_string()
 }
 
 fn binary_parts(message: &Value) -> impl Iterator<Item = (usize, &Value)> {
@@ -453,6 +655,18 @@ fn backend(input: &Value, bytes: usize, out: &mut Vec<Violation>) {
     }
 }
 
+/// `MAJOR.MINOR`: two numbers without signs or leading zeros.
+fn major_minor(text: &str) -> Option<(u64, u64)> {
+    let (major, minor) = text.split_once('.')?;
+    let number = |part: &str| {
+        let plain = !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'));
+        if plain { part.parse().ok() } else { None }
+    };
+    Some((number(major)?, number(minor)?))
+}
+
 /// A UUID in its standard text form: 8-4-4-4-12 hex digits, either case.
 fn is_uuid(text: &str) -> bool {
     let groups: Vec<&str> = text.split('-').collect();
@@ -463,12 +677,18 @@ fn is_uuid(text: &str) -> bool {
             .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// The schema for a profile: the backend documents some optional fields
-/// as nullable.
-fn schema(profile: Profile) -> Result<Value, EmitError> {
+/// The schema for a profile and version: the backend documents some
+/// optional fields as nullable; 1.1 adds `encryptedValueType`; the draft
+/// lacks what 1.0 added.
+fn schema(profile: Profile, version: Version) -> Result<Value, EmitError> {
     let mut schema: Value = serde_json::from_str(SCHEMA).map_err(|error| {
         EmitError::new(format!("the RunAgentInput schema is not JSON: {error}"))
     })?;
+    match version {
+        Version::V1_0 => {}
+        Version::V1_1 => encrypted_value_type(&mut schema),
+        Version::Draft => draft(&mut schema),
+    }
     if profile == Profile::Backend {
         for (definition, property) in BACKEND_NULLABLE {
             let pointer = format!("/$defs/{definition}/properties/{property}/type");
@@ -478,6 +698,71 @@ fn schema(profile: Profile) -> Result<Value, EmitError> {
         }
     }
     Ok(schema)
+}
+
+/// 1.1: `encryptedValueType` wherever `encryptedValue` is.
+fn encrypted_value_type(schema: &mut Value) {
+    let Some(defs) = schema.get_mut("$defs").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for definition in defs.values_mut() {
+        if let Some(properties) = definition
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+            && properties.contains_key("encryptedValue")
+        {
+            properties.insert(
+                "encryptedValueType".into(),
+                serde_json::json!({
+                    "type": "string",
+                    "description": "What kind of artefact `encryptedValue` is (AG-UI 1.1)."
+                }),
+            );
+        }
+    }
+}
+
+/// The pre-1.0 shape: no `protocolVersion`, no `file` source, no part
+/// ids, no text-part metadata, tool results as text only.
+fn draft(schema: &mut Value) {
+    let Some(defs) = schema.get_mut("$defs").and_then(Value::as_object_mut) else {
+        return;
+    };
+    defs.remove("FileSource");
+    let mut remove = |definition: &str, property: &str| {
+        if let Some(properties) = defs
+            .get_mut(definition)
+            .and_then(|d| d.get_mut("properties"))
+            .and_then(Value::as_object_mut)
+        {
+            properties.remove(property);
+        }
+    };
+    remove("RunAgentInput", "protocolVersion");
+    remove("TextPart", "metadata");
+    for part in [
+        "TextPart",
+        "ImagePart",
+        "AudioPart",
+        "VideoPart",
+        "DocumentPart",
+    ] {
+        remove(part, "id");
+    }
+    if let Some(sources) = defs
+        .get_mut("PartSource")
+        .and_then(|s| s.get_mut("anyOf"))
+        .and_then(Value::as_array_mut)
+    {
+        sources.retain(|s| s.get("$ref").and_then(Value::as_str) != Some("#/$defs/FileSource"));
+    }
+    if let Some(content) = defs
+        .get_mut("ToolMessage")
+        .and_then(|d| d.pointer_mut("/properties/content"))
+    {
+        *content =
+            serde_json::json!({"type": "string", "description": "Text content of the message."});
+    }
 }
 
 #[cfg(test)]
@@ -495,8 +780,37 @@ mod tests {
     }
 
     #[test]
+    fn protocol_versions_are_major_dot_minor() {
+        assert_eq!(major_minor("1.0"), Some((1, 0)));
+        assert_eq!(major_minor("10.12"), Some((10, 12)));
+        assert_eq!(major_minor("0.0"), Some((0, 0)));
+        for bad in [
+            "1", "1.0.0", "01.0", "1.00", "+1.0", "1.-1", ".1", "1.", "", "v1.0", "1 .0",
+        ] {
+            assert_eq!(major_minor(bad), None, "{bad}");
+        }
+        assert_eq!(major_minor("99999999999999999999.0"), None);
+    }
+
+    #[test]
+    fn every_version_and_profile_compiles() {
+        for version in [Version::Draft, Version::V1_0, Version::V1_1] {
+            for profile in [Profile::AgUi, Profile::Backend] {
+                for strict in [false, true] {
+                    RunInputValidator::with_options(Options {
+                        profile,
+                        version,
+                        strict,
+                    })
+                    .unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_backend_schema_makes_its_documented_fields_nullable() {
-        let schema = schema(Profile::Backend).unwrap();
+        let schema = schema(Profile::Backend, Version::V1_0).unwrap();
         for (definition, property) in BACKEND_NULLABLE {
             let pointer = format!("/$defs/{definition}/properties/{property}/type");
             assert_eq!(
