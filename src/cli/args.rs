@@ -3,6 +3,7 @@
 
 use agentc::emit::Target;
 use agentc::render::human;
+use agentc::validate::aap::{Kind as AapKind, StreamMode};
 use agentc::validate::run_input::{Profile, Version};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -159,6 +160,25 @@ pub(crate) enum ValidateCommand {
         /// (`unknown-property`) rather than warnings (`unknown-member`).
         #[arg(long)]
         strict: bool,
+        #[command(flatten)]
+        options: DataOptions,
+    },
+    /// Check an AAP v3 request, turn reply, or SSE event stream.
+    Aap {
+        /// What the payload is.
+        #[arg(value_enum)]
+        kind: AapKind,
+        /// The payload: a JSON file (a `text/event-stream` for `events`),
+        /// or `-` for standard input.
+        payload: PathBuf,
+        /// Also check `agent.options` against the agent's options and each
+        /// tool call's `input` against this protocol's tools.
+        #[arg(long, value_name = "FILE")]
+        protocol: Option<PathBuf>,
+        /// For `events`: the stream mode the turn asked for (otherwise that
+        /// of the first text or thinking event).
+        #[arg(long, value_enum, value_name = "MODE")]
+        stream: Option<StreamMode>,
         #[command(flatten)]
         options: DataOptions,
     },

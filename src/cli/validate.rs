@@ -5,6 +5,7 @@ use super::args::{DataOptions, ValidateArgs, ValidateCommand};
 use super::output::{report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
 use agentc::render::human;
+use agentc::validate::aap::{self, AapValidator, Kind, StreamMode};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Options, Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
@@ -36,6 +37,17 @@ pub(crate) fn run(args: ValidateArgs) -> ExitCode {
             };
             validate_run_input(&payload, protocol.as_deref(), rules, options)
         }
+        ValidateArgs {
+            command:
+                Some(ValidateCommand::Aap {
+                    kind,
+                    payload,
+                    protocol,
+                    stream,
+                    options,
+                }),
+            ..
+        } => validate_aap(kind, &payload, protocol.as_deref(), stream, options),
         ValidateArgs {
             command: None,
             file: Some(file),
@@ -141,6 +153,69 @@ fn validate_run_input(
     report_data(source, diagnostics, layout, against, options)
 }
 
+fn validate_aap(
+    kind: Kind,
+    payload: &Path,
+    protocol: Option<&Path>,
+    stream: Option<StreamMode>,
+    options: DataOptions,
+) -> ExitCode {
+    if stream.is_some() && kind != Kind::Events {
+        eprintln!("error: `--stream` is for `events`");
+        return ExitCode::from(2);
+    }
+    if options.lines && kind == Kind::Events {
+        eprintln!("error: `--lines` is for JSON payloads, and `events` is a `text/event-stream`");
+        return ExitCode::from(2);
+    }
+    let validator = match AapValidator::new(kind) {
+        Ok(validator) => validator,
+        Err(error) => return usage_error(&error),
+    };
+    let validator = match protocol {
+        None => validator,
+        Some(file) => {
+            let model = match protocol_model(file) {
+                Ok(model) => model,
+                Err(code) => return code,
+            };
+            match validator.with_protocol(&model) {
+                Ok(validator) => validator,
+                Err(error) => return usage_error(&error),
+            }
+        }
+    };
+    let against = format!("AAP v3 `{}`", kind.definition());
+    let (source, unreadable) = match read_data(payload) {
+        Ok(read) => read,
+        Err(failure) => return unreadable_data(failure, &against, options),
+    };
+    let layout = Layout {
+        lines: options.lines,
+        encoded: false,
+    };
+    if kind == Kind::Events {
+        let events = match unreadable {
+            Some(_) => 0,
+            None => aap::count_events(source.text()),
+        };
+        let diagnostics = match unreadable {
+            Some(diagnostic) => vec![diagnostic],
+            None => aap::check_events(&validator, &source, stream),
+        };
+        let summary = match events {
+            1 => "validated 1 event against AAP v3 `SSEEvent`".to_string(),
+            n => format!("validated {n} events against AAP v3 `SSEEvent`"),
+        };
+        return report_checked(source, diagnostics, &summary, options);
+    }
+    let diagnostics = match unreadable {
+        Some(diagnostic) => vec![diagnostic],
+        None => data::check_aap(&validator, &source, layout),
+    };
+    report_data(source, diagnostics, layout, &against, options)
+}
+
 /// The model of a protocol without errors; otherwise its errors are
 /// printed and the exit code is 2: there is nothing to validate against.
 fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
@@ -218,11 +293,33 @@ fn report_data(
         1 => "1 value".to_string(),
         n => format!("{n} values"),
     };
+    finish(
+        checked,
+        &format!("validated {values} against {against}"),
+        options,
+    )
+}
+
+/// Reports what was found in a file that is not JSON data (an event stream).
+fn report_checked(
+    source: Source,
+    diagnostics: Vec<agentc::Diagnostic>,
+    summary: &str,
+    options: DataOptions,
+) -> ExitCode {
+    finish(
+        FileReport::uncompiled(source, diagnostics),
+        summary,
+        options,
+    )
+}
+
+fn finish(checked: FileReport, summary: &str, options: DataOptions) -> ExitCode {
     let (errors, warnings) = report(
         options.format,
         std::slice::from_ref(&checked),
         &[],
-        &format!("validated {values} against {against}"),
+        summary,
         human::DEFAULT_MAX_DIAGNOSTICS,
     );
     if errors > 0 || (options.deny_warnings && warnings > 0) {

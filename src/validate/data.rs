@@ -109,6 +109,23 @@ pub fn check_run_input(
     })
 }
 
+/// Checks every AAP payload of a data file.
+pub fn check_aap(
+    validator: &super::aap::AapValidator,
+    source: &Source,
+    layout: Layout,
+) -> Vec<Diagnostic> {
+    let valid = |value: &Value| {
+        validator
+            .validate(value)
+            .iter()
+            .all(|v| v.code.severity() != crate::Severity::Error)
+    };
+    each_value(source, layout, valid, |doc, value, diagnostics| {
+        diagnostics.extend(locate(doc, &validator.validate(&value)));
+    })
+}
+
 /// Parses each value of a data file and hands it to `check`; the
 /// diagnostics come back in source order.
 /// The longest one JSON value (a file, or a line of JSON Lines) that

@@ -98,6 +98,17 @@ impl<'a> Doc<'a> {
         }
     }
 
+    /// A text assembled from pieces of the file (an SSE event's `data:`
+    /// lines): `map` holds the file offset of every byte of `text`, and
+    /// one past the end.
+    pub fn mapped(text: String, map: Vec<usize>) -> Doc<'static> {
+        Doc {
+            text: text.into(),
+            map: Some(map),
+            base: 0,
+        }
+    }
+
     /// The content of the string literal at `range` of this document,
     /// decoded, mapped back to the file. `None` if `range` is not a string.
     pub fn string(&self, range: Range<usize>) -> Option<Doc<'static>> {

@@ -13,6 +13,7 @@
 //!
 //! [`Diagnostic`]: crate::Diagnostic
 
+pub mod aap;
 pub mod data;
 mod explain;
 pub mod json;
@@ -251,5 +252,6 @@ mod tests {
         shared::<Validator>();
         shared::<ToolValidators>();
         shared::<run_input::RunInputValidator>();
+        shared::<aap::AapValidator>();
     }
 }

@@ -93,7 +93,7 @@ let aap = null;
 let aapError = null;
 try {
   const ajv = newAjv();
-  ajv.addSchema(JSON.parse(readFileSync(join(here, "aap.schema.json"), "utf8")));
+  ajv.addSchema(JSON.parse(readFileSync(join(here, "..", "..", "src", "validate", "aap.schema.json"), "utf8")));
   aap = {
     tools: ajv.compile({ type: "array", items: { $ref: `${AAP_ID}#/$defs/ToolSpec` } }),
     meta: ajv.compile({ $ref: `${AAP_ID}#/$defs/GetMetaResponse` }),
