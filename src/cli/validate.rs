@@ -211,7 +211,7 @@ fn validate_aap(
     }
     let diagnostics = match unreadable {
         Some(diagnostic) => vec![diagnostic],
-        None => data::check_aap(&validator, &source, layout),
+        None => aap::check(&validator, &source, layout),
     };
     report_data(source, diagnostics, layout, &against, options)
 }

@@ -12,7 +12,7 @@
 //! is one turn: `turn_start` first, `turn_stop` last, events of one stream
 //! mode, every `tool_result` after the `tool_call` it answers.
 
-use super::data::{MAX_VALUE_BYTES, locate};
+use super::data::{Layout, MAX_VALUE_BYTES, each_value, locate};
 use super::json::{self, Doc};
 use super::{ToolValidators, Validator, Violation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Severity, did_you_mean};
@@ -397,6 +397,19 @@ fn unanswered(id: &str, at: &str, calls: &[&str]) -> Violation {
     .with_help(help)
 }
 
+/// Checks every JSON payload of a data file (of a JSON kind).
+pub fn check(validator: &AapValidator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
+    let valid = |value: &Value| {
+        validator
+            .validate(value)
+            .iter()
+            .all(|v| v.code.severity() != Severity::Error)
+    };
+    each_value(source, layout, valid, |doc, value, diagnostics| {
+        diagnostics.extend(locate(doc, &validator.validate(&value)));
+    })
+}
+
 /// One event of a `text/event-stream`.
 struct Event {
     /// The `event:` field, if any, and the span of its value.
@@ -486,6 +499,11 @@ pub fn check_events(
     let (text, base) = json::without_bom(source.text());
     let mut mode = mode.map(|m| (m, None::<Span>));
     let mut started: Option<Span> = None;
+    let mut early = false;
+    // Whether any event's data named its type: a stream of unreadable
+    // events is reported for them, not for its order.
+    let mut typed = false;
+    let mut unread = false;
     let mut stopped: Option<Span> = None;
     let mut calls: HashMap<String, Span> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
@@ -530,6 +548,7 @@ pub fn check_events(
         let value: Value = match serde_json::from_str(&doc.text) {
             Ok(value) => value,
             Err(error) => {
+                unread = true;
                 let at = json::error_offset(&doc.text, &error).min(doc.text.trim_end().len());
                 let range = doc.range(at..(at + 1).min(doc.text.len()));
                 diagnostics.push(Diagnostic::new(
@@ -558,8 +577,10 @@ pub fn check_events(
             );
         }
         let Some(kind) = kind else {
+            unread = true;
             continue;
         };
+        typed = true;
         // The order of one turn.
         match kind {
             "turn_start" => {
@@ -574,7 +595,7 @@ pub fn check_events(
                 }
                 continue;
             }
-            _ if started.is_none() => {
+            _ if started.is_none() && !early => {
                 diagnostics.push(
                     at(
                         &doc,
@@ -584,8 +605,8 @@ pub fn check_events(
                     )
                     .with_help("a turn's stream opens with `turn_start`"),
                 );
-                // Report once: treat the turn as started.
-                started = Some(first);
+                // Once: the events that follow are as early.
+                early = true;
             }
             _ => {}
         }
@@ -663,12 +684,14 @@ pub fn check_events(
             _ => {}
         }
     }
-    if list.is_empty() {
+    if !typed && unread {
+        // Each event is reported already.
+    } else if !typed {
         diagnostics.push(
             Diagnostic::new(Code::EventOrder, end, "the stream has no events")
                 .with_help("a turn's stream is `turn_start`, its content, and `turn_stop`"),
         );
-    } else if stopped.is_none() && started.is_some() {
+    } else if stopped.is_none() {
         let mut diagnostic = Diagnostic::new(
             Code::EventOrder,
             end,

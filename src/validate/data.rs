@@ -109,23 +109,6 @@ pub fn check_run_input(
     })
 }
 
-/// Checks every AAP payload of a data file.
-pub fn check_aap(
-    validator: &super::aap::AapValidator,
-    source: &Source,
-    layout: Layout,
-) -> Vec<Diagnostic> {
-    let valid = |value: &Value| {
-        validator
-            .validate(value)
-            .iter()
-            .all(|v| v.code.severity() != crate::Severity::Error)
-    };
-    each_value(source, layout, valid, |doc, value, diagnostics| {
-        diagnostics.extend(locate(doc, &validator.validate(&value)));
-    })
-}
-
 /// Parses each value of a data file and hands it to `check`; the
 /// diagnostics come back in source order.
 /// The longest one JSON value (a file, or a line of JSON Lines) that
@@ -156,7 +139,7 @@ fn too_large(doc: &Doc) -> Diagnostic {
 /// value is only asked whether it is valid (`valid`), without explaining
 /// or placing its problems, and each invalid one counts once, so a JSON
 /// Lines file of millions of bad values costs what validating them does.
-fn each_value(
+pub(crate) fn each_value(
     source: &Source,
     layout: Layout,
     valid: impl Fn(&Value) -> bool,
