@@ -245,3 +245,31 @@ fn hostile_streams_end_in_a_report() {
     let long = format!("data: {}\n\n", "[".repeat(100_000));
     assert!(stream(&long, None).contains(&Code::InvalidJson));
 }
+
+#[test]
+fn what_agentc_emits_for_aap_is_what_the_schema_accepts() {
+    // The conformance suite checks this with ajv; the same schema, in Rust.
+    let model = shop();
+    let agent =
+        agentc::emit::aap::AgentMeta::new("shop", "Shop", Some("Sells things"), "1.2.3").unwrap();
+    let mut notes = agentc::Diagnostics::default();
+    let meta = agentc::emit::aap::meta(&model, agent, &mut notes);
+    let schema = AapValidator::definition("GetMetaResponse").unwrap();
+    assert_eq!(schema.validate(&meta), Ok(()));
+    // A client may send back what /meta declares: its tools as client
+    // tools, and every option at its default.
+    let info = &meta["agents"][0];
+    let options: serde_json::Map<String, Value> = info["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_string(),
+                o["default"].clone(),
+            )
+        })
+        .collect();
+    let request = json!({"agent": {"name": "shop", "options": options}, "tools": info["tools"]});
+    assert_eq!(codes(Kind::PostSessionsRequest, &request, true), []);
+}
