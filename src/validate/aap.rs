@@ -519,6 +519,7 @@ pub fn check_events(
             if event.name.is_none() {
                 continue;
             }
+            unread = true;
             diagnostics.push(
                 Diagnostic::new(
                     Code::InvalidEventStream,
@@ -534,6 +535,7 @@ pub fn check_events(
         let doc = Doc::mapped(data, map);
         let first = event.first;
         if doc.text.len() > MAX_VALUE_BYTES {
+            unread = true;
             diagnostics.push(Diagnostic::new(
                 Code::ValueTooLarge,
                 event.first,
