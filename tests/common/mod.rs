@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod lsp;
+pub mod packaging;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,152 @@
+//! Shared by the packaging tests (npm, wheel, Action, editor extension):
+//! the platform list, the builds CI made, the tools, and the rule that a
+//! missing tool skips the test with a printed reason, but fails it when
+//! `AGENTC_REQUIRE_PACKAGING=1` (set by `.ci/run`).
+
+use super::root;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn required() -> bool {
+    std::env::var("AGENTC_REQUIRE_PACKAGING").as_deref() == Ok("1")
+}
+
+/// Says why a test does not run, or fails it when CI requires it.
+pub fn skip(reason: &str) {
+    if required() {
+        panic!("AGENTC_REQUIRE_PACKAGING=1 but {reason}");
+    }
+    println!("skipped: {reason}");
+}
+
+/// Whether `program --version` runs; skips (or fails) naming it when not.
+pub fn has(program: &str) -> bool {
+    let runs = Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        skip(&format!("`{program}` is not on PATH"));
+    }
+    runs
+}
+
+/// The rows of packaging/platforms.json.
+pub fn platforms() -> Vec<Value> {
+    let text = std::fs::read_to_string(root().join("packaging/platforms.json"))
+        .expect("read packaging/platforms.json");
+    let parsed: Value = serde_json::from_str(&text).expect("platforms.json is JSON");
+    parsed["platforms"]
+        .as_array()
+        .expect("a list of platforms")
+        .clone()
+}
+
+pub fn platform(target: &str) -> Value {
+    platforms()
+        .into_iter()
+        .find(|row| row["target"] == target)
+        .unwrap_or_else(|| panic!("{target} is not in packaging/platforms.json"))
+}
+
+/// The row of the machine running the tests, if it is a released platform.
+pub fn host() -> Option<Value> {
+    let os = match std::env::consts::OS {
+        "linux" => "linux",
+        "macos" => "darwin",
+        "windows" => "win32",
+        _ => return None,
+    };
+    let cpu = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        _ => return None,
+    };
+    let libc = if cfg!(target_env = "musl") {
+        Some("musl")
+    } else if os == "linux" {
+        Some("glibc")
+    } else {
+        None
+    };
+    platforms()
+        .into_iter()
+        .find(|row| row["os"] == os && row["cpu"] == cpu && row["libc"].as_str() == libc)
+}
+
+/// The folder `packaging/build` filled in CI (`AGENTC_DIST_DIR`), if any.
+pub fn dist() -> Option<PathBuf> {
+    std::env::var_os("AGENTC_DIST_DIR").map(PathBuf::from)
+}
+
+/// The binary CI built for `target`, when it did.
+pub fn dist_binary(target: &str) -> Option<PathBuf> {
+    let exe = if platform(target)["os"] == "win32" {
+        "agentc.exe"
+    } else {
+        "agentc"
+    };
+    dist()
+        .map(|d| d.join("bin").join(target).join(exe))
+        .filter(|p| p.is_file())
+}
+
+/// A fresh folder under the system's temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentc-pkg-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+pub fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Runs a command that must succeed; its standard output.
+pub fn run(command: &mut Command) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}",
+        text(&output)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Whether an ELF file asks for a program interpreter (a dynamic loader):
+/// a static binary has no PT_INTERP program header. Reads the 64-bit
+/// little-endian header only, which is what every Linux build here is.
+pub fn elf_needs_interpreter(path: &Path) -> bool {
+    let bytes = std::fs::read(path).expect("read the binary");
+    assert_eq!(&bytes[..4], b"\x7fELF", "{} is not ELF", path.display());
+    assert_eq!(bytes[4], 2, "not a 64-bit ELF");
+    assert_eq!(bytes[5], 1, "not little-endian");
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+    let u64_at = |at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_le_bytes(b) as usize
+    };
+    let phoff = u64_at(0x20);
+    let phentsize = u16_at(0x36);
+    let phnum = u16_at(0x38);
+    const PT_INTERP: u32 = 3;
+    (0..phnum).any(|i| {
+        let at = phoff + i * phentsize;
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) == PT_INTERP
+    })
+}
+
+/// The ELF machine of a binary: 62 for x86-64, 183 for aarch64.
+pub fn elf_machine(path: &Path) -> u16 {
+    let bytes = std::fs::read(path).expect("read the binary");
+    u16::from_le_bytes([bytes[0x12], bytes[0x13]])
+}

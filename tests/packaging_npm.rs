@@ -1,0 +1,494 @@
+//! The npm packages, installed for real: `packaging/npm/pack` packs the
+//! main package `@agentc/cli` and platform packages, a fresh project
+//! installs them from the tarballs (offline: nothing is fetched), and
+//! `npx agentc` runs the binary with its arguments, streams and exit code.
+//!
+//! The platform package of this machine holds this build's binary; in CI,
+//! the static musl builds of `packaging/build` (under `AGENTC_DIST_DIR`)
+//! are packed and installed too, the aarch64 one run under qemu-user.
+//! Needs node and npm; skips with the reason without them, unless
+//! `AGENTC_REQUIRE_PACKAGING=1`.
+
+mod common;
+
+use common::packaging::{
+    dist_binary, elf_needs_interpreter, has, host, platform, platforms, run, scratch, skip, text,
+};
+use common::root;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn tools() -> bool {
+    has("node") && has("npm")
+}
+
+fn pack(args: &[&str]) -> PathBuf {
+    let printed = run(Command::new(root().join("packaging/npm/pack")).args(args));
+    PathBuf::from(printed.lines().last().expect("a tarball path"))
+}
+
+fn pack_main(out: &Path) -> PathBuf {
+    pack(&["main", out.to_str().expect("utf-8")])
+}
+
+fn pack_platform(out: &Path, target: &str, binary: &Path) -> PathBuf {
+    pack(&[
+        "platform",
+        out.to_str().expect("utf-8"),
+        target,
+        binary.to_str().expect("utf-8"),
+    ])
+}
+
+/// npm without its notices, in `dir`.
+fn npm(dir: &Path) -> Command {
+    let mut command = Command::new("npm");
+    command
+        .current_dir(dir)
+        .env("npm_config_update_notifier", "false")
+        .env("npm_config_fund", "false")
+        .env("npm_config_audit", "false");
+    command
+}
+
+/// A fresh project with the tarballs installed as dev dependencies, offline.
+fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{ "name": "an-agent-app", "version": "1.0.0", "private": true }"#,
+    )
+    .expect("write package.json");
+    run(npm(&dir)
+        .args(["install", "--offline", "--save-dev"])
+        .args(extra)
+        .args(tarballs));
+    dir
+}
+
+fn npx(dir: &Path, args: &[&str]) -> Output {
+    npm(dir)
+        .args(["exec", "--offline", "--no", "--", "agentc"])
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("AGENTC_BINARY")
+        .output()
+        .expect("run npx agentc")
+}
+
+/// This machine's platform package, holding this build's binary.
+fn host_package(out: &Path) -> Option<(Value, PathBuf)> {
+    let Some(row) = host() else {
+        skip("this machine is not one of packaging/platforms.json's platforms");
+        return None;
+    };
+    let target = row["target"].as_str().expect("a target").to_string();
+    let tarball = pack_platform(out, &target, Path::new(env!("CARGO_BIN_EXE_agentc")));
+    Some((row, tarball))
+}
+
+fn package_json(tarball: &Path) -> Value {
+    let printed = run(Command::new("tar")
+        .arg("-xzOf")
+        .arg(tarball)
+        .arg("package/package.json"));
+    serde_json::from_str(&printed).expect("package.json is JSON")
+}
+
+fn assert_no_install_scripts(manifest: &Value) {
+    for hook in ["preinstall", "install", "postinstall", "prepare"] {
+        assert!(
+            manifest["scripts"][hook].is_null(),
+            "{} has a {hook} script",
+            manifest["name"]
+        );
+    }
+}
+
+#[test]
+fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
+    if !tools() {
+        return;
+    }
+    let out = scratch("npm-tarballs");
+    let main = pack_main(&out);
+    let Some((_, platform_tarball)) = host_package(&out) else {
+        return;
+    };
+    let dir = project("npm-app", &[&main, &platform_tarball], &[]);
+    for installed in [
+        "@agentc/cli",
+        &format!(
+            "@agentc/cli-{}",
+            host().expect("host")["npm"].as_str().expect("npm")
+        ),
+    ] {
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                dir.join("node_modules")
+                    .join(installed)
+                    .join("package.json"),
+            )
+            .expect("installed package.json"),
+        )
+        .expect("json");
+        assert_eq!(manifest["version"], VERSION, "{installed}");
+        assert_no_install_scripts(&manifest);
+    }
+
+    let version = npx(&dir, &["--version"]);
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("agentc {VERSION}\n")
+    );
+    assert_eq!(version.status.code(), Some(0));
+
+    std::fs::create_dir_all(dir.join("agents")).expect("agents folder");
+    copy_folder(
+        &root().join("protocols/shop-assistant"),
+        &dir.join("agents/shop"),
+    );
+    let clean = npx(&dir, &["check", "agents/shop"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean));
+    assert!(
+        text(&clean).contains("checked 7 files: no problems"),
+        "{}",
+        text(&clean)
+    );
+
+    std::fs::create_dir_all(dir.join("agents/broken")).expect("folder");
+    std::fs::write(
+        dir.join("agents/broken/protocol.yaml"),
+        "types:\n  Ticket:\n    status: { type: Staus }\n",
+    )
+    .expect("write");
+    let broken = npx(&dir, &["check", "--format", "short", "agents"]);
+    assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
+    assert!(
+        String::from_utf8_lossy(&broken.stdout)
+            .contains("agents/broken/protocol.yaml:3:21: error[unknown-type]"),
+        "{}",
+        text(&broken)
+    );
+    let usage = npx(&dir, &["check", "does-not-exist"]);
+    assert_eq!(usage.status.code(), Some(2), "{}", text(&usage));
+
+    // Standard input reaches the binary: data to validate, on stdin.
+    let mut child = npm(&dir)
+        .args(["exec", "--offline", "--no", "--", "agentc", "validate"])
+        .args(["agents/shop/protocol.yaml", "-", "--tool", "add-to-cart"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn npx");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(b"{}").expect("write stdin");
+    }
+    let piped = child.wait_with_output().expect("wait");
+    assert_eq!(piped.status.code(), Some(1), "{}", text(&piped));
+    assert!(
+        text(&piped).contains("missing required property `cartItems`"),
+        "{}",
+        text(&piped)
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn agentc_binary_overrides_the_package_and_signals_pass_through() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+    if !tools() {
+        return;
+    }
+    let out = scratch("npm-override-tarballs");
+    let main = pack_main(&out);
+    // Only the main package: the override must not need a platform package.
+    let dir = project("npm-override", &[&main], &[]);
+    let script = dir.join("my-agentc");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"built by me: $*\"\n[ \"$1\" = die ] && kill -TERM $$\nexit 7\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let run_with = |args: &[&str]| {
+        npm(&dir)
+            .args(["exec", "--offline", "--no", "--", "agentc"])
+            .args(args)
+            .env("AGENTC_BINARY", &script)
+            .output()
+            .expect("run npx agentc")
+    };
+    let output = run_with(&["check", "a b"]);
+    assert_eq!(output.status.code(), Some(7), "{}", text(&output));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "built by me: check a b\n"
+    );
+    // npm exec reports a signal as 128+N; the launcher itself dies of it.
+    let launcher = dir.join("node_modules/@agentc/cli/bin/agentc");
+    let direct = Command::new("node")
+        .arg(&launcher)
+        .arg("die")
+        .env("AGENTC_BINARY", &script)
+        .output()
+        .expect("run the launcher");
+    assert_eq!(
+        direct.status.signal(),
+        Some(15),
+        "{:?} {}",
+        direct.status,
+        text(&direct)
+    );
+
+    let missing = npm(&dir)
+        .args(["exec", "--offline", "--no", "--", "agentc", "--version"])
+        .env("AGENTC_BINARY", dir.join("not-there"))
+        .output()
+        .expect("run");
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
+    assert!(
+        text(&missing).contains("AGENTC_BINARY is"),
+        "{}",
+        text(&missing)
+    );
+}
+
+#[test]
+fn without_its_platform_package_the_launcher_names_the_platform() {
+    if !tools() {
+        return;
+    }
+    let Some(row) = host() else {
+        skip("this machine is not one of packaging/platforms.json's platforms");
+        return;
+    };
+    let out = scratch("npm-nobinary-tarballs");
+    let main = pack_main(&out);
+    let dir = project("npm-nobinary", &[&main], &[]);
+    let output = npx(&dir, &["--version"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let message = String::from_utf8_lossy(&output.stderr).into_owned();
+    let named = match row["libc"].as_str() {
+        Some(libc) => format!(
+            "no agentc binary is installed for {} {} ({libc})",
+            row["os"].as_str().unwrap_or_default(),
+            row["cpu"].as_str().unwrap_or_default()
+        ),
+        None => format!(
+            "no agentc binary is installed for {} {}",
+            row["os"].as_str().unwrap_or_default(),
+            row["cpu"].as_str().unwrap_or_default()
+        ),
+    };
+    assert!(message.contains(&named), "{message}");
+    assert!(
+        message.contains(&format!(
+            "@agentc/cli-{}",
+            row["npm"].as_str().unwrap_or_default()
+        )),
+        "{message}"
+    );
+    assert!(message.contains("AGENTC_BINARY"), "{message}");
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn every_package_carries_its_platform_row() {
+    if !tools() {
+        return;
+    }
+    let out = scratch("npm-every-platform");
+    let main = package_json(&pack_main(&out));
+    assert_eq!(main["name"], "@agentc/cli");
+    assert_eq!(main["version"], VERSION);
+    assert_eq!(main["bin"]["agentc"], "bin/agentc");
+    assert_no_install_scripts(&main);
+    let rows = platforms();
+    let optional = main["optionalDependencies"]
+        .as_object()
+        .expect("optionalDependencies");
+    assert_eq!(optional.len(), rows.len(), "{optional:?}");
+    // A stand-in binary: what is checked here is each package's manifest.
+    let binary = &out.join("stand-in");
+    std::fs::write(binary, "#!/bin/sh\nexit 0\n").expect("write the stand-in");
+    for row in &rows {
+        let target = row["target"].as_str().expect("target");
+        let name = format!("@agentc/cli-{}", row["npm"].as_str().expect("npm"));
+        assert_eq!(optional[&name], VERSION, "{name}");
+        let tarball = pack_platform(&out, target, binary);
+        let manifest = package_json(&tarball);
+        assert_eq!(manifest["name"], name.as_str());
+        assert_eq!(manifest["version"], VERSION);
+        assert_eq!(manifest["os"], serde_json::json!([row["os"]]), "{name}");
+        assert_eq!(manifest["cpu"], serde_json::json!([row["cpu"]]), "{name}");
+        match row.get("libc") {
+            Some(libc) => assert_eq!(manifest["libc"], serde_json::json!([libc]), "{name}"),
+            None => assert!(manifest["libc"].is_null(), "{name}"),
+        }
+        assert_no_install_scripts(&manifest);
+        let exe = if row["os"] == "win32" {
+            "agentc.exe"
+        } else {
+            "agentc"
+        };
+        let listing = run(Command::new("tar").arg("-tvzf").arg(&tarball));
+        let line = listing
+            .lines()
+            .find(|l| l.ends_with(&format!("package/{exe}")))
+            .unwrap_or_else(|| panic!("{name} has no {exe}:\n{listing}"));
+        assert!(line.starts_with("-rwxr-xr-x"), "{name}: {line}");
+    }
+    // A target that is not a platform is refused.
+    let refused = Command::new(root().join("packaging/npm/pack"))
+        .args([
+            "platform",
+            out.to_str().expect("utf-8"),
+            "riscv64gc-unknown-linux-gnu",
+        ])
+        .arg(binary)
+        .output()
+        .expect("run pack");
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(
+        text(&refused).contains("not in packaging/platforms.json"),
+        "{}",
+        text(&refused)
+    );
+}
+
+/// The static musl x86-64 build of CI installs and runs on this glibc
+/// machine, found by the launcher's fallback from the glibc package.
+#[test]
+fn the_static_musl_package_serves_a_glibc_linux() {
+    if !tools() {
+        return;
+    }
+    if host().is_none_or(|row| row["target"] != "x86_64-unknown-linux-gnu") {
+        println!("skipped: not an x86-64 glibc Linux");
+        return;
+    }
+    let target = "x86_64-unknown-linux-musl";
+    let Some(binary) = dist_binary(target) else {
+        skip(&format!(
+            "AGENTC_DIST_DIR has no {target} build (packaging/build makes it; .ci/run sets it)"
+        ));
+        return;
+    };
+    assert!(
+        !elf_needs_interpreter(&binary),
+        "{} is not static",
+        binary.display()
+    );
+    let out = scratch("npm-musl-tarballs");
+    let main = pack_main(&out);
+    let musl = pack_platform(&out, target, &binary);
+    // npm refuses a package for another libc when it is named directly;
+    // --force stands for what does reach such a machine (a lockfile, a
+    // node_modules folder copied from a musl build stage).
+    let dir = project("npm-musl", &[&main, &musl], &["--force"]);
+    assert!(!dir.join("node_modules/@agentc/cli-linux-x64").exists());
+    let version = npx(&dir, &["--version"]);
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("agentc {VERSION}\n"),
+        "{}",
+        text(&version)
+    );
+    copy_folder(&root().join("protocols/shop-assistant"), &dir.join("shop"));
+    let clean = npx(&dir, &["check", "shop"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean));
+}
+
+/// The aarch64 musl build of CI: its package installs for an arm64 machine,
+/// and its binary runs under qemu-user where that is installed.
+#[test]
+fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
+    if !tools() {
+        return;
+    }
+    let target = "aarch64-unknown-linux-musl";
+    let Some(binary) = dist_binary(target) else {
+        skip(&format!(
+            "AGENTC_DIST_DIR has no {target} build (packaging/build makes it; .ci/run sets it)"
+        ));
+        return;
+    };
+    let row = platform(target);
+    let out = scratch("npm-arm-tarballs");
+    let main = pack_main(&out);
+    let arm = pack_platform(&out, target, &binary);
+    // npm refuses a package for another cpu when it is named directly.
+    let dir = project("npm-arm", &[&main, &arm], &["--force"]);
+    let installed = dir
+        .join("node_modules/@agentc")
+        .join(format!("cli-{}", row["npm"].as_str().expect("npm")))
+        .join("agentc");
+    assert!(
+        installed.is_file(),
+        "{} was not installed",
+        installed.display()
+    );
+    assert!(!elf_needs_interpreter(&installed), "not static");
+    assert_eq!(
+        common::packaging::elf_machine(&installed),
+        183,
+        "not aarch64"
+    );
+    let qemu_runs = Command::new("qemu-aarch64")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !qemu_runs {
+        if std::env::var("AGENTC_REQUIRE_QEMU").as_deref() == Ok("1") {
+            panic!("AGENTC_REQUIRE_QEMU=1 but qemu-aarch64 is not on PATH");
+        }
+        println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
+        return;
+    }
+    copy_folder(&root().join("protocols/shop-assistant"), &dir.join("shop"));
+    let version = Command::new("qemu-aarch64")
+        .arg(&installed)
+        .arg("--version")
+        .output()
+        .expect("qemu");
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("agentc {VERSION}\n"),
+        "{}",
+        text(&version)
+    );
+    let check = Command::new("qemu-aarch64")
+        .arg(&installed)
+        .args(["check", "shop"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("qemu");
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(
+        text(&check).contains("checked 7 files: no problems"),
+        "{}",
+        text(&check)
+    );
+}
+
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("make folder");
+    for entry in std::fs::read_dir(from).expect("list") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy_folder(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
