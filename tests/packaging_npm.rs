@@ -146,6 +146,28 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
     );
     assert_eq!(version.status.code(), Some(0));
 
+    // What editors call (the VS Code extension does): the exported resolver.
+    let resolved = run(Command::new("node")
+        .args([
+            "-e",
+            "console.log(require('@agentc/cli/resolve').binaryPath())",
+        ])
+        .current_dir(&dir)
+        .env_remove("AGENTC_BINARY"));
+    let suffix = host().expect("host")["npm"]
+        .as_str()
+        .expect("npm")
+        .to_string();
+    let installed = dir
+        .join("node_modules/@agentc")
+        .join(format!("cli-{suffix}"));
+    assert_eq!(
+        Path::new(resolved.trim()),
+        std::fs::canonicalize(installed)
+            .expect("the platform package")
+            .join("agentc"),
+    );
+
     std::fs::create_dir_all(dir.join("agents")).expect("agents folder");
     copy_folder(
         &root().join("protocols/shop-assistant"),

@@ -17,8 +17,9 @@ Usage:
                                    naming each, when one disagrees with Cargo.toml
   release.py set-version NEW       write NEW into every one of them
   release.py mirror CHECKOUT       make CHECKOUT (a clone of the agentc-pre-commit
-                                   repository) hold packaging/pre-commit/ at this
-                                   version: commit, and tag v<version>; pushing is
+                                   repository) hold packaging/pre-commit/ and the
+                                   hooks of .pre-commit-hooks.yaml, run from the
+                                   wheel; commit, and tag v<version>; pushing is
                                    left to the caller
 
 Needs Python 3.11 or later (tomllib) and nothing else, so it runs as-is on
@@ -238,6 +239,22 @@ def checksums(folder: Path) -> None:
     print(folder / "SHA256SUMS")
 
 
+def mirror_hooks() -> str:
+    """The mirror's .pre-commit-hooks.yaml: the main repository's hooks, to
+    run the agentc-lint wheel (`language: python`) instead of building
+    agentc with cargo (`language: rust`), so the hook is written once."""
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    body = text[text.index("\n- id:") + 1 :]
+    if body.count("  language: rust\n") != 1:
+        fail(".pre-commit-hooks.yaml should have one hook, with `language: rust`")
+    header = (
+        "# pre-commit hooks for agentc (https://pre-commit.com), written by agentc's\n"
+        "# release from its .pre-commit-hooks.yaml: the same hooks, installing the\n"
+        "# agentc-lint wheel that pyproject.toml pins instead of building agentc.\n"
+    )
+    return header + body.replace("  language: rust\n", "  language: python\n")
+
+
 def mirror(checkout: Path) -> None:
     """ruff-pre-commit's pattern: a repository whose only content is the hook
     and a package that pins the wheel, tagged like agentc itself."""
@@ -245,14 +262,14 @@ def mirror(checkout: Path) -> None:
     import subprocess
 
     version = cargo_version()
-    source = ROOT / "packaging/pre-commit"
     if not (checkout / ".git").exists():
         fail(f"{checkout} is not a git checkout")
     for path in sorted(checkout.iterdir()):
         if path.name == ".git":
             continue
         shutil.rmtree(path) if path.is_dir() else path.unlink()
-    shutil.copytree(source, checkout, dirs_exist_ok=True)
+    shutil.copytree(ROOT / "packaging/pre-commit", checkout, dirs_exist_ok=True)
+    (checkout / ".pre-commit-hooks.yaml").write_text(mirror_hooks())
     identity = ["-c", "user.name=agentc release", "-c", "user.email=release@agentc.invalid"]
 
     def git(*args: str) -> None:
