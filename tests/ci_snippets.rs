@@ -1,7 +1,7 @@
 //! The README's CI snippets work as written: the GitHub Actions job and the
 //! GitLab CI job pass their platform's schema (check-jsonschema's vendored
 //! SchemaStore copies, offline), `.pre-commit-hooks.yaml` and the README's
-//! `.pre-commit-config.yaml` pass pre-commit's own validation, and every
+//! two `.pre-commit-config.yaml` pass pre-commit's own validation, and every
 //! `agentc` command in them runs on a real protocol and exits 0.
 //!
 //! The tools come from `AGENTC_CI_TOOLS_BIN` (a folder holding
@@ -76,11 +76,13 @@ fn ci_snippets_pass_their_platforms_schemas() {
             .args(["--builtin-schema", schema])
             .arg(&path));
     }
-    let config = dir.join(".pre-commit-config.yaml");
-    std::fs::write(&config, snippet(&readme, "pre-commit")).expect("write snippet");
-    run(Command::new(bin.join("pre-commit"))
-        .arg("validate-config")
-        .arg(&config));
+    for name in ["pre-commit", "pre-commit-mirror"] {
+        let config = dir.join(".pre-commit-config.yaml");
+        std::fs::write(&config, snippet(&readme, name)).expect("write snippet");
+        run(Command::new(bin.join("pre-commit"))
+            .arg("validate-config")
+            .arg(&config));
+    }
     run(Command::new(bin.join("pre-commit"))
         .arg("validate-manifest")
         .arg(root().join(".pre-commit-hooks.yaml")));

@@ -69,6 +69,10 @@ fn copy_of_the_version_files(name: &str) -> PathBuf {
         "packaging/pre-commit/pyproject.toml",
         "editors/vscode/package.json",
         "editors/vscode/package-lock.json",
+        "README.md",
+        "docs/install.md",
+        "packaging/pypi/README.md",
+        "packaging/pre-commit/README.md",
     ] {
         let to = dir.join(file);
         std::fs::create_dir_all(to.parent().expect("a folder")).expect("make the folder");
@@ -135,8 +139,20 @@ fn set_version_writes_every_file_and_nothing_else() {
         .collect();
     let output = release(&python, &dir, &["set-version", "1.2.3-rc.1"]);
     assert!(output.status.success(), "{}", text(&output));
-    let listed = text(&output);
-    assert_eq!(listed.matches("1.2.3-rc.1").count(), 8, "{listed}");
+    // Every file `versions` reads now says the new version, and only it.
+    let listed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let mut files = 0;
+    for line in listed.lines() {
+        let (file, versions) = line.split_once(": ").expect("FILE: VERSIONS");
+        if file == "pyproject.toml" {
+            continue;
+        }
+        files += 1;
+        for version in versions.split(", ") {
+            assert_eq!(version, "1.2.3-rc.1", "{file}: {listed}");
+        }
+    }
+    assert_eq!(files, 11, "{listed}");
     for (path, old) in before {
         let new = std::fs::read_to_string(&path).expect("read");
         let name = path.strip_prefix(&dir).expect("inside").to_string_lossy();

@@ -142,6 +142,10 @@ class JsonField:
         file.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
+# A version in an install line: `uses: agentc/agentc@vX`, `rev: vX`,
+# `agentc-lint==X`.
+DOC_VERSION = r"(?:agentc/agentc@v|rev: v|agentc-lint==)(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)"
+
 # Every file that carries the version, besides Cargo.toml. The wheel's
 # version is Cargo.toml's itself (pyproject.toml declares it dynamic, which
 # `versions` checks); the npm platform packages take theirs from the main
@@ -153,6 +157,11 @@ FIELDS = [
     JsonField("editors/vscode/package-lock.json", ("version",), ("packages", "", "version")),
     TextField("packaging/pre-commit/pyproject.toml", r'"agentc-lint==([^"]+)"'),
     TextField("action.yml", r'^  version:\n(?:    .*\n)*?    default: "([^"]+)"$'),
+    # The install lines the docs show.
+    TextField("README.md", DOC_VERSION, 3),
+    TextField("docs/install.md", DOC_VERSION, 3),
+    TextField("packaging/pypi/README.md", DOC_VERSION, 1),
+    TextField("packaging/pre-commit/README.md", DOC_VERSION, 1),
 ]
 
 
