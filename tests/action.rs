@@ -14,40 +14,15 @@
 
 mod common;
 
-use common::packaging::{has, host, run, scratch, skip, text};
+use common::packaging::{has, host, run, scratch, skip, text, yaml_as_json};
 use common::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn python_with_yaml() -> Option<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN") {
-        candidates.push(PathBuf::from(bin).join("python"));
-    }
-    candidates.push(PathBuf::from("python3"));
-    let found = candidates.into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", "import yaml"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if found.is_none() {
-        skip("no Python with PyYAML (AGENTC_CI_TOOLS_BIN/python or python3) to read action.yml");
-    }
-    found
-}
-
 fn action() -> Option<Value> {
-    let python = python_with_yaml()?;
-    let json = run(Command::new(python)
-        .args([
-            "-c",
-            "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
-        ])
-        .arg(root().join("action.yml")));
-    Some(serde_json::from_str(&json).expect("action.yml as JSON"))
+    yaml_as_json(&root().join("action.yml"))
 }
 
 /// The npm tarballs of this build: the main package and this machine's.

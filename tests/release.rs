@@ -511,3 +511,75 @@ fn the_pre_commit_mirror_is_committed_and_tagged() {
     }
     let _ = std::fs::remove_dir_all(checkout);
 }
+
+/// The release's steps that can run here, run as release.yml writes them
+/// (bash, the job's `env:`, from a checkout's root): archiving a binary,
+/// packing its npm platform package and the main one, and the checksums.
+/// A step whose command line no longer fits its script fails here. The
+/// build itself (`packaging/build`) runs in CI's own packaging step, and
+/// `python` is `python3` here.
+#[test]
+fn the_release_steps_run_as_written() {
+    let Some(python) = python() else { return };
+    if !common::packaging::has("node") || !common::packaging::has("npm") {
+        return;
+    }
+    let Some(workflow) =
+        common::packaging::yaml_as_json(&root().join(".github/workflows/release.yml"))
+    else {
+        return;
+    };
+    let step = |job: &str, name: &str| -> String {
+        workflow["jobs"][job]["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("release.yml's {job} job has no step `{name}`"))["run"]
+            .as_str()
+            .expect("a run step")
+            .to_string()
+    };
+    // A checkout: the repository's scripts, and a dist/ with one build.
+    let checkout = scratch("steps");
+    std::os::unix::fs::symlink(root().join("packaging"), checkout.join("packaging"))
+        .expect("link packaging/");
+    let target = "x86_64-unknown-linux-gnu";
+    let bin = checkout.join("dist/bin").join(target);
+    std::fs::create_dir_all(&bin).expect("folder");
+    // A stand-in: what the steps do with the binary does not depend on it.
+    std::fs::write(bin.join("agentc"), "#!/bin/sh\n").expect("write the stand-in");
+    let run_step = |script: String| {
+        let output = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
+            .current_dir(&checkout)
+            .env("TARGET", target)
+            .env("PYTHON", &python)
+            .env("VERSION", cargo_version())
+            .env("npm_config_update_notifier", "false")
+            .output()
+            .expect("bash");
+        assert!(
+            output.status.success(),
+            "`{script}` failed:\n{}",
+            text(&output)
+        );
+    };
+    run_step(step("build", "Archive the binary"));
+    run_step(step("build", "Pack the npm platform package"));
+    run_step(step("packages", "The main npm package"));
+    run_step(step("publish", "Checksums").replace("python3", &python));
+    let version = cargo_version();
+    for file in [
+        format!("dist/archives/agentc-{version}-{target}.tar.gz"),
+        "dist/archives/SHA256SUMS".to_string(),
+        format!("dist/npm/agentc-cli-linux-x64-{version}.tgz"),
+        format!("dist/npm/agentc-cli-{version}.tgz"),
+    ] {
+        assert!(
+            checkout.join(&file).is_file(),
+            "the steps did not write {file}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(checkout);
+}

@@ -150,3 +150,30 @@ pub fn elf_machine(path: &Path) -> u16 {
     let bytes = std::fs::read(path).expect("read the binary");
     u16::from_le_bytes([bytes[0x12], bytes[0x13]])
 }
+
+/// A YAML file as JSON, read by a Python with PyYAML
+/// (`$AGENTC_CI_TOOLS_BIN/python`, pre-commit's venv, or `python3`); `None`,
+/// with the reason, when there is none.
+pub fn yaml_as_json(file: &Path) -> Option<Value> {
+    let mut candidates = Vec::new();
+    if let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN") {
+        candidates.push(PathBuf::from(bin).join("python"));
+    }
+    candidates.push(PathBuf::from("python3"));
+    let Some(python) = candidates.into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", "import yaml"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        skip("no Python with PyYAML (AGENTC_CI_TOOLS_BIN/python or python3) to read YAML");
+        return None;
+    };
+    let json = run(Command::new(python)
+        .args([
+            "-c",
+            "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+        ])
+        .arg(file));
+    Some(serde_json::from_str(&json).expect("YAML as JSON"))
+}
