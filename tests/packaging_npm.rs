@@ -45,7 +45,19 @@ fn pack_platform(out: &Path, target: &str, binary: &Path) -> PathBuf {
 
 /// npm without its notices, in `dir`.
 fn npm(dir: &Path) -> Command {
-    let mut command = Command::new("npm");
+    tool("npm", dir)
+}
+
+/// `npx agentc`, as a user types it: offline, and never fetching a package
+/// (the project's own `agentc` or nothing).
+fn npx_agentc(dir: &Path) -> Command {
+    let mut command = tool("npx", dir);
+    command.args(["--offline", "--no", "--", "agentc"]);
+    command
+}
+
+fn tool(program: &str, dir: &Path) -> Command {
+    let mut command = Command::new(program);
     command
         .current_dir(dir)
         .env("npm_config_update_notifier", "false")
@@ -70,8 +82,7 @@ fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> PathBuf {
 }
 
 fn npx(dir: &Path, args: &[&str]) -> Output {
-    npm(dir)
-        .args(["exec", "--offline", "--no", "--", "agentc"])
+    npx_agentc(dir)
         .args(args)
         .env("NO_COLOR", "1")
         .env_remove("AGENTC_BINARY")
@@ -199,8 +210,8 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
     assert_eq!(usage.status.code(), Some(2), "{}", text(&usage));
 
     // Standard input reaches the binary: data to validate, on stdin.
-    let mut child = npm(&dir)
-        .args(["exec", "--offline", "--no", "--", "agentc", "validate"])
+    let mut child = npx_agentc(&dir)
+        .arg("validate")
         .args(["agents/shop/protocol.yaml", "-", "--tool", "add-to-cart"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -241,8 +252,7 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
     .expect("write");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let run_with = |args: &[&str]| {
-        npm(&dir)
-            .args(["exec", "--offline", "--no", "--", "agentc"])
+        npx_agentc(&dir)
             .args(args)
             .env("AGENTC_BINARY", &script)
             .output()
@@ -270,8 +280,8 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
         text(&direct)
     );
 
-    let missing = npm(&dir)
-        .args(["exec", "--offline", "--no", "--", "agentc", "--version"])
+    let missing = npx_agentc(&dir)
+        .arg("--version")
         .env("AGENTC_BINARY", dir.join("not-there"))
         .output()
         .expect("run");

@@ -519,6 +519,7 @@ fn the_pre_commit_mirror_is_committed_and_tagged() {
 /// build itself (`packaging/build`) runs in CI's own packaging step, and
 /// `python` is `python3` here.
 #[test]
+#[cfg(unix)]
 fn the_release_steps_run_as_written() {
     let Some(python) = python() else { return };
     if !common::packaging::has("node") || !common::packaging::has("npm") {
