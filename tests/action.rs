@@ -14,7 +14,7 @@
 
 mod common;
 
-use common::packaging::{has, host, run, scratch, skip, text, yaml_as_json};
+use common::packaging::{has, host, passes_schemastore, run, scratch, skip, text, yaml_as_json};
 use common::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -152,27 +152,11 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
 
 fn workspace(name: &str) -> PathBuf {
     let dir = scratch(&format!("action-{name}"));
-    std::fs::create_dir_all(dir.join("agents/shop")).expect("folder");
-    for entry in std::fs::read_dir(root().join("protocols/shop-assistant")).expect("list") {
-        let entry = entry.expect("entry");
-        copy(
-            &entry.path(),
-            &dir.join("agents/shop").join(entry.file_name()),
-        );
-    }
+    common::copy_dir(
+        &root().join("protocols/shop-assistant"),
+        &dir.join("agents/shop"),
+    );
     dir
-}
-
-fn copy(from: &Path, to: &Path) {
-    if from.is_dir() {
-        std::fs::create_dir_all(to).expect("folder");
-        for entry in std::fs::read_dir(from).expect("list") {
-            let entry = entry.expect("entry");
-            copy(&entry.path(), &to.join(entry.file_name()));
-        }
-    } else {
-        std::fs::copy(from, to).expect("copy");
-    }
 }
 
 fn write(dir: &Path, file: &str, text: &str) {
@@ -225,7 +209,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     // `config` turns the code off; deny-warnings must be true or false.
     let warned = workspace("warned");
     // The worker example with one property renamed to snake_case.
-    copy(
+    common::copy_dir(
         &root().join("protocols/worker"),
         &warned.join("agents/legacy"),
     );
@@ -359,17 +343,5 @@ fn action_yml_passes_github_s_schema_and_pins_this_version() {
             "a step interpolates into its script: {script}"
         );
     }
-    let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN").map(PathBuf::from) else {
-        if std::env::var("AGENTC_REQUIRE_CI_TOOLS").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_CI_TOOLS=1 but AGENTC_CI_TOOLS_BIN is not set; .ci/run sets it");
-        }
-        println!("skipped: AGENTC_CI_TOOLS_BIN is not set (check-jsonschema; see .ci/run)");
-        return;
-    };
-    let output = Command::new(bin.join("check-jsonschema"))
-        .args(["--builtin-schema", "vendor.github-actions"])
-        .arg(root().join("action.yml"))
-        .output()
-        .expect("run check-jsonschema");
-    assert!(output.status.success(), "{}", text(&output));
+    passes_schemastore("vendor.github-actions", &root().join("action.yml"));
 }

@@ -180,7 +180,7 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
     );
 
     std::fs::create_dir_all(dir.join("agents")).expect("agents folder");
-    copy_folder(
+    common::copy_dir(
         &root().join("protocols/shop-assistant"),
         &dir.join("agents/shop"),
     );
@@ -434,7 +434,7 @@ fn the_static_musl_package_serves_a_glibc_linux() {
         "{}",
         text(&version)
     );
-    copy_folder(&root().join("protocols/shop-assistant"), &dir.join("shop"));
+    common::copy_dir(&root().join("protocols/shop-assistant"), &dir.join("shop"));
     let clean = npx(&dir, &["check", "shop"]);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean));
 }
@@ -485,7 +485,7 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
         println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
         return;
     }
-    copy_folder(&root().join("protocols/shop-assistant"), &dir.join("shop"));
+    common::copy_dir(&root().join("protocols/shop-assistant"), &dir.join("shop"));
     let version = Command::new("qemu-aarch64")
         .arg(&installed)
         .arg("--version")
@@ -510,17 +510,4 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
         "{}",
         text(&check)
     );
-}
-
-fn copy_folder(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("make folder");
-    for entry in std::fs::read_dir(from).expect("list") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if path.is_dir() {
-            copy_folder(&path, &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
-        }
-    }
 }

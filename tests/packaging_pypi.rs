@@ -219,7 +219,7 @@ fn the_pre_commit_mirror_runs_the_wheel() {
             .current_dir(&project))
     };
     git(&["init", "--quiet"]);
-    copy(
+    common::copy_dir(
         &root().join("protocols/support-desk"),
         &project.join("agents/support"),
     );
@@ -311,16 +311,4 @@ fn the_sdist_holds_what_a_source_build_needs() {
         text(&checked)
     );
     let _ = std::fs::remove_dir_all(out);
-}
-
-fn copy(from: &Path, to: &Path) {
-    if from.is_dir() {
-        std::fs::create_dir_all(to).expect("folder");
-        for entry in std::fs::read_dir(from).expect("list") {
-            let entry = entry.expect("entry");
-            copy(&entry.path(), &to.join(entry.file_name()));
-        }
-    } else {
-        std::fs::copy(from, to).expect("copy");
-    }
 }

@@ -440,21 +440,10 @@ fn the_release_workflow_calls_only_scripts_that_exist() {
 
 #[test]
 fn the_release_workflow_passes_github_s_schema() {
-    let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN").map(PathBuf::from) else {
-        if std::env::var("AGENTC_REQUIRE_CI_TOOLS").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_CI_TOOLS=1 but AGENTC_CI_TOOLS_BIN is not set; .ci/run sets it");
-        }
-        println!(
-            "skipped: AGENTC_CI_TOOLS_BIN is not set (a folder with check-jsonschema; see .ci/run)"
-        );
-        return;
-    };
-    let output = Command::new(bin.join("check-jsonschema"))
-        .args(["--builtin-schema", "vendor.github-workflows"])
-        .arg(root().join(".github/workflows/release.yml"))
-        .output()
-        .expect("run check-jsonschema");
-    assert!(output.status.success(), "{}", text(&output));
+    common::packaging::passes_schemastore(
+        "vendor.github-workflows",
+        &root().join(".github/workflows/release.yml"),
+    );
 }
 
 #[test]

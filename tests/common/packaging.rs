@@ -177,3 +177,23 @@ pub fn yaml_as_json(file: &Path) -> Option<Value> {
         .arg(file));
     Some(serde_json::from_str(&json).expect("YAML as JSON"))
 }
+
+/// Checks a file against one of check-jsonschema's vendored SchemaStore
+/// schemas (`vendor.github-actions`, `vendor.github-workflows`), from
+/// `$AGENTC_CI_TOOLS_BIN`; without it, says why and returns, unless
+/// `AGENTC_REQUIRE_CI_TOOLS=1`.
+pub fn passes_schemastore(schema: &str, file: &Path) {
+    let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN").map(PathBuf::from) else {
+        if std::env::var("AGENTC_REQUIRE_CI_TOOLS").as_deref() == Ok("1") {
+            panic!("AGENTC_REQUIRE_CI_TOOLS=1 but AGENTC_CI_TOOLS_BIN is not set; .ci/run sets it");
+        }
+        println!("skipped: AGENTC_CI_TOOLS_BIN is not set (check-jsonschema; see .ci/run)");
+        return;
+    };
+    let output = Command::new(bin.join("check-jsonschema"))
+        .args(["--builtin-schema", schema])
+        .arg(file)
+        .output()
+        .expect("run check-jsonschema");
+    assert!(output.status.success(), "{}", text(&output));
+}
