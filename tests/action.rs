@@ -299,14 +299,14 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
         "{stdout}"
     );
     assert!(!stdout.contains("skipped/"), "{stdout}");
-    // One line: split at spaces.
+    // One line (with the final line break of a YAML block): split at spaces.
     let ran = run_action(
         &action,
         &spaced,
         &[
             ("package", &package),
             ("working-directory", "repo"),
-            ("paths", "other skipped"),
+            ("paths", "other skipped\n"),
         ],
     );
     assert_eq!(ran.code(), Some(1), "{}", text(ran.last()));
