@@ -474,15 +474,7 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
         183,
         "not aarch64"
     );
-    let qemu_runs = Command::new("qemu-aarch64")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !qemu_runs {
-        if std::env::var("AGENTC_REQUIRE_QEMU").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_QEMU=1 but qemu-aarch64 is not on PATH");
-        }
-        println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
+    if !common::packaging::qemu_aarch64() {
         return;
     }
     common::copy_dir(&root().join("protocols/shop-assistant"), &dir.join("shop"));

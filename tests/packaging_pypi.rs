@@ -13,7 +13,7 @@ mod common;
 
 use common::packaging::{dist, elf_machine, elf_needs_interpreter, run, scratch, skip, text};
 use common::root;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -56,17 +56,6 @@ fn venv(name: &str) -> PathBuf {
     dir
 }
 
-/// The names in a wheel (a zip), read with Python's zipfile.
-fn wheel_members(wheel: &Path) -> Vec<String> {
-    let listing = run(Command::new(python())
-        .args([
-            "-c",
-            "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
-        ])
-        .arg(wheel));
-    listing.lines().map(str::to_string).collect()
-}
-
 #[test]
 fn the_wheel_installs_with_pip_and_runs_agentc() {
     let Some(wheel) = wheel("x86_64") else { return };
@@ -83,7 +72,7 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
     ] {
         assert!(name.contains(tag), "{name} lacks {tag}");
     }
-    let members = wheel_members(&wheel);
+    let members = common::packaging::zip_names(&wheel);
     let script = format!("agentc_lint-{VERSION}.data/scripts/agentc");
     assert!(members.contains(&script), "{members:?}");
     assert!(
@@ -164,12 +153,7 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
     let binary = out.join(format!("agentc_lint-{VERSION}.data/scripts/agentc"));
     assert_eq!(elf_machine(&binary), 183, "not an aarch64 binary");
     assert!(!elf_needs_interpreter(&binary), "not static");
-    let qemu = Command::new("qemu-aarch64").arg("--version").output();
-    if !qemu.is_ok_and(|o| o.status.success()) {
-        if std::env::var("AGENTC_REQUIRE_QEMU").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_QEMU=1 but qemu-aarch64 is not on PATH");
-        }
-        println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
+    if !common::packaging::qemu_aarch64() {
         return;
     }
     #[cfg(unix)]

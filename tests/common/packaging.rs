@@ -197,3 +197,31 @@ pub fn passes_schemastore(schema: &str, file: &Path) {
         .expect("run check-jsonschema");
     assert!(output.status.success(), "{}", text(&output));
 }
+
+/// Whether `qemu-aarch64` runs here, to run an aarch64 binary. When it does
+/// not, says so, and fails when `AGENTC_REQUIRE_QEMU=1` (set by `.ci/run`
+/// where it installed qemu-user).
+pub fn qemu_aarch64() -> bool {
+    let runs = Command::new("qemu-aarch64")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !runs {
+        if std::env::var("AGENTC_REQUIRE_QEMU").as_deref() == Ok("1") {
+            panic!("AGENTC_REQUIRE_QEMU=1 but qemu-aarch64 is not on PATH");
+        }
+        println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
+    }
+    runs
+}
+
+/// The names in a zip file (a wheel, a .vsix), read with Python's zipfile.
+pub fn zip_names(zip: &Path) -> Vec<String> {
+    let listing = run(Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+        ])
+        .arg(zip));
+    listing.lines().map(str::to_string).collect()
+}
