@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod check;
 pub mod diagnostic;
+pub mod diff;
 pub mod disk;
 pub mod emit;
 pub mod grammar;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check(args) => cli::check::run(args),
+        Command::Diff(args) => cli::diff::run(args),
         Command::Emit(args) => cli::emit::run(args),
         Command::Validate(args) => cli::validate::run(args),
         Command::Explain { code } => cli::explain::run(code.as_deref()),

@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "emit",
     "validate",
     "agent",
+    "diff",
     "project",
     "render",
     "lsp",

@@ -23,6 +23,9 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Check protocol files and report every problem.
     Check(CheckArgs),
+    /// Report what changed between two versions of a protocol that breaks
+    /// the code around it: tools, replies and inputs.
+    Diff(DiffArgs),
     /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
     Emit(EmitArgs),
     /// Check JSON data against a protocol's type or tool, or an AG-UI `RunAgentInput`.
@@ -78,6 +81,62 @@ pub(crate) struct CheckArgs {
     /// (the other formats list every one).
     #[arg(long, value_name = "N", default_value_t = human::DEFAULT_MAX_DIAGNOSTICS)]
     pub(crate) max_diagnostics: usize,
+    /// Also report what changed since this git revision, for each protocol
+    /// checked (the same path at REV): `agentc diff` in the same run.
+    #[arg(long, value_name = "REV")]
+    pub(crate) against: Option<String>,
+    /// With `--against`: the least severe change shown (`info` lists
+    /// compatible changes too).
+    #[arg(long, value_enum, default_value_t = ShowLevel::Warning, requires = "against")]
+    pub(crate) level: ShowLevel,
+}
+
+/// `agentc diff`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct DiffArgs {
+    /// The old version: a protocol file, an agent folder, or `REV:PATH`
+    /// read with `git show` (PATH from the repository's top, or `./PATH`).
+    pub(crate) old: String,
+    /// The new version, in the same forms.
+    pub(crate) new: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// The least severe change shown (`info` lists compatible changes too).
+    #[arg(long, value_enum, default_value_t = ShowLevel::Warning)]
+    pub(crate) level: ShowLevel,
+    /// Exit with 1 when there are warnings, too.
+    #[arg(long)]
+    pub(crate) deny_warnings: bool,
+    /// Use this configuration file instead of the nearest `agentc.toml`
+    /// (found from NEW, or from the current folder).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub(crate) config: Option<PathBuf>,
+    /// Ignore every `agentc.toml`: the defaults.
+    #[arg(long)]
+    pub(crate) no_config: bool,
+    /// In the human format, draw at most this many changes.
+    #[arg(long, value_name = "N", default_value_t = human::DEFAULT_MAX_DIAGNOSTICS)]
+    pub(crate) max_diagnostics: usize,
+}
+
+/// The least severe contract change a run shows.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ShowLevel {
+    Error,
+    Warning,
+    Info,
+}
+
+impl ShowLevel {
+    /// Whether a diagnostic of `severity` is shown.
+    pub(crate) fn shows(self, severity: agentc::Severity) -> bool {
+        match self {
+            ShowLevel::Error => severity == agentc::Severity::Error,
+            ShowLevel::Warning => severity != agentc::Severity::Info,
+            ShowLevel::Info => true,
+        }
+    }
 }
 
 /// `agentc emit`'s arguments.
@@ -210,4 +269,6 @@ pub(crate) enum Format {
     Github,
     /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
+    /// Markdown, for a pull-request comment: changes grouped by contract.
+    Markdown,
 }

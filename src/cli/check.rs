@@ -45,6 +45,21 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     });
     let wall = started.elapsed();
 
+    let mut results = results;
+    let mut failures = plan.failures;
+    if let Some(revision) = &args.against {
+        // Each protocol is its folder's first report.
+        let mut checked: Vec<_> = plan
+            .files
+            .iter()
+            .zip(results.iter_mut())
+            .filter_map(|(planned, files)| {
+                let protocol = files.first_mut()?;
+                Some((planned.path.clone(), &*planned.config, protocol))
+            })
+            .collect();
+        failures.extend(super::diff::against(revision, &mut checked, args.level));
+    }
     let mut compiled = Vec::new();
     let mut timings = Vec::new();
     for (planned, files) in plan.files.iter().zip(results) {
@@ -61,14 +76,14 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     let (errors, warnings) = report(
         args.format,
         &compiled,
-        &plan.failures,
+        &failures,
         &format!("checked {files}"),
         args.max_diagnostics,
     );
     if args.timings {
         eprint!("{}", timings_table(&timings, wall));
     }
-    if !plan.failures.is_empty() {
+    if !failures.is_empty() {
         ExitCode::from(2)
     } else if errors > 0 || (args.deny_warnings && warnings > 0) {
         ExitCode::from(1)
@@ -100,7 +115,7 @@ fn print_config(
 
 /// Reports the problems of configuration files, and those that could not
 /// be read; the run stops (exit 2).
-fn broken_configs(
+pub(crate) fn broken_configs(
     broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
     unreadable: &[Failure],
     format: Format,

@@ -4,6 +4,7 @@
 
 pub(crate) mod args;
 pub(crate) mod check;
+pub(crate) mod diff;
 pub(crate) mod emit;
 pub(crate) mod explain;
 pub(crate) mod lsp;

@@ -35,6 +35,7 @@ pub(crate) fn report(
         Format::Sarif => render::sarif::write(&mut out, files, failures),
         Format::Short => render::short::write(&mut out, files, failures),
         Format::Github => render::github::write(&mut out, files, failures),
+        Format::Markdown => render::markdown::write(&mut out, files, failures),
         Format::Human => {
             let style = terminal_style(std::io::stdout().is_terminal());
             write_human(&mut out, files, failures, style, max)
@@ -42,7 +43,7 @@ pub(crate) fn report(
         }
     };
     let _ = written.and_then(|()| out.flush());
-    if matches!(format, Format::Short | Format::Github) {
+    if matches!(format, Format::Short | Format::Github | Format::Markdown) {
         eprint!("{summary}");
     }
     (errors, warnings)

@@ -192,6 +192,41 @@ codes! {
     BinaryWithoutUrl = "binary-without-url", Error, "backend profile: a `binary` part without a `url`";
     BinaryDataNotAllowed = "binary-data-not-allowed", Error, "backend profile: a `binary` part with `data`";
 
+    // Contract diff (`agentc diff`, `agentc check --against`): a change
+    // between two versions of a protocol that the code around it can
+    // notice. The severity is derived from the change and its direction
+    // (`src/diff`); the one here is what `agentc explain` lists.
+    ToolAdded = "tool-added", Warning, "a tool became callable, and code deployed before it has no handler";
+    ToolRemoved = "tool-removed", Warning, "a tool can no longer be called";
+    ToolRenamed = "tool-renamed", Error, "a tool renamed (`# agentc-renamed-from:`): old and new handlers know one name each";
+    TriggerAdded = "trigger-added", Warning, "a trigger added: the protocol must be synced before code sends it";
+    TriggerRemoved = "trigger-removed", Warning, "a trigger removed while deployed code may still send it";
+    TriggerRenamed = "trigger-renamed", Error, "a trigger renamed (`# agentc-renamed-from:`)";
+    PropertyAdded = "property-added", Info, "an optional property or parameter added";
+    RequiredPropertyAdded = "required-property-added", Warning, "a required property or parameter added";
+    PropertyRemoved = "property-removed", Info, "an optional property or parameter removed";
+    RequiredPropertyRemoved = "required-property-removed", Warning, "a required property or parameter removed";
+    PropertyRenamed = "property-renamed", Error, "a property or parameter renamed (`# agentc-renamed-from:`)";
+    OptionalMadeRequired = "optional-made-required", Warning, "an optional property or parameter made required";
+    RequiredMadeOptional = "required-made-optional", Warning, "a required property or parameter made optional";
+    PropertyTypeChanged = "property-type-changed", Error, "a type changed to one that shares no values with it (string to boolean, T to T[])";
+    PropertyTypeWidened = "property-type-widened", Warning, "a type widened (integer to number, an enum or const dropped, T to unknown)";
+    PropertyTypeNarrowed = "property-type-narrowed", Warning, "a type narrowed (number to integer, string to an enum, unknown to T)";
+    EnumValueAdded = "enum-value-added", Warning, "a value added to an `enum`";
+    EnumValueRemoved = "enum-value-removed", Warning, "a value removed from an `enum`";
+    ConstChanged = "const-changed", Error, "a `const` changed";
+    VariantAdded = "variant-added", Warning, "a union gained a variant";
+    VariantRemoved = "variant-removed", Warning, "a union lost a variant";
+    DiscriminatorValueChanged = "discriminator-value-changed", Error, "a union variant's discriminator value changed";
+    DiscriminatorChanged = "discriminator-changed", Error, "a union's `discriminator` property changed";
+    ResponseTypeChanged = "response-type-changed", Error, "a `next-message` block's `responseType` names another type";
+    ResponseTypeAdded = "response-type-added", Warning, "a `next-message` block that replied with text now replies with a `responseType`";
+    ResponseTypeRemoved = "response-type-removed", Info, "a `next-message` block replies with text instead of its `responseType`";
+    TypeRenamed = "type-renamed", Info, "a type used by a contract is now another type with the same shape";
+    DescriptionChanged = "description-changed", Info, "the description of a tool, trigger, property or type changed";
+    DiffSkipped = "diff-skipped", Warning, "the old version has errors or is too large to compare, so it was not diffed";
+    MissingRevision = "missing-revision", Error, "a git revision that is not in the repository (agentc never fetches)";
+
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";

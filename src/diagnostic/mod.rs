@@ -66,6 +66,75 @@ pub struct Diagnostic {
     /// (RFC 6901) of the value it is about.
     pub pointer: Option<String>,
     pub fix: Option<Fix>,
+    /// For a change between two versions of a protocol (`agentc diff`,
+    /// `agentc check --against`): the contract it changes and where it was.
+    pub change: Option<Box<ContractChange>>,
+}
+
+/// The contract an `agentc diff` finding is about: which side produces and
+/// which consumes it, and what changed in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Surface {
+    /// A tool's arguments and the set of callable tools: the model (or a
+    /// `tool-call` block) produces them, handlers consume them.
+    Tool,
+    /// A `responseType`: the model produces it, the UI renders it, and
+    /// replies are stored, so new UI code reads old replies.
+    Response,
+    /// A worker's `output`: the worker's model produces it, its caller
+    /// consumes it.
+    WorkerOutput,
+    /// A trigger's or the session's input: code produces it, the protocol
+    /// consumes it.
+    Input,
+}
+
+impl Surface {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Tool => "tool",
+            Surface::Response => "response",
+            Surface::WorkerOutput => "worker-output",
+            Surface::Input => "input",
+        }
+    }
+}
+
+/// A place in another file than the diagnostic's (the old version of a
+/// protocol), already turned into 1-based lines and columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+impl std::fmt::Display for Located {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// What a contract-diff finding says beyond its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractChange {
+    pub surface: Surface,
+    /// The contract, as `tool `get-order``, `response `Reply``.
+    pub contract: String,
+    /// Where in the contract's values: `items[].quantity`, `reply<order>.id`;
+    /// empty for the contract itself (a tool added).
+    pub path: String,
+    /// Whether every value the new contract accepts, the old one accepted.
+    pub narrowed: bool,
+    /// Whether every value the old contract accepted, the new one accepts.
+    pub widened: bool,
+    /// `agentc.toml`'s `[diff] ignore` names an accepted change by it.
+    pub fingerprint: String,
+    /// Where the changed node was in the old version.
+    pub base: Option<Located>,
 }
 
 impl Diagnostic {
@@ -81,6 +150,7 @@ impl Diagnostic {
             notes: Vec::new(),
             pointer: None,
             fix: None,
+            change: None,
         }
     }
 

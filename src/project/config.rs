@@ -8,6 +8,12 @@
 //! [severity]
 //! property-name-case = "error"     # error, warning, info or off
 //! deprecated = "off"
+//!
+//! [diff]                           # agentc diff, agentc check --against
+//! order = "any"                    # any, protocol-first or code-first
+//! readers = "tolerant"             # how code reads objects: tolerant or strict
+//! platform-reader = "strict"       # how the platform reads input
+//! ignore = ["3f8a0c1b9e2d"]        # fingerprints of accepted changes
 //! ```
 //!
 //! The file is found upward from each checked file (the nearest one wins;
@@ -18,6 +24,7 @@
 //! all reported at once.
 
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
+use crate::diff::{Options as DiffOptions, Order, Reader as DiffReader};
 use crate::disk::{Reach, ReadError};
 use crate::emit::Target;
 use crate::source::{self, Source};
@@ -41,7 +48,10 @@ static DEFAULT_INCLUDES: LazyLock<GlobSet> =
     LazyLock::new(|| glob_set(&[DEFAULT_INCLUDE.to_string()]));
 
 /// The keys of `agentc.toml`, in the order `--print-config` writes them.
-const KEYS: [&str; 4] = ["targets", "include", "exclude", "severity"];
+const KEYS: [&str; 5] = ["targets", "include", "exclude", "severity", "diff"];
+
+/// The keys of `[diff]`.
+const DIFF_KEYS: [&str; 4] = ["order", "readers", "platform-reader", "ignore"];
 
 /// The severity a configuration gives a code, or `off` to drop it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +99,8 @@ pub struct Config {
     excludes: GlobSet,
     /// Severities set for codes, by code.
     pub severity: BTreeMap<Code, Level>,
+    /// How `agentc diff` and `check --against` judge changes.
+    pub diff: DiffOptions,
 }
 
 impl Config {
@@ -104,6 +116,7 @@ impl Config {
             includes: DEFAULT_INCLUDES.clone(),
             excludes: GlobSet::empty(),
             severity: BTreeMap::new(),
+            diff: DiffOptions::default(),
         }
     }
 
@@ -174,8 +187,14 @@ impl Config {
         if self.severity.is_empty() {
             return;
         }
+        // Only the codes the file names: a diagnostic may have another
+        // severity than its code's own (a contract change's is derived,
+        // `too-many-problems` takes its worst), which stands unless set.
         diagnostics.retain_mut(|d| {
-            d.severity = match self.level(d.code) {
+            let Some(&level) = self.severity.get(&d.code) else {
+                return true;
+            };
+            d.severity = match level {
                 Level::Error => Severity::Error,
                 Level::Warning => Severity::Warning,
                 Level::Info => Severity::Info,
@@ -244,6 +263,14 @@ impl Config {
             "exclude = {}\n",
             list(&mut self.exclude.iter().map(String::as_str))
         ));
+        let diff = &self.diff;
+        out.push_str(&format!(
+            "\n[diff]\norder = {}\nreaders = {}\nplatform-reader = {}\nignore = {}\n",
+            quote(diff.order.name()),
+            quote(diff.readers.name()),
+            quote(diff.platform_reader.name()),
+            list(&mut diff.ignore.iter().map(String::as_str))
+        ));
         out.push_str("\n[severity]\n");
         for &code in Code::ALL {
             // Written as comments, so the text reads back as it is.
@@ -287,6 +314,7 @@ impl Reader<'_> {
                     }
                 }
                 "severity" => self.severities(value),
+                "diff" => self.diff(value),
                 other => self.unknown(span(key), other, &KEYS, "a key of `agentc.toml`"),
             }
         }
@@ -380,6 +408,68 @@ impl Reader<'_> {
                 );
             }
         }
+    }
+
+    fn diff(&mut self, value: &Spanned<DeValue>) {
+        let DeValue::Table(table) = value.get_ref() else {
+            self.wrong(value, "a table, as `[diff]`");
+            return;
+        };
+        for (key, value) in table.iter() {
+            match key.get_ref().as_ref() {
+                "order" => {
+                    let names = Order::ALL.map(Order::name);
+                    if let Some(i) = self.choice(value, &names) {
+                        self.config.diff.order = Order::ALL[i];
+                    }
+                }
+                "readers" | "platform-reader" => {
+                    let names = DiffReader::ALL.map(DiffReader::name);
+                    if let Some(i) = self.choice(value, &names) {
+                        let reader = DiffReader::ALL[i];
+                        match key.get_ref().as_ref() {
+                            "readers" => self.config.diff.readers = reader,
+                            _ => self.config.diff.platform_reader = reader,
+                        }
+                    }
+                }
+                "ignore" => {
+                    let Some(items) = self.strings(value, "a list of fingerprints") else {
+                        continue;
+                    };
+                    for (text, at) in items {
+                        let fingerprint = text.len() == 12
+                            && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+                        if fingerprint {
+                            self.config.diff.ignore.push(text);
+                        } else {
+                            self.problems.push(
+                                Diagnostic::new(
+                                    Code::InvalidConfig,
+                                    at,
+                                    format!("`{text}` is not a fingerprint"),
+                                )
+                                .with_help("a fingerprint is the 12 lowercase hex digits that `agentc diff --format json` gives each change"),
+                            );
+                        }
+                    }
+                }
+                other => self.unknown(span(key), other, &DIFF_KEYS, "a key of `[diff]`"),
+            }
+        }
+    }
+
+    /// The index of the string `value` among `names`, or a problem.
+    fn choice(&mut self, value: &Spanned<DeValue>, names: &[&str]) -> Option<usize> {
+        let DeValue::String(text) = value.get_ref() else {
+            self.wrong(value, &format!("one of: {}", names.join(", ")));
+            return None;
+        };
+        let found = names.iter().position(|n| *n == text.as_ref());
+        if found.is_none() {
+            self.unknown(span(value), text.as_ref(), names, "a choice here");
+        }
+        found
     }
 
     /// The strings of a list, each with its span; `None` (and a problem)

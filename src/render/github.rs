@@ -32,7 +32,7 @@ pub fn write(
                 Severity::Info => "notice",
             };
             let mut message = d.message.clone();
-            if let Some(help) = super::help_and_notes(d) {
+            if let Some(help) = super::help_notes_and_base(d) {
                 message.push('\n');
                 message.push_str(&help);
             }

@@ -188,7 +188,7 @@ impl<'a> MietteDiagnostic<'a> {
         MietteDiagnostic {
             diagnostic,
             message: shorten_long_words(&diagnostic.message),
-            help: super::help_and_notes(diagnostic)
+            help: super::help_notes_and_base(diagnostic)
                 .map(|help| shorten_long_words(&help).into_owned()),
             source,
             labels,

@@ -2,7 +2,7 @@
 //! lines, columns in Unicode scalar values, exclusive ends.
 
 use crate::FileReport;
-use crate::diagnostic::{Diagnostic, Failure, Severity};
+use crate::diagnostic::{Diagnostic, Failure, Severity, Surface};
 use crate::source::Source;
 use crate::span::Span;
 use serde::Serialize;
@@ -33,6 +33,33 @@ struct JsonDiagnostic<'a> {
     help: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     labels: Vec<JsonLabel<'a>>,
+    /// A contract change's fields (`agentc diff`), flattened in.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    change: Option<JsonChange<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonChange<'a> {
+    surface: Surface,
+    contract: &'a str,
+    path: &'a str,
+    narrowed: bool,
+    widened: bool,
+    fingerprint: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<JsonBase<'a>>,
+}
+
+/// Where a changed node was in the old version.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonBase<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
 }
 
 #[derive(Serialize)]
@@ -83,6 +110,7 @@ pub fn write(
         end_column: 1,
         help: f.help.clone(),
         labels: Vec::new(),
+        change: None,
     });
     let report = JsonDocument {
         version: 1,
@@ -125,6 +153,21 @@ fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
                 }
             })
             .collect(),
+        change: d.change.as_deref().map(|c| JsonChange {
+            surface: c.surface,
+            contract: &c.contract,
+            path: &c.path,
+            narrowed: c.narrowed,
+            widened: c.widened,
+            fingerprint: &c.fingerprint,
+            base: c.base.as_ref().map(|b| JsonBase {
+                file: &b.file,
+                line: b.line,
+                column: b.column,
+                end_line: b.end_line,
+                end_column: b.end_column,
+            }),
+        }),
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
 pub mod sarif;
 pub mod short;
 
@@ -19,6 +20,19 @@ use std::cell::Cell;
 pub(crate) fn help_and_notes(d: &Diagnostic) -> Option<String> {
     let notes = d.notes.iter().map(|n| format!("note: {n}"));
     let lines: Vec<String> = d.help.iter().cloned().chain(notes).collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
+/// The same, and for a contract change the place it was at in the old
+/// version (`was: origin/main:agents/shop/protocol.yaml:12:5`), for the
+/// formats that have no field of their own for it.
+pub(crate) fn help_notes_and_base(d: &Diagnostic) -> Option<String> {
+    let base = d
+        .change
+        .as_ref()
+        .and_then(|c| c.base.as_ref())
+        .map(|base| format!("was: {base}"));
+    let lines: Vec<String> = help_and_notes(d).into_iter().chain(base).collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 

@@ -291,6 +291,26 @@ fn result<'a>(source: &Source, uri: &str, rules: &[Code], d: &'a Diagnostic) -> 
             physical_location: physical(source, uri, label.span),
             message: Some(text(&label.message)),
         })
+        .chain(
+            d.change
+                .as_ref()
+                .and_then(|c| c.base.as_ref())
+                .map(|base| Location {
+                    id: Some(d.labels.len()),
+                    physical_location: PhysicalLocation {
+                        artifact_location: ArtifactLocation {
+                            uri: self::uri(&base.file),
+                        },
+                        region: Region {
+                            start_line: base.line,
+                            start_column: base.column,
+                            end_line: base.end_line,
+                            end_column: base.end_column,
+                        },
+                    },
+                    message: Some(text("the old version")),
+                }),
+        )
         .collect();
     // SARIF requires at least one replacement in a fix.
     let fixes = d

@@ -1,0 +1,732 @@
+//! The structural comparison of one contract's old and new schema: both
+//! lowered with references kept ([`Mode::Refs`]), walked in parallel,
+//! references followed on both sides, each pair of named types compared
+//! once per contract (so a type used many times, or a chain of types each
+//! used twice, costs its size and not its expansion).
+//!
+//! Each change found records whether the new schema accepts only values
+//! the old one did (narrowed) and whether it accepts every value the old
+//! one did (widened), for the node it is at: the inclusion test, done
+//! where the difference is. Objects are compared as their reader reads
+//! them ([`Reader`]).
+
+use super::hints;
+use super::{Change, Reader, Version};
+use crate::diagnostic::{Code, Surface};
+use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
+use crate::model::TypeId;
+use crate::span::Span;
+use crate::syntax::{Literal, TypeDefKind};
+use std::collections::HashSet;
+
+/// One side of the comparison.
+#[derive(Clone, Copy)]
+pub(super) struct Side<'m> {
+    pub version: Version<'m>,
+    pub lowering: Lowering<'m>,
+}
+
+impl<'m> Side<'m> {
+    pub fn new(version: Version<'m>) -> Side<'m> {
+        Side {
+            version,
+            lowering: Lowering::new(version.model, Mode::Refs),
+        }
+    }
+
+    /// The schema a reference stands for, seen from where it is used, and
+    /// the type it names; any other schema as it is.
+    fn resolve(&self, schema: &Schema<'m>) -> (Schema<'m>, Option<(&'m str, TypeId)>) {
+        if let Kind::Ref(name) = schema.kind
+            && let Some(id) = self.version.model.lookup(name)
+        {
+            let mut definition = self.lowering.definition(id);
+            definition.span = schema.span;
+            if schema.description.is_some() {
+                definition.description = schema.description;
+            }
+            return (definition, Some((name, id)));
+        }
+        (schema.clone(), None)
+    }
+
+    /// The `discriminator` of the union type `id`.
+    fn discriminator(&self, id: Option<TypeId>) -> Option<(&'m str, Span)> {
+        match &self.version.model.def(id?).kind {
+            TypeDefKind::Union(union) => union
+                .discriminator
+                .as_ref()
+                .map(|d| (d.text.as_str(), d.span)),
+            _ => None,
+        }
+    }
+}
+
+/// Compares the schemas of one contract.
+pub(super) struct Walk<'a, 'm> {
+    pub old: Side<'m>,
+    pub new: Side<'m>,
+    pub surface: Surface,
+    pub contract: String,
+    pub reader: Reader,
+    /// Pairs of named types already compared in this contract.
+    seen: HashSet<(TypeId, TypeId)>,
+    pub out: &'a mut Vec<Change>,
+    /// Nodes left to compare in the whole diff; at zero, the walk stops.
+    pub budget: &'a mut usize,
+}
+
+/// How a schema's kind reads in a message.
+fn describe(kind: &Kind) -> String {
+    match kind {
+        Kind::Any => "`unknown`".to_string(),
+        Kind::File => "`file`".to_string(),
+        Kind::Primitive { ty, .. } => format!("`{}`", ty.name()),
+        Kind::Array(_) => "an array".to_string(),
+        Kind::Object(_) => "an object".to_string(),
+        Kind::Union(_) => "a union".to_string(),
+        Kind::Ref(name) => format!("`{name}`"),
+    }
+}
+
+/// `path` as a message names it.
+fn named(path: &str) -> String {
+    if path.is_empty() {
+        "the value".to_string()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// A literal as a comparable key and as text for a message.
+fn literal(value: &Literal) -> (String, String) {
+    (
+        format!("{:?}", value.scalar.value()),
+        value.scalar.text.to_string(),
+    )
+}
+
+/// The values an `enum` or `const` allows, or `None` for every value of
+/// the type; and whether it is a `const`.
+fn allowed<'m>(
+    enum_values: Option<&'m [Literal]>,
+    constant: Option<&'m Literal>,
+) -> Option<(Vec<&'m Literal>, bool)> {
+    match (constant, enum_values) {
+        (Some(constant), _) => Some((vec![constant], true)),
+        (None, Some(values)) => Some((values.iter().collect(), false)),
+        (None, None) => None,
+    }
+}
+
+impl<'a, 'm> Walk<'a, 'm> {
+    pub fn new(
+        old: Side<'m>,
+        new: Side<'m>,
+        surface: Surface,
+        contract: String,
+        reader: Reader,
+        out: &'a mut Vec<Change>,
+        budget: &'a mut usize,
+    ) -> Walk<'a, 'm> {
+        Walk {
+            old,
+            new,
+            surface,
+            contract,
+            reader,
+            seen: HashSet::new(),
+            out,
+            budget,
+        }
+    }
+
+    /// Records a change at `at` (new) and `was` (old).
+    #[allow(clippy::too_many_arguments)]
+    pub fn push(
+        &mut self,
+        code: Code,
+        at: Span,
+        was: Option<Span>,
+        path: &str,
+        narrowed: bool,
+        widened: bool,
+        message: String,
+        help: Option<String>,
+    ) {
+        self.out.push(Change {
+            code,
+            at,
+            was,
+            surface: self.surface,
+            contract: self.contract.clone(),
+            path: path.to_string(),
+            message,
+            help,
+            narrowed,
+            widened,
+        });
+    }
+
+    /// Compares two schemas at `path`, following references.
+    pub fn compare(&mut self, path: &str, old: &Schema<'m>, new: &Schema<'m>) {
+        if *self.budget == 0 {
+            return;
+        }
+        *self.budget -= 1;
+        if old.description != new.description
+            && let (Some(_), Some(_)) = (old.description, new.description)
+        {
+            self.push(
+                Code::DescriptionChanged,
+                new.span,
+                Some(old.span),
+                path,
+                true,
+                true,
+                format!("the description of {} changed", named(path)),
+                Some("the model reads descriptions: check that what it produces still fits".to_string()),
+            );
+        }
+        let (old_schema, old_type) = self.old.resolve(old);
+        let (new_schema, new_type) = self.new.resolve(new);
+        if let (Some((old_name, old_id)), Some((new_name, new_id))) = (old_type, new_type) {
+            if !self.seen.insert((old_id, new_id)) {
+                return;
+            }
+            if old_name != new_name {
+                let before = self.out.len();
+                self.kinds(path, &old_schema, &new_schema, Some(old_id), Some(new_id));
+                if self.out.len() == before {
+                    self.push(
+                        Code::TypeRenamed,
+                        new.span,
+                        Some(old.span),
+                        path,
+                        true,
+                        true,
+                        format!(
+                            "{} is now of type `{new_name}` instead of `{old_name}`, which has the same shape",
+                            named(path)
+                        ),
+                        Some("values are unchanged; code generated from the protocol names the type differently".to_string()),
+                    );
+                }
+                return;
+            }
+        }
+        self.kinds(
+            path,
+            &old_schema,
+            &new_schema,
+            old_type.map(|t| t.1),
+            new_type.map(|t| t.1),
+        );
+    }
+
+    /// Compares two resolved schemas; `old_type` and `new_type` are the
+    /// named types they come from, if any.
+    pub fn kinds(
+        &mut self,
+        path: &str,
+        old: &Schema<'m>,
+        new: &Schema<'m>,
+        old_type: Option<TypeId>,
+        new_type: Option<TypeId>,
+    ) {
+        match (&old.kind, &new.kind) {
+            (Kind::Any, Kind::Any) | (Kind::File, Kind::File) => {}
+            (_, Kind::Any) => self.push(
+                Code::PropertyTypeWidened,
+                new.span,
+                Some(old.span),
+                path,
+                false,
+                true,
+                format!(
+                    "{} was {} and is now `unknown`",
+                    named(path),
+                    describe(&old.kind)
+                ),
+                None,
+            ),
+            (Kind::Any, _) => self.push(
+                Code::PropertyTypeNarrowed,
+                new.span,
+                Some(old.span),
+                path,
+                true,
+                false,
+                format!(
+                    "{} was `unknown` and is now {}",
+                    named(path),
+                    describe(&new.kind)
+                ),
+                None,
+            ),
+            (Kind::File, _) => {
+                let file = Schema::file_object(old.span, old.description);
+                self.kinds(path, &file, new, old_type, new_type);
+            }
+            (_, Kind::File) => {
+                let file = Schema::file_object(new.span, new.description);
+                self.kinds(path, old, &file, old_type, new_type);
+            }
+            (
+                Kind::Primitive {
+                    ty: old_ty,
+                    enum_values: old_enum,
+                    constant: old_const,
+                },
+                Kind::Primitive {
+                    ty: new_ty,
+                    enum_values: new_enum,
+                    constant: new_const,
+                },
+            ) => {
+                if old_ty != new_ty {
+                    self.primitive_changed(path, old, new, *old_ty, *new_ty);
+                } else {
+                    let old_values = allowed(*old_enum, *old_const);
+                    let new_values = allowed(*new_enum, *new_const);
+                    self.values(path, old, new, old_values, new_values);
+                }
+            }
+            (Kind::Array(old_items), Kind::Array(new_items)) => {
+                self.compare(&format!("{path}[]"), old_items, new_items);
+            }
+            (Kind::Object(old_properties), Kind::Object(new_properties)) => {
+                self.objects(path, old, new, old_properties, new_properties);
+            }
+            (Kind::Union(old_variants), Kind::Union(new_variants)) => {
+                self.unions(
+                    path,
+                    (old, old_variants, old_type),
+                    (new, new_variants, new_type),
+                );
+            }
+            _ => self.push(
+                Code::PropertyTypeChanged,
+                new.span,
+                Some(old.span),
+                path,
+                false,
+                false,
+                format!(
+                    "{} was {} and is now {}",
+                    named(path),
+                    describe(&old.kind),
+                    describe(&new.kind)
+                ),
+                None,
+            ),
+        }
+    }
+
+    fn primitive_changed(
+        &mut self,
+        path: &str,
+        old: &Schema<'m>,
+        new: &Schema<'m>,
+        old_ty: Primitive,
+        new_ty: Primitive,
+    ) {
+        let message = format!(
+            "{} was `{}` and is now `{}`",
+            named(path),
+            old_ty.name(),
+            new_ty.name()
+        );
+        let (code, narrowed, widened) = match (old_ty, new_ty) {
+            (Primitive::Integer, Primitive::Number) => (Code::PropertyTypeWidened, false, true),
+            (Primitive::Number, Primitive::Integer) => (Code::PropertyTypeNarrowed, true, false),
+            _ => (Code::PropertyTypeChanged, false, false),
+        };
+        self.push(
+            code,
+            new.span,
+            Some(old.span),
+            path,
+            narrowed,
+            widened,
+            message,
+            None,
+        );
+    }
+
+    /// Compares what an `enum` or `const` allows on each side.
+    fn values(
+        &mut self,
+        path: &str,
+        old: &Schema<'m>,
+        new: &Schema<'m>,
+        old_values: Option<(Vec<&'m Literal>, bool)>,
+        new_values: Option<(Vec<&'m Literal>, bool)>,
+    ) {
+        let list = |values: &[&Literal]| {
+            values
+                .iter()
+                .map(|v| format!("`{}`", literal(v).1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match (old_values, new_values) {
+            (None, None) => {}
+            (Some((values, _)), None) => self.push(
+                Code::PropertyTypeWidened,
+                new.span,
+                Some(old.span),
+                path,
+                false,
+                true,
+                format!(
+                    "{} is no longer limited to {}",
+                    named(path),
+                    list(&values)
+                ),
+                None,
+            ),
+            (None, Some((values, _))) => self.push(
+                Code::PropertyTypeNarrowed,
+                new.span,
+                Some(old.span),
+                path,
+                true,
+                false,
+                format!("{} is now limited to {}", named(path), list(&values)),
+                None,
+            ),
+            (Some((old_values, true)), Some((new_values, true))) => {
+                let (old_key, old_text) = literal(old_values[0]);
+                let (new_key, new_text) = literal(new_values[0]);
+                if old_key != new_key {
+                    self.push(
+                        Code::ConstChanged,
+                        new_values[0].span,
+                        Some(old_values[0].span),
+                        path,
+                        false,
+                        false,
+                        format!(
+                            "{} was the constant `{old_text}` and is now `{new_text}`",
+                            named(path)
+                        ),
+                        None,
+                    );
+                }
+            }
+            (Some((old_values, _)), Some((new_values, _))) => {
+                let old_keys: HashSet<String> = old_values.iter().map(|v| literal(v).0).collect();
+                let new_keys: HashSet<String> = new_values.iter().map(|v| literal(v).0).collect();
+                for value in &new_values {
+                    let (key, text) = literal(value);
+                    if !old_keys.contains(&key) {
+                        self.push(
+                            Code::EnumValueAdded,
+                            value.span,
+                            Some(old.span),
+                            path,
+                            false,
+                            true,
+                            format!("{} can now be `{text}`", named(path)),
+                            None,
+                        );
+                    }
+                }
+                for value in &old_values {
+                    let (key, text) = literal(value);
+                    if !new_keys.contains(&key) {
+                        self.push(
+                            Code::EnumValueRemoved,
+                            new.span,
+                            Some(value.span),
+                            path,
+                            true,
+                            false,
+                            format!("{} can no longer be `{text}`", named(path)),
+                            None,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn objects(
+        &mut self,
+        path: &str,
+        old: &Schema<'m>,
+        new: &Schema<'m>,
+        old_properties: &[Property<'m>],
+        new_properties: &[Property<'m>],
+    ) {
+        let strict = self.reader == Reader::Strict;
+        let find = |properties: &'_ [Property<'m>], name: &str| {
+            properties.iter().position(|p| p.name == name)
+        };
+        let mut kept = vec![false; old_properties.len()];
+        for property in new_properties {
+            let here = join(path, property.name);
+            if let Some(i) = find(old_properties, property.name) {
+                kept[i] = true;
+                let was = &old_properties[i];
+                self.optionality(&here, was, property);
+                self.compare(&here, &was.schema, &property.schema);
+                continue;
+            }
+            let renamed = hints::renamed_from(self.new.version.source, property.name_span)
+                .filter(|from| find(new_properties, from).is_none())
+                .and_then(|from| find(old_properties, from));
+            if let Some(i) = renamed {
+                kept[i] = true;
+                let was = &old_properties[i];
+                self.push(
+                    Code::PropertyRenamed,
+                    property.name_span,
+                    Some(was.name_span),
+                    &here,
+                    false,
+                    false,
+                    format!("`{}` was renamed `{}`", join(path, was.name), here),
+                    Some(
+                        "values written for one name are not read under the other: keep both names until both sides have moved"
+                            .to_string(),
+                    ),
+                );
+                self.optionality(&here, was, property);
+                self.compare(&here, &was.schema, &property.schema);
+                continue;
+            }
+            if property.optional {
+                self.push(
+                    Code::PropertyAdded,
+                    property.name_span,
+                    None,
+                    &here,
+                    !strict,
+                    true,
+                    format!("optional `{here}` was added"),
+                    None,
+                );
+            } else {
+                self.push(
+                    Code::RequiredPropertyAdded,
+                    property.name_span,
+                    None,
+                    &here,
+                    !strict,
+                    false,
+                    format!("required `{here}` was added"),
+                    Some(format!(
+                        "values made before this change have no `{}`: make it optional, or give readers a default",
+                        property.name
+                    )),
+                );
+            }
+        }
+        for (property, kept) in old_properties.iter().zip(kept) {
+            if kept {
+                continue;
+            }
+            let here = join(path, property.name);
+            if property.optional {
+                self.push(
+                    Code::PropertyRemoved,
+                    new.span,
+                    Some(property.name_span),
+                    &here,
+                    true,
+                    !strict,
+                    format!("optional `{here}` was removed"),
+                    None,
+                );
+            } else {
+                self.push(
+                    Code::RequiredPropertyRemoved,
+                    new.span,
+                    Some(property.name_span),
+                    &here,
+                    false,
+                    !strict,
+                    format!("required `{here}` was removed"),
+                    Some(format!(
+                        "code written for the old version reads `{}` and finds nothing",
+                        property.name
+                    )),
+                );
+            }
+        }
+        let _ = old;
+    }
+
+    fn optionality(&mut self, path: &str, old: &Property<'m>, new: &Property<'m>) {
+        match (old.optional, new.optional) {
+            (true, false) => self.push(
+                Code::OptionalMadeRequired,
+                new.name_span,
+                Some(old.name_span),
+                path,
+                true,
+                false,
+                format!("`{path}` was optional and is now required"),
+                Some("values made before this change may lack it".to_string()),
+            ),
+            (false, true) => self.push(
+                Code::RequiredMadeOptional,
+                new.name_span,
+                Some(old.name_span),
+                path,
+                false,
+                true,
+                format!("`{path}` was required and is now optional"),
+                Some("code written for the old version expects it to be there".to_string()),
+            ),
+            _ => {}
+        }
+    }
+
+    /// The discriminator value (as a comparable key and as text) and the
+    /// type name of a union's variant.
+    fn variant(
+        side: &Side<'m>,
+        discriminator: Option<&str>,
+        variant: &Schema<'m>,
+    ) -> (Option<(String, String)>, Option<&'m str>) {
+        let (schema, named) = side.resolve(variant);
+        let tag = match (&schema.kind, discriminator) {
+            (Kind::Object(properties), Some(discriminator)) => properties
+                .iter()
+                .find(|p| p.name == discriminator)
+                .and_then(|p| match &p.schema.kind {
+                    Kind::Primitive {
+                        constant: Some(value),
+                        ..
+                    } => Some(literal(value)),
+                    _ => None,
+                }),
+            _ => None,
+        };
+        (tag, named.map(|(name, _)| name))
+    }
+
+    fn unions(
+        &mut self,
+        path: &str,
+        (old, old_variants, old_type): (&Schema<'m>, &[Schema<'m>], Option<TypeId>),
+        (new, new_variants, new_type): (&Schema<'m>, &[Schema<'m>], Option<TypeId>),
+    ) {
+        let old_discriminator = self.old.discriminator(old_type);
+        let new_discriminator = self.new.discriminator(new_type);
+        if let (Some((old_name, old_span)), Some((new_name, new_span))) =
+            (old_discriminator, new_discriminator)
+            && old_name != new_name
+        {
+            self.push(
+                Code::DiscriminatorChanged,
+                new_span,
+                Some(old_span),
+                path,
+                false,
+                false,
+                format!(
+                    "the union at {} is told apart by `{new_name}` instead of `{old_name}`",
+                    named(path)
+                ),
+                Some("every stored or sent value carries the old property, which the new readers do not look at".to_string()),
+            );
+            return;
+        }
+        let old_info: Vec<_> = old_variants
+            .iter()
+            .map(|v| Self::variant(&self.old, old_discriminator.map(|d| d.0), v))
+            .collect();
+        let new_info: Vec<_> = new_variants
+            .iter()
+            .map(|v| Self::variant(&self.new, new_discriminator.map(|d| d.0), v))
+            .collect();
+        let mut matched = vec![false; old_variants.len()];
+        for (variant, (tag, name)) in new_variants.iter().zip(&new_info) {
+            let by_tag = tag.as_ref().and_then(|tag| {
+                old_info
+                    .iter()
+                    .position(|(t, _)| t.as_ref().is_some_and(|t| t.0 == tag.0))
+            });
+            let by_name = || {
+                name.and_then(|name| {
+                    old_info
+                        .iter()
+                        .enumerate()
+                        .position(|(i, (_, n))| !matched[i] && *n == Some(name))
+                })
+            };
+            let label = tag
+                .as_ref()
+                .map(|t| t.1.clone())
+                .or(name.map(str::to_string))
+                .unwrap_or_default();
+            let here = format!("{path}<{label}>");
+            if let Some(i) = by_tag.filter(|&i| !matched[i]) {
+                matched[i] = true;
+                self.compare(&here, &old_variants[i], variant);
+            } else if let Some(i) = by_name() {
+                matched[i] = true;
+                let old_tag = old_info[i].0.as_ref().map_or(String::new(), |t| t.1.clone());
+                self.push(
+                    Code::DiscriminatorValueChanged,
+                    variant.span,
+                    Some(old_variants[i].span),
+                    &here,
+                    false,
+                    false,
+                    format!(
+                        "variant `{}` of {} is tagged `{label}` instead of `{old_tag}`",
+                        name.unwrap_or_default(),
+                        named(path)
+                    ),
+                    Some("values tagged with the old value match no variant of the new union, and the reverse".to_string()),
+                );
+            } else {
+                self.push(
+                    Code::VariantAdded,
+                    variant.span,
+                    None,
+                    &here,
+                    false,
+                    true,
+                    format!("{} can now be the variant `{label}`", named(path)),
+                    Some("readers that switch over every variant (TypeScript, zod, pydantic) reject a variant they do not know".to_string()),
+                );
+            }
+        }
+        for (i, variant) in old_variants.iter().enumerate() {
+            if matched[i] {
+                continue;
+            }
+            let (tag, name) = &old_info[i];
+            let label = tag
+                .as_ref()
+                .map(|t| t.1.clone())
+                .or(name.map(str::to_string))
+                .unwrap_or_default();
+            self.push(
+                Code::VariantRemoved,
+                new.span,
+                Some(variant.span),
+                &format!("{path}<{label}>"),
+                true,
+                false,
+                format!("{} can no longer be the variant `{label}`", named(path)),
+                None,
+            );
+        }
+        let _ = old;
+    }
+}

@@ -1,0 +1,400 @@
+//! The contract diff: what changed between two versions of a protocol that
+//! the code around it can notice (`agentc diff`, `agentc check --against`).
+//!
+//! An agent has two halves that deploy separately: the protocol (`octavus
+//! sync`) and the code that handles its tools, renders its replies and
+//! sends its triggers. Each contract between them runs one way:
+//!
+//! | contract | produced by | consumed by |
+//! |---|---|---|
+//! | tool arguments, the set of callable tools | the model, a `tool-call` block | handlers |
+//! | `responseType` (stored with each reply) | the model | the UI |
+//! | a worker's `output` | the worker's model | its caller |
+//! | trigger and session input | code | the protocol |
+//!
+//! Every change found ([`compare`]) carries two facts about the values
+//! the contract allows: **narrowed**, every value the new version accepts
+//! the old one accepted, and **widened**, the reverse. Objects are read
+//! as their reader reads them: code tolerates keys it does not know, the
+//! platform is taken to refuse them (both configurable, [`Options`]). The
+//! severity follows from those two facts and the contract's direction, in
+//! [`judge`], and nowhere else:
+//!
+//! - syncing the protocol first means old code meets new values (for
+//!   what the protocol produces) or the new protocol meets old callers
+//!   (for input): it is safe when narrowed, respectively widened;
+//! - deploying code first is the mirror image;
+//! - an error when neither order is safe, a warning naming the safe one
+//!   when one is, information when both are. Replies are stored, so new UI
+//!   code reads old replies for ever: a reply that is not widened is an
+//!   error whatever the order.
+
+mod compare;
+mod contracts;
+pub mod git;
+mod hints;
+
+use crate::FileReport;
+use crate::diagnostic::{Code, ContractChange, Diagnostic, Located, Severity, Surface};
+use crate::model::Model;
+use crate::source::Source;
+use crate::span::Span;
+
+/// The order a team deploys the two halves in (`[diff] order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Either: a change safe in only one order is a warning naming it.
+    #[default]
+    Any,
+    /// `octavus sync` first, then the code.
+    ProtocolFirst,
+    /// The code first, then `octavus sync`.
+    CodeFirst,
+}
+
+impl Order {
+    pub const ALL: [Order; 3] = [Order::Any, Order::ProtocolFirst, Order::CodeFirst];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Any => "any",
+            Order::ProtocolFirst => "protocol-first",
+            Order::CodeFirst => "code-first",
+        }
+    }
+}
+
+/// How a reader treats an object key it does not know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// Ignores it (handlers and UI code, as usually written).
+    Tolerant,
+    /// Refuses it (a validating reader: zod `.strict()`, pydantic
+    /// `extra="forbid"`, the schema agentc emits).
+    Strict,
+}
+
+impl Reader {
+    pub const ALL: [Reader; 2] = [Reader::Tolerant, Reader::Strict];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reader::Tolerant => "tolerant",
+            Reader::Strict => "strict",
+        }
+    }
+}
+
+/// What `[diff]` in `agentc.toml` sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub order: Order,
+    /// How code (handlers, the UI, a worker's caller) reads objects.
+    pub readers: Reader,
+    /// How the platform reads trigger and session input.
+    pub platform_reader: Reader,
+    /// Fingerprints of accepted changes, which are not reported.
+    pub ignore: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            order: Order::Any,
+            readers: Reader::Tolerant,
+            platform_reader: Reader::Strict,
+            ignore: Vec::new(),
+        }
+    }
+}
+
+/// One version of a protocol: its text (for locations and rename hints)
+/// and its checked model.
+#[derive(Clone, Copy)]
+pub struct Version<'a> {
+    pub source: &'a Source,
+    pub model: &'a Model,
+}
+
+/// A change found between two versions, before it is judged.
+#[derive(Clone, Debug)]
+pub(crate) struct Change {
+    pub code: Code,
+    /// Where in the new version (a removal: the parent that lost it).
+    pub at: Span,
+    /// Where in the old version, when it was there.
+    pub was: Option<Span>,
+    pub surface: Surface,
+    pub contract: String,
+    pub path: String,
+    pub message: String,
+    pub help: Option<String>,
+    pub narrowed: bool,
+    pub widened: bool,
+}
+
+/// The most nodes one diff compares; past it, the rest is reported as not
+/// compared (`diff-skipped`). Far above any protocol a person writes, it
+/// bounds what a generated pair can cost.
+pub const MAX_COMPARED: usize = 1_000_000;
+
+/// Every change from `old` to `new` that the code around the protocol can
+/// notice, as diagnostics located in `new`, each with the old location
+/// and in the order of `new`'s text. `base_name` names the old version in
+/// output (`origin/main:agents/shop/protocol.yaml`). Both versions must
+/// check without errors.
+pub fn diff(old: Version, new: Version, base_name: &str, options: &Options) -> Vec<Diagnostic> {
+    let (changes, truncated) = contracts::changes(old, new, options);
+    let mut out = Vec::with_capacity(changes.len() + 1);
+    for change in changes {
+        let diagnostic = judge(change, old.source, base_name, options.order);
+        let ignored = diagnostic
+            .change
+            .as_ref()
+            .is_some_and(|c| options.ignore.contains(&c.fingerprint));
+        if !ignored {
+            out.push(diagnostic);
+        }
+    }
+    if truncated {
+        out.push(
+            Diagnostic::new(
+                Code::DiffSkipped,
+                Span::empty(0),
+                format!(
+                    "the protocols are too large to compare whole: the diff stopped after {} nodes",
+                    crate::diagnostic::thousands(MAX_COMPARED)
+                ),
+            )
+            .with_help("changes past that point are not reported"),
+        );
+    }
+    crate::order(&mut out);
+    out
+}
+
+/// The diff of two compiled versions of one protocol, for the new one's
+/// report. When the new version has errors there is nothing to add: its
+/// check reports them, and the diff assumes a clean model. When the old
+/// one has errors, one `diff-skipped` says why nothing was compared: a
+/// broken base must not block its own fix.
+pub fn reports(
+    old: &FileReport,
+    new: &FileReport,
+    base_name: &str,
+    options: &Options,
+) -> Vec<Diagnostic> {
+    let (Some(new_model), false) = (&new.model, new.has_errors()) else {
+        return Vec::new();
+    };
+    let skipped = |reason: String| {
+        vec![
+            Diagnostic::new(
+                Code::DiffSkipped,
+                Span::empty(0),
+                format!("`{base_name}` was not compared: {reason}"),
+            )
+            .with_help(format!("run `agentc check` on the old version to see why; the changes to this protocol are not checked until it is")),
+        ]
+    };
+    let Some(old_model) = &old.model else {
+        return skipped("it could not be read as a protocol".to_string());
+    };
+    if old.has_errors() {
+        let errors = old.count(Severity::Error);
+        return skipped(format!(
+            "it has {errors} error{}",
+            if errors == 1 { "" } else { "s" }
+        ));
+    }
+    diff(
+        Version {
+            source: &old.source,
+            model: old_model,
+        },
+        Version {
+            source: &new.source,
+            model: new_model,
+        },
+        base_name,
+        options,
+    )
+}
+
+/// Whether each rollout order is safe for a change, from the two facts
+/// and the direction: (protocol first, code first).
+fn safe_orders(surface: Surface, narrowed: bool, widened: bool) -> (bool, bool) {
+    match surface {
+        // The protocol produces, code consumes: old code reading new values
+        // needs them narrowed; new code reading old values, widened.
+        Surface::Tool | Surface::Response | Surface::WorkerOutput => (narrowed, widened),
+        // Code produces, the protocol consumes: the new protocol reading
+        // old callers needs widened; the old protocol reading new callers,
+        // narrowed.
+        Surface::Input => (widened, narrowed),
+    }
+}
+
+/// Who consumes (or, for input, produces) the contract, as the help
+/// names them in the rollout order.
+fn code_side(surface: Surface) -> &'static str {
+    match surface {
+        Surface::Tool => "the tool handlers",
+        Surface::Response => "the UI that renders replies",
+        Surface::WorkerOutput => "the code that reads the worker's output",
+        Surface::Input => "the code that sends it",
+    }
+}
+
+/// The one place a change's severity is decided.
+fn judge(change: Change, old: &Source, base_name: &str, order: Order) -> Diagnostic {
+    let (protocol_first, code_first) = safe_orders(change.surface, change.narrowed, change.widened);
+    let code = code_side(change.surface);
+    let protocol_then_code = format!("safe order: `octavus sync` first, then deploy {code}");
+    let code_then_protocol = format!("safe order: deploy {code} first, then `octavus sync`");
+    let stored = change.surface == Surface::Response && !change.widened;
+    let (severity, note) = if stored {
+        (
+            Severity::Error,
+            Some(
+                "replies are stored with the session, and the new UI renders the old ones: no rollout order is safe"
+                    .to_string(),
+            ),
+        )
+    } else if protocol_first && code_first {
+        (Severity::Info, None)
+    } else {
+        let neither = || {
+            "no rollout order is safe: the code of each version fails on values of the other".to_string()
+        };
+        match order {
+            Order::Any if protocol_first => (Severity::Warning, Some(protocol_then_code)),
+            Order::Any if code_first => (Severity::Warning, Some(code_then_protocol)),
+            Order::Any => (Severity::Error, Some(neither())),
+            // The team's order is the safe one.
+            Order::ProtocolFirst if protocol_first => (Severity::Info, None),
+            Order::CodeFirst if code_first => (Severity::Info, None),
+            Order::ProtocolFirst if code_first => (
+                Severity::Error,
+                Some(format!(
+                    "`[diff] order` is `protocol-first`, but only deploying {code} first is safe"
+                )),
+            ),
+            Order::CodeFirst if protocol_first => (
+                Severity::Error,
+                Some(
+                    "`[diff] order` is `code-first`, but only syncing the protocol first is safe"
+                        .to_string(),
+                ),
+            ),
+            Order::ProtocolFirst | Order::CodeFirst => (Severity::Error, Some(neither())),
+        }
+    };
+    let fingerprint = fingerprint(change.code, &change.contract, &change.path);
+    let base = change.was.map(|span| {
+        let start = old.position(span.start as usize);
+        let end = old.position(span.end as usize);
+        Located {
+            file: base_name.to_string(),
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+        }
+    });
+    let mut diagnostic = Diagnostic::new(change.code, change.at, change.message);
+    diagnostic.severity = severity;
+    if let Some(help) = change.help {
+        diagnostic = diagnostic.with_help(help);
+    }
+    if let Some(note) = note {
+        diagnostic = diagnostic.with_note(note);
+    }
+    diagnostic.change = Some(Box::new(ContractChange {
+        surface: change.surface,
+        contract: change.contract,
+        path: change.path,
+        narrowed: change.narrowed,
+        widened: change.widened,
+        fingerprint,
+        base,
+    }));
+    diagnostic
+}
+
+/// A change's name for `[diff] ignore`: the first 12 hex digits of the
+/// 64-bit FNV-1a hash of `code:contract:path`. It leaves out the message,
+/// so rewording one does not undo an accepted change, and the line, so
+/// moving the text does not either.
+pub fn fingerprint(code: Code, contract: &str, path: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in [code.name(), ":", contract, ":", path]
+        .iter()
+        .flat_map(|part| part.bytes())
+    {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{:016x}", hash)[..12].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn severity(surface: Surface, narrowed: bool, widened: bool, order: Order) -> Severity {
+        let change = Change {
+            code: Code::PropertyAdded,
+            at: Span::empty(0),
+            was: None,
+            surface,
+            contract: "tool `t`".to_string(),
+            path: String::new(),
+            message: String::new(),
+            help: None,
+            narrowed,
+            widened,
+        };
+        judge(change, &Source::new("old", ""), "old", order).severity
+    }
+
+    #[test]
+    fn severity_follows_from_direction_and_inclusion() {
+        use Severity::*;
+        use Surface::*;
+        // (surface, narrowed, widened) → any, protocol-first, code-first
+        let table = [
+            (Tool, true, true, [Info, Info, Info]),
+            (Tool, true, false, [Warning, Info, Error]),
+            (Tool, false, true, [Warning, Error, Info]),
+            (Tool, false, false, [Error, Error, Error]),
+            (Input, true, false, [Warning, Error, Info]),
+            (Input, false, true, [Warning, Info, Error]),
+            (Response, true, false, [Error, Error, Error]),
+            (Response, false, true, [Warning, Error, Info]),
+            (Response, true, true, [Info, Info, Info]),
+        ];
+        for (surface, n, w, expected) in table {
+            for (order, want) in Order::ALL.into_iter().zip(expected) {
+                assert_eq!(
+                    severity(surface, n, w, order),
+                    want,
+                    "{surface:?} narrowed={n} widened={w} {order:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fingerprints_are_stable() {
+        assert_eq!(
+            fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", ""),
+            fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", "")
+        );
+        assert_ne!(
+            fingerprint(Code::ToolAdded, "tool `a`", ""),
+            fingerprint(Code::ToolRemoved, "tool `a`", "")
+        );
+        assert_eq!(fingerprint(Code::ToolAdded, "", "").len(), 12);
+    }
+}
