@@ -194,7 +194,10 @@ pub(crate) fn order(diagnostics: &mut Vec<Diagnostic>) {
         if end - run > 1 {
             let mut seen = HashSet::new();
             for (i, d) in diagnostics[run..end].iter().enumerate() {
-                keep[run + i] = seen.insert((d.code, d.span.end, d.message.as_str()));
+                // A contract change is one per contract, even where two
+                // contracts share the changed type.
+                let contract = d.change.as_ref().map(|c| c.contract.as_str());
+                keep[run + i] = seen.insert((d.code, d.span.end, d.message.as_str(), contract));
             }
         }
         run = end;

@@ -342,7 +342,15 @@ fn print_config_shows_the_effective_configuration() {
         printed
     );
     // Every code has its line.
-    let codes = printed.lines().filter(|l| l.contains(" = \"")).count();
+    let severity = printed
+        .split("\n[diff]\n")
+        .next()
+        .expect("the [severity] table");
+    assert!(
+        printed.ends_with("\n[diff]\norder = \"any\"\nreaders = \"tolerant\"\nplatform-reader = \"strict\"\nignore = []\n"),
+        "{printed}"
+    );
+    let codes = severity.lines().filter(|l| l.contains(" = \"")).count();
     let listed = stdout(&tree.run(&["explain"])).lines().count();
     assert_eq!(codes, listed);
     // --target replaces the configured targets.

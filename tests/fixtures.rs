@@ -102,6 +102,13 @@ fn every_code_has_an_invalid_fixture() {
     for expected in common::files(&data, "expected") {
         texts.push(std::fs::read_to_string(&expected).expect("read .expected"));
     }
+    // The contract diff's cases name theirs in
+    // `protocols/diff/*/expected.txt` (`tests/diff.rs`).
+    let diff = common::root().join("protocols/diff");
+    for case in std::fs::read_dir(&diff).expect("list protocols/diff") {
+        let expected = case.expect("entry").path().join("expected.txt");
+        texts.push(std::fs::read_to_string(&expected).expect("read expected.txt"));
+    }
     // Tested by generating input over the limit instead: a file in the CLI
     // tests, schemas of thousands of nodes in `tests/limits.rs`. An
     // `unmapped-input` comes only from `emit --meta` (CLI tests). The
@@ -141,6 +148,8 @@ fn every_code_has_an_invalid_fixture() {
             "invalid-path",
             "too-many-problems",
             "value-too-large",
+            // A revision git does not have: `tests/diff_git.rs`.
+            "missing-revision",
         ],
     ]
     .concat();

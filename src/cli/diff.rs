@@ -177,15 +177,16 @@ pub(crate) fn against(
                 continue;
             }
         };
-        if !*verified.entry(top.clone()).or_insert_with(|| {
-            match git::verify(&top, revision) {
+        if !*verified
+            .entry(top.clone())
+            .or_insert_with(|| match git::verify(&top, revision) {
                 Ok(()) => true,
                 Err(error) => {
                     push_failure(&mut failures, Path::new(revision), error);
                     false
                 }
-            }
-        }) {
+            })
+        {
             continue;
         }
         let Some(inside) = inside_repository(path, &top) else {

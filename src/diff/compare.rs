@@ -193,7 +193,10 @@ impl<'a, 'm> Walk<'a, 'm> {
                 true,
                 true,
                 format!("the description of {} changed", named(path)),
-                Some("the model reads descriptions: check that what it produces still fits".to_string()),
+                Some(
+                    "the model reads descriptions: check that what it produces still fits"
+                        .to_string(),
+                ),
             );
         }
         let (old_schema, old_type) = self.old.resolve(old);
@@ -304,12 +307,12 @@ impl<'a, 'm> Walk<'a, 'm> {
                 self.compare(&format!("{path}[]"), old_items, new_items);
             }
             (Kind::Object(old_properties), Kind::Object(new_properties)) => {
-                self.objects(path, old, new, old_properties, new_properties);
+                self.objects(path, new, old_properties, new_properties);
             }
             (Kind::Union(old_variants), Kind::Union(new_variants)) => {
                 self.unions(
                     path,
-                    (old, old_variants, old_type),
+                    (old_variants, old_type),
                     (new, new_variants, new_type),
                 );
             }
@@ -387,11 +390,7 @@ impl<'a, 'm> Walk<'a, 'm> {
                 path,
                 false,
                 true,
-                format!(
-                    "{} is no longer limited to {}",
-                    named(path),
-                    list(&values)
-                ),
+                format!("{} is no longer limited to {}", named(path), list(&values)),
                 None,
             ),
             (None, Some((values, _))) => self.push(
@@ -463,7 +462,6 @@ impl<'a, 'm> Walk<'a, 'm> {
     fn objects(
         &mut self,
         path: &str,
-        old: &Schema<'m>,
         new: &Schema<'m>,
         old_properties: &[Property<'m>],
         new_properties: &[Property<'m>],
@@ -564,7 +562,6 @@ impl<'a, 'm> Walk<'a, 'm> {
                 );
             }
         }
-        let _ = old;
     }
 
     fn optionality(&mut self, path: &str, old: &Property<'m>, new: &Property<'m>) {
@@ -620,7 +617,7 @@ impl<'a, 'm> Walk<'a, 'm> {
     fn unions(
         &mut self,
         path: &str,
-        (old, old_variants, old_type): (&Schema<'m>, &[Schema<'m>], Option<TypeId>),
+        (old_variants, old_type): (&[Schema<'m>], Option<TypeId>),
         (new, new_variants, new_type): (&Schema<'m>, &[Schema<'m>], Option<TypeId>),
     ) {
         let old_discriminator = self.old.discriminator(old_type);
@@ -678,7 +675,10 @@ impl<'a, 'm> Walk<'a, 'm> {
                 self.compare(&here, &old_variants[i], variant);
             } else if let Some(i) = by_name() {
                 matched[i] = true;
-                let old_tag = old_info[i].0.as_ref().map_or(String::new(), |t| t.1.clone());
+                let old_tag = old_info[i]
+                    .0
+                    .as_ref()
+                    .map_or(String::new(), |t| t.1.clone());
                 self.push(
                     Code::DiscriminatorValueChanged,
                     variant.span,
@@ -727,6 +727,5 @@ impl<'a, 'm> Walk<'a, 'm> {
                 None,
             );
         }
-        let _ = old;
     }
 }

@@ -46,7 +46,11 @@ struct Diff<'o, 'm> {
 fn callable(model: &Model) -> Vec<(&Tool, Vec<String>)> {
     let mut callers: Vec<Vec<String>> = vec![Vec::new(); model.protocol.tools.len()];
     let mut add = |name: &str, caller: String| {
-        if let Some(i) = model.protocol.tools.iter().position(|t| t.name.text == name)
+        if let Some(i) = model
+            .protocol
+            .tools
+            .iter()
+            .position(|t| t.name.text == name)
             && !callers[i].contains(&caller)
         {
             callers[i].push(caller);
@@ -92,8 +96,8 @@ fn callable(model: &Model) -> Vec<(&Tool, Vec<String>)> {
         .collect()
 }
 
-/// A `next-message` block with a `responseType`: where it is (its
-/// handler's trigger, or `steps`), its name and the type.
+/// A `next-message` block of a handler: its handler's trigger, its name
+/// and its `responseType`.
 struct ResponseUse<'m> {
     owner: &'m str,
     block: &'m str,
@@ -107,9 +111,9 @@ fn response_uses(model: &Model) -> Vec<ResponseUse<'_>> {
         .handlers
         .iter()
         .flat_map(|h| h.blocks.iter().map(move |b| (h.trigger.text.as_str(), b)));
-    let steps = model.protocol.steps.iter().map(|b| ("steps", b));
+    // A worker's steps reply to the worker's caller, through its
+    // `output`, which is a contract of its own.
     handlers
-        .chain(steps)
         .filter(|(_, block)| block.kind == Some(BlockKind::NextMessage))
         .map(|(owner, block)| ResponseUse {
             owner,
@@ -225,7 +229,10 @@ impl<'o, 'm> Diff<'o, 'm> {
                 continue;
             }
             let (at, how) = match new_model.tool(name) {
-                Some(still) => (still.name.span, " (it is still declared, but nothing calls it)"),
+                Some(still) => (
+                    still.name.span,
+                    " (it is still declared, but nothing calls it)",
+                ),
                 None => (tools_key, ""),
             };
             let mut walk = self.walk(Surface::Tool, format!("tool `{name}`"));
@@ -246,10 +253,8 @@ impl<'o, 'm> Diff<'o, 'm> {
         let old_uses = response_uses(self.old.version.model);
         let new_uses = response_uses(self.new.version.model);
         let type_name = |ty: Option<&TypeExpr>| ty.map(TypeExpr::display);
-        let old_names: HashSet<String> =
-            old_uses.iter().filter_map(|u| type_name(u.ty)).collect();
-        let new_names: HashSet<String> =
-            new_uses.iter().filter_map(|u| type_name(u.ty)).collect();
+        let old_names: HashSet<String> = old_uses.iter().filter_map(|u| type_name(u.ty)).collect();
+        let new_names: HashSet<String> = new_uses.iter().filter_map(|u| type_name(u.ty)).collect();
         let mut compared: HashSet<String> = HashSet::new();
         for used in &new_uses {
             let paired = old_uses

@@ -133,7 +133,17 @@ pub fn verify(dir: &Path, revision: &str) -> Result<(), GitError> {
     check_revision(revision)?;
     top_level(dir)?;
     let commit = format!("{revision}^{{commit}}");
-    match git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &commit], 4096)? {
+    match git(
+        dir,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &commit,
+        ],
+        4096,
+    )? {
         Ok(_) => Ok(()),
         Err(_) => {
             let mut error = GitError::new(format!(
@@ -192,11 +202,13 @@ pub fn show(dir: &Path, revision: &str, path: &str) -> Result<Option<Vec<u8>>, G
         return show(dir, revision, &protocol);
     }
     if kind != "blob" {
-        return Err(GitError::new(format!(
-            "`{object}` is a {kind}, not a file"
-        )));
+        return Err(GitError::new(format!("`{object}` is a {kind}, not a file")));
     }
-    match git(dir, &["cat-file", "blob", "--end-of-options", &object], MAX_FILE_BYTES)? {
+    match git(
+        dir,
+        &["cat-file", "blob", "--end-of-options", &object],
+        MAX_FILE_BYTES,
+    )? {
         Ok(bytes) => Ok(Some(bytes)),
         Err(message) => Err(GitError::new(format!(
             "git could not read `{object}`: {message}"
@@ -214,7 +226,10 @@ mod tests {
             split_revision("origin/main:agents/a/protocol.yaml"),
             Some(("origin/main", "agents/a/protocol.yaml"))
         );
-        assert_eq!(split_revision("HEAD~1:./protocol.yaml"), Some(("HEAD~1", "./protocol.yaml")));
+        assert_eq!(
+            split_revision("HEAD~1:./protocol.yaml"),
+            Some(("HEAD~1", "./protocol.yaml"))
+        );
         assert_eq!(split_revision("C:\\agents\\protocol.yaml"), None);
         assert_eq!(split_revision("C:/agents/protocol.yaml"), None);
         assert_eq!(split_revision("https://example.com/p.yaml"), None);

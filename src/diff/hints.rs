@@ -12,7 +12,7 @@ pub const MARKER: &str = "agentc-renamed-from:";
 
 /// The old name the comment lines right above the key at `key` declare,
 /// if any.
-pub fn renamed_from<'s>(source: &'s Source, key: Span) -> Option<&'s str> {
+pub fn renamed_from(source: &Source, key: Span) -> Option<&str> {
     let text = source.text();
     let start = (key.start as usize).min(text.len());
     // The start of the key's line, then each line above it, while they are

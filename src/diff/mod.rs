@@ -194,7 +194,7 @@ pub fn reports(
                 Span::empty(0),
                 format!("`{base_name}` was not compared: {reason}"),
             )
-            .with_help(format!("run `agentc check` on the old version to see why; the changes to this protocol are not checked until it is")),
+            .with_help("run `agentc check` on the old version to see why; the changes to this protocol are not checked until it is"),
         ]
     };
     let Some(old_model) = &old.model else {
@@ -265,7 +265,8 @@ fn judge(change: Change, old: &Source, base_name: &str, order: Order) -> Diagnos
         (Severity::Info, None)
     } else {
         let neither = || {
-            "no rollout order is safe: the code of each version fails on values of the other".to_string()
+            "no rollout order is safe: the code of each version fails on values of the other"
+                .to_string()
         };
         match order {
             Order::Any if protocol_first => (Severity::Warning, Some(protocol_then_code)),
@@ -302,7 +303,13 @@ fn judge(change: Change, old: &Source, base_name: &str, order: Order) -> Diagnos
             end_column: end.column,
         }
     });
-    let mut diagnostic = Diagnostic::new(change.code, change.at, change.message);
+    // The message names the contract when the change is inside it; a
+    // change of the contract itself (a tool added) names it already.
+    let message = match change.path.is_empty() {
+        true => change.message,
+        false => format!("{}: {}", change.contract, change.message),
+    };
+    let mut diagnostic = Diagnostic::new(change.code, change.at, message);
     diagnostic.severity = severity;
     if let Some(help) = change.help {
         diagnostic = diagnostic.with_help(help);

@@ -263,14 +263,6 @@ impl Config {
             "exclude = {}\n",
             list(&mut self.exclude.iter().map(String::as_str))
         ));
-        let diff = &self.diff;
-        out.push_str(&format!(
-            "\n[diff]\norder = {}\nreaders = {}\nplatform-reader = {}\nignore = {}\n",
-            quote(diff.order.name()),
-            quote(diff.readers.name()),
-            quote(diff.platform_reader.name()),
-            list(&mut diff.ignore.iter().map(String::as_str))
-        ));
         out.push_str("\n[severity]\n");
         for &code in Code::ALL {
             // Written as comments, so the text reads back as it is.
@@ -285,6 +277,14 @@ impl Config {
                 self.level(code).name()
             ));
         }
+        let diff = &self.diff;
+        out.push_str(&format!(
+            "\n[diff]\norder = {}\nreaders = {}\nplatform-reader = {}\nignore = {}\n",
+            quote(diff.order.name()),
+            quote(diff.readers.name()),
+            quote(diff.platform_reader.name()),
+            list(&mut diff.ignore.iter().map(String::as_str))
+        ));
         out
     }
 }
@@ -439,7 +439,9 @@ impl Reader<'_> {
                     };
                     for (text, at) in items {
                         let fingerprint = text.len() == 12
-                            && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+                            && text
+                                .bytes()
+                                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
                         if fingerprint {
                             self.config.diff.ignore.push(text);
                         } else {

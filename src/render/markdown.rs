@@ -24,10 +24,7 @@ pub fn write(
     let warnings = super::warnings(files);
     let infos: usize = files.iter().map(|f| f.count(Severity::Info)).sum();
     writeln!(out, "### agentc\n")?;
-    let mut counts = vec![
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-    ];
+    let mut counts = vec![plural(errors, "error"), plural(warnings, "warning")];
     if infos > 0 {
         counts.push(plural(infos, "compatible change"));
     }

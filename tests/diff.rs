@@ -1,0 +1,133 @@
+//! The contract diff on fixture pairs: `protocols/diff/<case>/old.yaml`
+//! and `new.yaml`, with the case's `agentc.toml` when it has one. Each
+//! case's `expected.txt` lists every change, one per line, as
+//! `severity[code] contract path`; the human and JSON output are insta
+//! snapshots. `AGENTC_BLESS=1` writes `expected.txt` from what the diff
+//! finds, for review.
+
+mod common;
+
+use agentc::project::config::Config;
+use agentc::render::{human, json};
+use agentc::{Diagnostic, FileReport};
+use std::path::{Path, PathBuf};
+
+fn cases() -> Vec<PathBuf> {
+    let dir = common::root().join("protocols/diff");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("list protocols/diff")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    cases.sort();
+    cases
+}
+
+fn compile(case: &Path, file: &str) -> FileReport {
+    let name = format!(
+        "protocols/diff/{}/{file}",
+        case.file_name()
+            .and_then(|n| n.to_str())
+            .expect("case name")
+    );
+    agentc::compile(&name, std::fs::read(case.join(file)).expect("read fixture"))
+}
+
+fn config(case: &Path) -> Config {
+    let path = case.join("agentc.toml");
+    match std::fs::read(&path) {
+        Ok(bytes) => Config::parse(&path, &bytes)
+            .unwrap_or_else(|(_, problems)| panic!("{}: {problems:?}", path.display())),
+        Err(_) => Config::defaults(case),
+    }
+}
+
+/// The case's new version with the changes the diff adds to it.
+fn diffed(case: &Path) -> FileReport {
+    let old = compile(case, "old.yaml");
+    let mut new = compile(case, "new.yaml");
+    let config = config(case);
+    let mut found = agentc::diff::reports(&old, &new, old.source.name(), &config.diff);
+    config.apply(&mut found);
+    new.diagnostics.clear();
+    new.add(found.into());
+    new
+}
+
+fn line(d: &Diagnostic) -> String {
+    match &d.change {
+        Some(change) => format!(
+            "{}[{}] {} {}",
+            d.severity.as_str(),
+            d.code.name(),
+            change.contract,
+            change.path
+        )
+        .trim_end()
+        .to_string(),
+        None => format!("{}[{}] {}", d.severity.as_str(), d.code.name(), d.message),
+    }
+}
+
+#[test]
+fn every_case_finds_exactly_its_expected_changes() {
+    let bless = std::env::var_os("AGENTC_BLESS").is_some();
+    let mut failures = Vec::new();
+    for case in cases() {
+        let report = diffed(&case);
+        let found: String = report.diagnostics.iter().map(|d| line(d) + "\n").collect();
+        let expected_path = case.join("expected.txt");
+        if bless {
+            std::fs::write(&expected_path, &found).expect("write expected.txt");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        if found != expected {
+            failures.push(format!(
+                "{}:\n--- expected\n{expected}--- found\n{found}",
+                case.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn case_output_snapshots() {
+    let settings = common::snapshot_settings();
+    settings.bind(|| {
+        for case in cases() {
+            let name = case
+                .file_name()
+                .and_then(|n| n.to_str())
+                .expect("case name")
+                .to_string();
+            let report = diffed(&case);
+            insta::assert_snapshot!(
+                format!("diff-{name}.human"),
+                human::render(&report, human::Style::Plain)
+            );
+            insta::assert_snapshot!(
+                format!("diff-{name}.json"),
+                json::render(std::slice::from_ref(&report))
+            );
+        }
+    });
+}
+
+#[test]
+fn a_version_against_itself_has_no_changes() {
+    for case in cases() {
+        for file in ["old.yaml", "new.yaml"] {
+            let a = compile(&case, file);
+            let b = compile(&case, file);
+            let found = agentc::diff::reports(&a, &b, "a", &Default::default());
+            let found: Vec<_> = found
+                .iter()
+                .filter(|d| d.code != agentc::Code::DiffSkipped)
+                .map(line)
+                .collect();
+            assert!(found.is_empty(), "{}/{file}: {found:?}", case.display());
+        }
+    }
+}
