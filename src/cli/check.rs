@@ -1,11 +1,10 @@
 //! `agentc check`: plan the run, check every file in parallel, report.
 
 use super::args::{CheckArgs, Format};
-use super::output::{print, report, timings_table, with_progress};
+use super::output::{broken_configs, print, report, timings_table, with_progress};
+use agentc::Timings;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
-use agentc::render::human;
-use agentc::{Failure, FileReport, Source, Timings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
@@ -111,25 +110,4 @@ fn print_config(
     }
     print(&config.to_toml());
     ExitCode::SUCCESS
-}
-
-/// Reports the problems of configuration files, and those that could not
-/// be read; the run stops (exit 2).
-pub(crate) fn broken_configs(
-    broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
-    unreadable: &[Failure],
-    format: Format,
-) -> ExitCode {
-    let files: Vec<FileReport> = broken
-        .into_iter()
-        .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
-        .collect();
-    report(
-        format,
-        &files,
-        unreadable,
-        "agentc.toml has problems; nothing was checked",
-        human::DEFAULT_MAX_DIAGNOSTICS,
-    );
-    ExitCode::from(2)
 }

@@ -3,8 +3,7 @@
 //! compiled, and the contract changes reported on the new one.
 
 use super::args::{DiffArgs, ShowLevel};
-use super::check::broken_configs;
-use super::output::report;
+use super::output::{broken_configs, report};
 use agentc::diff::git;
 use agentc::disk::{self, Reach};
 use agentc::project::config::Config;

@@ -3,7 +3,7 @@
 
 use super::args::Format;
 use agentc::render::human::{self, Style};
-use agentc::{Failure, FileReport, Timings, emit, render};
+use agentc::{Failure, FileReport, Source, Timings, emit, render};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -164,4 +164,25 @@ pub(crate) fn print(text: &str) {
     let _ = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush());
+}
+
+/// Reports the problems of configuration files, and those that could not
+/// be read; the run stops (exit 2).
+pub(crate) fn broken_configs(
+    broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
+    unreadable: &[Failure],
+    format: Format,
+) -> ExitCode {
+    let files: Vec<FileReport> = broken
+        .into_iter()
+        .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
+        .collect();
+    report(
+        format,
+        &files,
+        unreadable,
+        "agentc.toml has problems; nothing was checked",
+        human::DEFAULT_MAX_DIAGNOSTICS,
+    );
+    ExitCode::from(2)
 }

@@ -10,8 +10,8 @@
 //! where the difference is. Objects are compared as their reader reads
 //! them ([`Reader`]).
 
+use super::change::{Change, Reader, Version};
 use super::hints;
-use super::{Change, Reader, Version};
 use crate::diagnostic::{Code, Surface};
 use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
 use crate::model::TypeId;

@@ -4,9 +4,9 @@
 //! what one of them reaches is a contract: a type nothing uses, or a tool
 //! declared but never listed, is not.
 
+use super::change::{Change, MAX_COMPARED, Options, Version};
 use super::compare::{Side, Walk};
 use super::hints;
-use super::{Change, MAX_COMPARED, Options, Version};
 use crate::diagnostic::{Code, Surface};
 use crate::emit::lower::{Kind, Schema};
 use crate::model::Model;
