@@ -131,3 +131,58 @@ fn a_version_against_itself_has_no_changes() {
         }
     }
 }
+
+/// The public Octavus example app's own history
+/// (`octavus-ai/example-nextjs`, `octavus-agents/assistant/protocol.yaml`
+/// at `c8bff60`, `bbe859c` and `1caba77`): each step adds client tools
+/// that fail with "No client handler for tool" unless the client ships
+/// its handler first.
+#[test]
+fn the_real_history_of_the_octavus_example_app() {
+    let Some(corpus) = common::shared("corpus/octavus-examples") else {
+        return;
+    };
+    let file = |version: &str| {
+        let name = format!("octavus-ai__example-nextjs__octavus-agents__assistant__protocol{version}.yaml");
+        let bytes = std::fs::read(corpus.join(&name)).expect("read the corpus file");
+        agentc::compile(&name, bytes)
+    };
+    let (first, second, head) = (file("@c8bff60"), file("@bbe859c"), file(""));
+    let changes = |old: &FileReport, new: &FileReport| -> Vec<String> {
+        agentc::diff::reports(old, new, old.source.name(), &Default::default())
+            .iter()
+            .map(|d| {
+                let at = new.source.position(d.span.start as usize);
+                format!("{}:{} {}", at.line, at.column, line(d))
+            })
+            .collect()
+    };
+    assert_eq!(
+        changes(&first, &second),
+        [
+            "69:3 warning[tool-added] tool `get-browser-info`",
+            "73:3 warning[tool-added] tool `request-feedback`",
+        ]
+    );
+    assert_eq!(
+        changes(&second, &head),
+        ["76:3 warning[tool-added] tool `set-chat-metadata`"]
+    );
+    // Undone, each is a tool that can no longer be called, reported at
+    // `tools:` of the version without it.
+    assert_eq!(
+        changes(&head, &first),
+        [
+            "58:1 warning[tool-removed] tool `get-browser-info`",
+            "58:1 warning[tool-removed] tool `request-feedback`",
+            "58:1 warning[tool-removed] tool `set-chat-metadata`",
+        ]
+    );
+    // The message names what calls the tool.
+    let found = agentc::diff::reports(&second, &head, "bbe859c", &Default::default());
+    assert!(
+        found[0].message.contains("(by the `tool-call` block \"Save metadata\")"),
+        "{}",
+        found[0].message
+    );
+}
