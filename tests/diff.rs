@@ -143,7 +143,9 @@ fn the_real_history_of_the_octavus_example_app() {
         return;
     };
     let file = |version: &str| {
-        let name = format!("octavus-ai__example-nextjs__octavus-agents__assistant__protocol{version}.yaml");
+        let name = format!(
+            "octavus-ai__example-nextjs__octavus-agents__assistant__protocol{version}.yaml"
+        );
         let bytes = std::fs::read(corpus.join(&name)).expect("read the corpus file");
         agentc::compile(&name, bytes)
     };
@@ -181,7 +183,9 @@ fn the_real_history_of_the_octavus_example_app() {
     // The message names what calls the tool.
     let found = agentc::diff::reports(&second, &head, "bbe859c", &Default::default());
     assert!(
-        found[0].message.contains("(by the `tool-call` block \"Save metadata\")"),
+        found[0]
+            .message
+            .contains("(by the `tool-call` block \"Save metadata\")"),
         "{}",
         found[0].message
     );

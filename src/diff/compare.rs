@@ -12,12 +12,12 @@
 
 use super::change::{Change, Reader, Version};
 use super::hints;
-use crate::diagnostic::{Code, Surface};
+use crate::diagnostic::{Code, MAX_DIAGNOSTICS, Surface};
 use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
 use crate::model::TypeId;
 use crate::span::Span;
 use crate::syntax::{Literal, TypeDefKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One side of the comparison.
 #[derive(Clone, Copy)]
@@ -73,8 +73,26 @@ pub(super) struct Walk<'a, 'm> {
     seen: HashSet<(TypeId, TypeId)>,
     pub out: &'a mut Vec<Change>,
     /// Nodes left to compare in the whole diff; at zero, the walk stops.
-    pub budget: &'a mut usize,
+    pub limits: &'a mut Limits,
+    /// How many schemas deep the walk is.
+    depth: usize,
 }
+
+/// What bounds one diff's work, shared by its contracts.
+#[derive(Debug)]
+pub(super) struct Limits {
+    /// Nodes left to compare; at zero, the walk stops.
+    pub budget: usize,
+    /// Whether a schema nested deeper than [`MAX_DEPTH`] was left out.
+    pub too_deep: bool,
+    /// Changes found past [`MAX_DIAGNOSTICS`], counted, not kept.
+    pub dropped: usize,
+}
+
+/// The deepest the walk follows schemas (through references, which YAML's
+/// own nesting limit does not bound): a chain of thousands of types, each
+/// naming the next, costs no stack.
+pub(super) const MAX_DEPTH: usize = 128;
 
 /// How a schema's kind reads in a message.
 fn describe(kind: &Kind) -> String {
@@ -135,7 +153,7 @@ impl<'a, 'm> Walk<'a, 'm> {
         contract: String,
         reader: Reader,
         out: &'a mut Vec<Change>,
-        budget: &'a mut usize,
+        limits: &'a mut Limits,
     ) -> Walk<'a, 'm> {
         Walk {
             old,
@@ -145,7 +163,8 @@ impl<'a, 'm> Walk<'a, 'm> {
             reader,
             seen: HashSet::new(),
             out,
-            budget,
+            limits,
+            depth: 0,
         }
     }
 
@@ -162,6 +181,10 @@ impl<'a, 'm> Walk<'a, 'm> {
         message: String,
         help: Option<String>,
     ) {
+        if self.out.len() >= MAX_DIAGNOSTICS {
+            self.limits.dropped += 1;
+            return;
+        }
         self.out.push(Change {
             code,
             at,
@@ -178,10 +201,20 @@ impl<'a, 'm> Walk<'a, 'm> {
 
     /// Compares two schemas at `path`, following references.
     pub fn compare(&mut self, path: &str, old: &Schema<'m>, new: &Schema<'m>) {
-        if *self.budget == 0 {
+        if self.limits.budget == 0 {
             return;
         }
-        *self.budget -= 1;
+        if self.depth >= MAX_DEPTH {
+            self.limits.too_deep = true;
+            return;
+        }
+        self.limits.budget -= 1;
+        self.depth += 1;
+        self.compare_at(path, old, new);
+        self.depth -= 1;
+    }
+
+    fn compare_at(&mut self, path: &str, old: &Schema<'m>, new: &Schema<'m>) {
         if old.description != new.description
             && let (Some(_), Some(_)) = (old.description, new.description)
         {
@@ -467,13 +500,16 @@ impl<'a, 'm> Walk<'a, 'm> {
         new_properties: &[Property<'m>],
     ) {
         let strict = self.reader == Reader::Strict;
-        let find = |properties: &'_ [Property<'m>], name: &str| {
-            properties.iter().position(|p| p.name == name)
-        };
+        // By name, so an object of many properties costs linear time.
+        let mut old_index: HashMap<&str, usize> = HashMap::with_capacity(old_properties.len());
+        for (i, property) in old_properties.iter().enumerate() {
+            old_index.entry(property.name).or_insert(i);
+        }
+        let new_names: HashSet<&str> = new_properties.iter().map(|p| p.name).collect();
         let mut kept = vec![false; old_properties.len()];
         for property in new_properties {
             let here = join(path, property.name);
-            if let Some(i) = find(old_properties, property.name) {
+            if let Some(&i) = old_index.get(property.name) {
                 kept[i] = true;
                 let was = &old_properties[i];
                 self.optionality(&here, was, property);
@@ -481,8 +517,9 @@ impl<'a, 'm> Walk<'a, 'm> {
                 continue;
             }
             let renamed = hints::renamed_from(self.new.version.source, property.name_span)
-                .filter(|from| find(new_properties, from).is_none())
-                .and_then(|from| find(old_properties, from));
+                .filter(|from| !new_names.contains(from))
+                .and_then(|from| old_index.get(from).copied())
+                .filter(|&i| !kept[i]);
             if let Some(i) = renamed {
                 kept[i] = true;
                 let was = &old_properties[i];
@@ -649,20 +686,25 @@ impl<'a, 'm> Walk<'a, 'm> {
             .iter()
             .map(|v| Self::variant(&self.new, new_discriminator.map(|d| d.0), v))
             .collect();
+        // Old variants by tag and by type name, first ones first.
+        let mut old_tags: HashMap<&str, usize> = HashMap::new();
+        let mut old_names: HashMap<&str, usize> = HashMap::new();
+        for (i, (tag, name)) in old_info.iter().enumerate() {
+            if let Some((key, _)) = tag {
+                old_tags.entry(key.as_str()).or_insert(i);
+            }
+            if let Some(name) = name {
+                old_names.entry(name).or_insert(i);
+            }
+        }
         let mut matched = vec![false; old_variants.len()];
         for (variant, (tag, name)) in new_variants.iter().zip(&new_info) {
-            let by_tag = tag.as_ref().and_then(|tag| {
-                old_info
-                    .iter()
-                    .position(|(t, _)| t.as_ref().is_some_and(|t| t.0 == tag.0))
-            });
-            let by_name = || {
-                name.and_then(|name| {
-                    old_info
-                        .iter()
-                        .enumerate()
-                        .position(|(i, (_, n))| !matched[i] && *n == Some(name))
-                })
+            let by_tag = tag
+                .as_ref()
+                .and_then(|(key, _)| old_tags.get(key.as_str()).copied());
+            let by_name = |matched: &[bool]| {
+                name.and_then(|name| old_names.get(name).copied())
+                    .filter(|&i| !matched[i])
             };
             let label = tag
                 .as_ref()
@@ -673,7 +715,7 @@ impl<'a, 'm> Walk<'a, 'm> {
             if let Some(i) = by_tag.filter(|&i| !matched[i]) {
                 matched[i] = true;
                 self.compare(&here, &old_variants[i], variant);
-            } else if let Some(i) = by_name() {
+            } else if let Some(i) = by_name(&matched) {
                 matched[i] = true;
                 let old_tag = old_info[i]
                     .0

@@ -5,32 +5,39 @@
 //! declared but never listed, is not.
 
 use super::change::{Change, MAX_COMPARED, Options, Version};
-use super::compare::{Side, Walk};
+use super::compare::{Limits, Side, Walk};
 use super::hints;
 use crate::diagnostic::{Code, Surface};
 use crate::emit::lower::{Kind, Schema};
 use crate::model::Model;
 use crate::span::Span;
 use crate::syntax::{BlockKind, Field, Tool, TypeExpr, TypeExprKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-/// Every change between the versions, and whether the comparison stopped
-/// at [`MAX_COMPARED`] nodes.
-pub(super) fn changes(old: Version, new: Version, options: &Options) -> (Vec<Change>, bool) {
+/// Every change between the versions, and what was left out.
+pub(super) fn changes(old: Version, new: Version, options: &Options) -> (Vec<Change>, Stopped) {
     let mut diff = Diff {
         old: Side::new(old),
         new: Side::new(new),
         options,
         out: Vec::new(),
-        budget: MAX_COMPARED,
+        limits: Limits {
+            budget: MAX_COMPARED,
+            too_deep: false,
+            dropped: 0,
+        },
     };
     diff.tools();
     diff.responses();
     diff.worker_output();
     diff.triggers();
     diff.session_input();
-    let truncated = diff.budget == 0;
-    (diff.out, truncated)
+    let stopped = Stopped {
+        too_large: diff.limits.budget == 0,
+        too_deep: diff.limits.too_deep,
+        dropped: diff.limits.dropped,
+    };
+    (diff.out, stopped)
 }
 
 struct Diff<'o, 'm> {
@@ -38,20 +45,33 @@ struct Diff<'o, 'm> {
     new: Side<'m>,
     options: &'o Options,
     out: Vec<Change>,
-    budget: usize,
+    limits: Limits,
+}
+
+/// Why a diff left part of the protocols out.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Stopped {
+    /// It compared [`MAX_COMPARED`] nodes.
+    pub too_large: bool,
+    /// A schema nested deeper than the walk follows.
+    pub too_deep: bool,
+    /// Changes found past the most one diff lists.
+    pub dropped: usize,
 }
 
 /// The tools a protocol can call, in declaration order, each with what
 /// calls it.
 fn callable(model: &Model) -> Vec<(&Tool, Vec<String>)> {
-    let mut callers: Vec<Vec<String>> = vec![Vec::new(); model.protocol.tools.len()];
+    let tools = &model.protocol.tools;
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(tools.len());
+    for (i, tool) in tools.iter().enumerate() {
+        index.entry(&tool.name.text).or_insert(i);
+    }
+    let mut callers: Vec<Vec<String>> = vec![Vec::new(); tools.len()];
+    let mut seen: HashSet<(usize, String)> = HashSet::new();
     let mut add = |name: &str, caller: String| {
-        if let Some(i) = model
-            .protocol
-            .tools
-            .iter()
-            .position(|t| t.name.text == name)
-            && !callers[i].contains(&caller)
+        if let Some(&i) = index.get(name)
+            && seen.insert((i, caller.clone()))
         {
             callers[i].push(caller);
         }
@@ -149,7 +169,7 @@ impl<'o, 'm> Diff<'o, 'm> {
             contract,
             reader,
             &mut self.out,
-            &mut self.budget,
+            &mut self.limits,
         )
     }
 
@@ -168,25 +188,28 @@ impl<'o, 'm> Diff<'o, 'm> {
         let (old_model, new_model) = (self.old.version.model, self.new.version.model);
         let old_callable = callable(old_model);
         let new_callable = callable(new_model);
-        fn find<'t>(list: &[(&'t Tool, Vec<String>)], name: &str) -> Option<&'t Tool> {
+        let by_name = |list: &[(&'m Tool, Vec<String>)]| -> HashMap<&'m str, &'m Tool> {
             list.iter()
-                .find(|(t, _)| t.name.text == name)
-                .map(|(t, _)| *t)
-        }
+                .map(|(t, _)| (t.name.text.as_str(), *t))
+                .collect()
+        };
+        let (old_tools, new_tools) = (by_name(&old_callable), by_name(&new_callable));
+        let find = |tools: &HashMap<&'m str, &'m Tool>, name: &str| tools.get(name).copied();
         let mut kept: HashSet<&str> = HashSet::new();
         for (tool, callers) in &new_callable {
             let name = tool.name.text.as_str();
             let old_side = self.old;
             let new_source = self.new.version.source;
             let mut walk = self.walk(Surface::Tool, format!("tool `{name}`"));
-            if let Some(old_tool) = find(&old_callable, name) {
+            if let Some(old_tool) = find(&old_tools, name) {
                 kept.insert(name);
                 compare_tools(&mut walk, &old_side, old_tool, tool);
                 continue;
             }
             let renamed = hints::renamed_from(new_source, tool.name.span)
-                .filter(|from| find(&new_callable, from).is_none())
-                .and_then(|from| find(&old_callable, from));
+                .filter(|from| find(&new_tools, from).is_none())
+                .and_then(|from| find(&old_tools, from))
+                .filter(|t| !kept.contains(t.name.text.as_str()));
             if let Some(old_tool) = renamed {
                 kept.insert(old_tool.name.text.as_str());
                 let from = &old_tool.name.text;
@@ -255,11 +278,13 @@ impl<'o, 'm> Diff<'o, 'm> {
         let type_name = |ty: Option<&TypeExpr>| ty.map(TypeExpr::display);
         let old_names: HashSet<String> = old_uses.iter().filter_map(|u| type_name(u.ty)).collect();
         let new_names: HashSet<String> = new_uses.iter().filter_map(|u| type_name(u.ty)).collect();
+        let mut old_blocks: HashMap<(&str, &str), &ResponseUse> = HashMap::new();
+        for used in &old_uses {
+            old_blocks.entry((used.owner, used.block)).or_insert(used);
+        }
         let mut compared: HashSet<String> = HashSet::new();
         for used in &new_uses {
-            let paired = old_uses
-                .iter()
-                .find(|u| u.owner == used.owner && u.block == used.block);
+            let paired = old_blocks.get(&(used.owner, used.block)).copied();
             let Some(ty) = used.ty else {
                 // A block that no longer replies with a type.
                 if let Some(was) = paired.and_then(|p| p.ty) {

@@ -49,7 +49,7 @@ use crate::span::Span;
 /// output (`origin/main:agents/shop/protocol.yaml`). Both versions must
 /// check without errors.
 pub fn diff(old: Version, new: Version, base_name: &str, options: &Options) -> Vec<Diagnostic> {
-    let (changes, truncated) = contracts::changes(old, new, options);
+    let (changes, stopped) = contracts::changes(old, new, options);
     let mut out = Vec::with_capacity(changes.len() + 1);
     for change in changes {
         let diagnostic = judge(change, old.source, base_name, options.order);
@@ -61,7 +61,7 @@ pub fn diff(old: Version, new: Version, base_name: &str, options: &Options) -> V
             out.push(diagnostic);
         }
     }
-    if truncated {
+    if stopped.too_large {
         out.push(
             Diagnostic::new(
                 Code::DiffSkipped,
@@ -72,6 +72,39 @@ pub fn diff(old: Version, new: Version, base_name: &str, options: &Options) -> V
                 ),
             )
             .with_help("changes past that point are not reported"),
+        );
+    }
+    if stopped.dropped > 0 {
+        out.push(
+            Diagnostic::new(
+                Code::DiffSkipped,
+                Span::empty(0),
+                format!(
+                    "{} more changes were found than one diff lists (it stops at {})",
+                    crate::diagnostic::thousands(stopped.dropped),
+                    crate::diagnostic::thousands(crate::diagnostic::MAX_DIAGNOSTICS)
+                ),
+            )
+            .with_help(
+                "the changes listed usually share one cause; fix or accept them and compare again",
+            )
+            .with_note("it is an error: the changes not listed may break either side"),
+        );
+        if let Some(last) = out.last_mut() {
+            last.severity = Severity::Error;
+        }
+    }
+    if stopped.too_deep {
+        out.push(
+            Diagnostic::new(
+                Code::DiffSkipped,
+                Span::empty(0),
+                format!(
+                    "types nest more than {} levels deep: the diff did not look below that",
+                    compare::MAX_DEPTH
+                ),
+            )
+            .with_help("changes below that depth are not reported"),
         );
     }
     crate::order(&mut out);
