@@ -262,6 +262,68 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
             .contains("::error title=agentc::the deny-warnings input must be true or false")
     );
 
+    // `against`: the changes since a revision, annotated in the same step.
+    let diffed = workspace("diffed");
+    let git = |args: &[&str]| {
+        run(Command::new("git")
+            .args([
+                "-c",
+                "user.name=agentc",
+                "-c",
+                "user.email=agentc@example.com",
+            ])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&diffed))
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "the shop assistant"]);
+    // A tool the model can now call, which deployed code has no handler for.
+    let protocol = diffed.join("agents/shop/protocol.yaml");
+    let before = std::fs::read_to_string(&protocol).expect("read");
+    let after = before
+        .replacen(
+            "\ntools:\n",
+            "\ntools:\n  cancel-order:\n    description: Cancel an order\n\n",
+            1,
+        )
+        .replacen(
+            "  tools: [search-products,",
+            "  tools: [cancel-order, search-products,",
+            1,
+        );
+    assert_eq!(
+        after.matches("cancel-order").count(),
+        2,
+        "the shop assistant changed"
+    );
+    std::fs::write(&protocol, after).expect("write");
+    let ran = run_action(
+        &action,
+        &diffed,
+        &[("package", &package), ("against", "HEAD")],
+    );
+    assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
+    assert!(
+        ran.stdout().contains(
+            "::warning file=agents/shop/protocol.yaml,line=153,col=3,endLine=153,endColumn=15,title=tool-added::tool `cancel-order` can now be called"
+        ),
+        "{}",
+        ran.stdout()
+    );
+    let ran = run_action(
+        &action,
+        &diffed,
+        &[("package", &package), ("against", "-x")],
+    );
+    assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
+    assert!(
+        ran.stdout().contains("is not a revision"),
+        "{}",
+        ran.stdout()
+    );
+
     // Paths: one per line keeps spaces; a working directory is honoured.
     let spaced = workspace("spaced");
     write(

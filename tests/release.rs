@@ -71,6 +71,7 @@ fn copy_of_the_version_files(name: &str) -> PathBuf {
         "editors/vscode/package-lock.json",
         "README.md",
         "docs/install.md",
+        "docs/diff.md",
         "packaging/pypi/README.md",
         "packaging/pre-commit/README.md",
     ] {

@@ -160,6 +160,7 @@ FIELDS = [
     # The install lines the docs show.
     TextField("README.md", DOC_VERSION, 3),
     TextField("docs/install.md", DOC_VERSION, 3),
+    TextField("docs/diff.md", DOC_VERSION, 2),
     TextField("packaging/pypi/README.md", DOC_VERSION, 1),
     TextField("packaging/pre-commit/README.md", DOC_VERSION, 1),
 ]
