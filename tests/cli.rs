@@ -579,14 +579,14 @@ fn completions_complete_subcommands_and_values() {
     };
     assert_eq!(
         stdout(&bash),
-        "check\nhuman json short github sarif\n",
+        "check\nhuman json short github sarif markdown\n",
         "{}",
         stderr(&bash)
     );
     for shell in ["zsh", "fish"] {
         let script = stdout(&agentc(&["completions", shell]));
         for command in [
-            "check", "emit", "validate", "explain", "schema", "lsp", "man",
+            "check", "diff", "emit", "validate", "explain", "schema", "lsp", "man",
         ] {
             assert!(script.contains(command), "{shell}: {command}");
         }

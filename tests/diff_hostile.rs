@@ -132,3 +132,55 @@ proptest! {
         }
     }
 }
+
+/// Thousands of tools sharing one chain of a hundred types, with one
+/// change half way down: every tool reports it, and none is cut short by
+/// the diff's limits, because the part of the chain found clean once is not
+/// compared again.
+#[test]
+fn shared_types_are_compared_once() {
+    let (tools, links) = (5_000, 100);
+    let protocol = |middle: &str| {
+        let mut text = String::from("types:\n");
+        for i in 0..links {
+            let ty = if i == links / 2 { middle } else { "string" };
+            text.push_str(&format!("  Link{i}:\n    id:\n      type: {ty}\n"));
+            if i + 1 < links {
+                text.push_str(&format!(
+                    "    next:\n      type: Link{}\n      optional: true\n",
+                    i + 1
+                ));
+            }
+        }
+        text.push_str(HEAD);
+        text.push_str("tools:\n");
+        let names: Vec<String> = (0..tools).map(|i| format!("tool-{i}")).collect();
+        for name in &names {
+            text.push_str(&format!(
+                "  {name}:\n    description: d\n    parameters:\n      head: {{ type: Link0 }}\n"
+            ));
+        }
+        text.push_str(&format!(
+            "\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  tools: [{}]\n\n",
+            names.join(", ")
+        ));
+        text.push_str("handlers:\n  go:\n    Add:\n      block: add-message\n      role: user\n      prompt: p\n      input: [TEXT]\n");
+        text
+    };
+    let (old, new) = (compile(&protocol("string")), compile(&protocol("boolean")));
+    assert!(!old.has_errors(), "{:?}", old.diagnostics.first());
+    let found = diff(&old, &new);
+    assert!(
+        !found.iter().any(|d| d.code == Code::DiffSkipped),
+        "{:?}",
+        found.iter().find(|d| d.code == Code::DiffSkipped)
+    );
+    assert_eq!(
+        found
+            .iter()
+            .filter(|d| d.code == Code::PropertyTypeChanged)
+            .count(),
+        tools
+    );
+    assert_eq!(diff(&old, &old).len(), 0);
+}

@@ -31,7 +31,7 @@ impl Order {
 }
 
 /// How a reader treats an object key it does not know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reader {
     /// Ignores it (handlers and UI code, as usually written).
     Tolerant,

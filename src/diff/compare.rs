@@ -71,6 +71,8 @@ pub(super) struct Walk<'a, 'm> {
     pub reader: Reader,
     /// Pairs of named types already compared in this contract.
     seen: HashSet<(TypeId, TypeId)>,
+    /// How many times a pair was skipped as already compared here.
+    skipped: usize,
     pub out: &'a mut Vec<Change>,
     /// Nodes left to compare in the whole diff; at zero, the walk stops.
     pub limits: &'a mut Limits,
@@ -83,8 +85,13 @@ pub(super) struct Walk<'a, 'm> {
 pub(super) struct Limits {
     /// Nodes left to compare; at zero, the walk stops.
     pub budget: usize,
-    /// Whether a schema nested deeper than [`MAX_DEPTH`] was left out.
-    pub too_deep: bool,
+    /// How many times a schema nested deeper than [`MAX_DEPTH`] was left
+    /// out.
+    pub too_deep: usize,
+    /// Pairs of named types (old, new, reader) compared whole without a
+    /// change: any contract that reaches them again skips them, so a type
+    /// many contracts share is compared once.
+    pub clean: HashSet<(TypeId, TypeId, Reader)>,
     /// Changes found past [`MAX_DIAGNOSTICS`], counted, not kept.
     pub dropped: usize,
 }
@@ -162,6 +169,7 @@ impl<'a, 'm> Walk<'a, 'm> {
             contract,
             reader,
             seen: HashSet::new(),
+            skipped: 0,
             out,
             limits,
             depth: 0,
@@ -205,7 +213,7 @@ impl<'a, 'm> Walk<'a, 'm> {
             return;
         }
         if self.depth >= MAX_DEPTH {
-            self.limits.too_deep = true;
+            self.limits.too_deep += 1;
             return;
         }
         self.limits.budget -= 1;
@@ -234,38 +242,63 @@ impl<'a, 'm> Walk<'a, 'm> {
         }
         let (old_schema, old_type) = self.old.resolve(old);
         let (new_schema, new_type) = self.new.resolve(new);
-        if let (Some((old_name, old_id)), Some((new_name, new_id))) = (old_type, new_type) {
-            if !self.seen.insert((old_id, new_id)) {
-                return;
-            }
+        let (Some((old_name, old_id)), Some((new_name, new_id))) = (old_type, new_type) else {
+            self.kinds(
+                path,
+                &old_schema,
+                &new_schema,
+                old_type.map(|t| t.1),
+                new_type.map(|t| t.1),
+            );
+            return;
+        };
+        // Two named types: compared once per contract, and not at all once
+        // known to hold no change (for any contract with this reader).
+        let pair = (old_id, new_id, self.reader);
+        let renamed = |walk: &mut Self| {
             if old_name != new_name {
-                let before = self.out.len();
-                self.kinds(path, &old_schema, &new_schema, Some(old_id), Some(new_id));
-                if self.out.len() == before {
-                    self.push(
-                        Code::TypeRenamed,
-                        new.span,
-                        Some(old.span),
-                        path,
-                        true,
-                        true,
-                        format!(
-                            "{} is now of type `{new_name}` instead of `{old_name}`, which has the same shape",
-                            named(path)
-                        ),
-                        Some("values are unchanged; code generated from the protocol names the type differently".to_string()),
-                    );
-                }
-                return;
+                walk.push(
+                    Code::TypeRenamed,
+                    new.span,
+                    Some(old.span),
+                    path,
+                    true,
+                    true,
+                    format!(
+                        "{} is now of type `{new_name}` instead of `{old_name}`, which has the same shape",
+                        named(path)
+                    ),
+                    Some("values are unchanged; code generated from the protocol names the type differently".to_string()),
+                );
             }
+        };
+        if self.limits.clean.contains(&pair) {
+            renamed(self);
+            return;
         }
-        self.kinds(
-            path,
-            &old_schema,
-            &new_schema,
-            old_type.map(|t| t.1),
-            new_type.map(|t| t.1),
+        if !self.seen.insert((old_id, new_id)) {
+            // Compared earlier in this contract, and its changes reported
+            // there: what encloses it is not known to be clean.
+            self.skipped += 1;
+            return;
+        }
+        let before = (
+            self.out.len(),
+            self.limits.dropped,
+            self.limits.too_deep,
+            self.skipped,
         );
+        self.kinds(path, &old_schema, &new_schema, Some(old_id), Some(new_id));
+        let after = (
+            self.out.len(),
+            self.limits.dropped,
+            self.limits.too_deep,
+            self.skipped,
+        );
+        if before == after && self.limits.budget > 0 {
+            self.limits.clean.insert(pair);
+            renamed(self);
+        }
     }
 
     /// Compares two resolved schemas; `old_type` and `new_type` are the

@@ -23,8 +23,9 @@ pub(super) fn changes(old: Version, new: Version, options: &Options) -> (Vec<Cha
         out: Vec::new(),
         limits: Limits {
             budget: MAX_COMPARED,
-            too_deep: false,
+            too_deep: 0,
             dropped: 0,
+            clean: HashSet::new(),
         },
     };
     diff.tools();
@@ -34,7 +35,7 @@ pub(super) fn changes(old: Version, new: Version, options: &Options) -> (Vec<Cha
     diff.session_input();
     let stopped = Stopped {
         too_large: diff.limits.budget == 0,
-        too_deep: diff.limits.too_deep,
+        too_deep: diff.limits.too_deep > 0,
         dropped: diff.limits.dropped,
     };
     (diff.out, stopped)
