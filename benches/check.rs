@@ -144,5 +144,40 @@ fn floods(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, floods);
+/// The contract diff (`agentc diff`) of a synthetic protocol against
+/// itself (nothing changed: every contract compared whole) and against a
+/// copy in which every type's enum gained a value (a change in every
+/// contract that reaches one), beside compiling the new version, the
+/// check that `agentc check --against` adds the diff to. Throughput is in
+/// bytes of one version.
+fn diffs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("diff");
+    group.sample_size(10);
+    group.sampling_mode(SamplingMode::Flat);
+    for types in [1_000, 10_000, 31_000] {
+        let old_text = synthetic::protocol(types);
+        let new_text = old_text.replace(
+            "enum: [open, closed, pending]",
+            "enum: [open, closed, pending, archived]",
+        );
+        let old = agentc::compile_source(Source::new("old.yaml", old_text.as_str()));
+        let new = agentc::compile_source(Source::new("new.yaml", new_text.as_str()));
+        group.throughput(Throughput::Bytes(old_text.len() as u64));
+        let case = format!("{}k types", types / 1000);
+        let id = |phase: &str| BenchmarkId::new(phase, &case);
+        group.bench_function(id("compile (check)"), |b| {
+            b.iter(|| agentc::compile_source(Source::new("new.yaml", new_text.as_str())))
+        });
+        let options = agentc::diff::Options::default();
+        group.bench_function(id("diff, unchanged"), |b| {
+            b.iter(|| agentc::diff::reports(&old, &old, "old.yaml", &options))
+        });
+        group.bench_function(id("diff, every enum widened"), |b| {
+            b.iter(|| agentc::diff::reports(&old, &new, "old.yaml", &options))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, floods, diffs);
 criterion_main!(benches);
