@@ -42,6 +42,7 @@ use crate::FileReport;
 use crate::diagnostic::{Code, ContractChange, Diagnostic, Located, Severity, Surface};
 use crate::source::Source;
 use crate::span::Span;
+use std::collections::HashSet;
 
 /// Every change from `old` to `new` that the code around the protocol can
 /// notice, as diagnostics located in `new`, each with the old location
@@ -50,62 +51,54 @@ use crate::span::Span;
 /// check without errors.
 pub fn diff(old: Version, new: Version, base_name: &str, options: &Options) -> Vec<Diagnostic> {
     let (changes, stopped) = contracts::changes(old, new, options);
+    let ignore: HashSet<&str> = options.ignore.iter().map(String::as_str).collect();
     let mut out = Vec::with_capacity(changes.len() + 1);
     for change in changes {
         let diagnostic = judge(change, old.source, base_name, options.order);
         let ignored = diagnostic
             .change
             .as_ref()
-            .is_some_and(|c| options.ignore.contains(&c.fingerprint));
+            .is_some_and(|c| ignore.contains(c.fingerprint.as_str()));
         if !ignored {
             out.push(diagnostic);
         }
     }
+    // A limit reached may hide a breaking change: an error, so that a
+    // generated pair never passes a check by being too large to compare.
+    let limit = |message: String, help: &str| {
+        let mut diagnostic = Diagnostic::new(Code::DiffSkipped, Span::empty(0), message)
+            .with_help(help.to_string())
+            .with_note("it is an error: what was not compared may break either side");
+        diagnostic.severity = Severity::Error;
+        diagnostic
+    };
     if stopped.too_large {
-        out.push(
-            Diagnostic::new(
-                Code::DiffSkipped,
-                Span::empty(0),
-                format!(
-                    "the protocols are too large to compare whole: the diff stopped after {} nodes",
-                    crate::diagnostic::thousands(MAX_COMPARED)
-                ),
-            )
-            .with_help("changes past that point are not reported"),
-        );
+        out.push(limit(
+            format!(
+                "the protocols are too large to compare whole: the diff stopped after {} nodes",
+                crate::diagnostic::thousands(MAX_COMPARED)
+            ),
+            "changes past that point are not reported",
+        ));
     }
     if stopped.dropped > 0 {
-        out.push(
-            Diagnostic::new(
-                Code::DiffSkipped,
-                Span::empty(0),
-                format!(
-                    "{} more changes were found than one diff lists (it stops at {})",
-                    crate::diagnostic::thousands(stopped.dropped),
-                    crate::diagnostic::thousands(crate::diagnostic::MAX_DIAGNOSTICS)
-                ),
-            )
-            .with_help(
-                "the changes listed usually share one cause; fix or accept them and compare again",
-            )
-            .with_note("it is an error: the changes not listed may break either side"),
-        );
-        if let Some(last) = out.last_mut() {
-            last.severity = Severity::Error;
-        }
+        out.push(limit(
+            format!(
+                "{} more changes were found than one diff lists (it stops at {})",
+                crate::diagnostic::thousands(stopped.dropped),
+                crate::diagnostic::thousands(crate::diagnostic::MAX_DIAGNOSTICS)
+            ),
+            "the changes listed usually share one cause; fix or accept them and compare again",
+        ));
     }
     if stopped.too_deep {
-        out.push(
-            Diagnostic::new(
-                Code::DiffSkipped,
-                Span::empty(0),
-                format!(
-                    "types nest more than {} levels deep: the diff did not look below that",
-                    compare::MAX_DEPTH
-                ),
-            )
-            .with_help("changes below that depth are not reported"),
-        );
+        out.push(limit(
+            format!(
+                "types nest more than {} levels deep: the diff did not look below that",
+                compare::MAX_DEPTH
+            ),
+            "changes below that depth are not reported",
+        ));
     }
     crate::order(&mut out);
     out
