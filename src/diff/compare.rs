@@ -207,6 +207,28 @@ impl<'a, 'm> Walk<'a, 'm> {
         });
     }
 
+    /// Records a change of the node itself: at the new node, with the old
+    /// one as where it was, and no help of its own.
+    fn node(
+        &mut self,
+        code: Code,
+        path: &str,
+        (old, new): (&Schema<'m>, &Schema<'m>),
+        (narrowed, widened): (bool, bool),
+        message: String,
+    ) {
+        self.push(
+            code,
+            new.span,
+            Some(old.span),
+            path,
+            narrowed,
+            widened,
+            message,
+            None,
+        );
+    }
+
     /// Compares two schemas at `path`, following references.
     pub fn compare(&mut self, path: &str, old: &Schema<'m>, new: &Schema<'m>) {
         if self.limits.budget == 0 {
@@ -313,33 +335,27 @@ impl<'a, 'm> Walk<'a, 'm> {
     ) {
         match (&old.kind, &new.kind) {
             (Kind::Any, Kind::Any) | (Kind::File, Kind::File) => {}
-            (_, Kind::Any) => self.push(
+            (_, Kind::Any) => self.node(
                 Code::PropertyTypeWidened,
-                new.span,
-                Some(old.span),
                 path,
-                false,
-                true,
+                (old, new),
+                (false, true),
                 format!(
                     "{} was {} and is now `unknown`",
                     named(path),
                     describe(&old.kind)
                 ),
-                None,
             ),
-            (Kind::Any, _) => self.push(
+            (Kind::Any, _) => self.node(
                 Code::PropertyTypeNarrowed,
-                new.span,
-                Some(old.span),
                 path,
-                true,
-                false,
+                (old, new),
+                (true, false),
                 format!(
                     "{} was `unknown` and is now {}",
                     named(path),
                     describe(&new.kind)
                 ),
-                None,
             ),
             (Kind::File, _) => {
                 let file = Schema::file_object(old.span, old.description);
@@ -382,20 +398,17 @@ impl<'a, 'm> Walk<'a, 'm> {
                     (new, new_variants, new_type),
                 );
             }
-            _ => self.push(
+            _ => self.node(
                 Code::PropertyTypeChanged,
-                new.span,
-                Some(old.span),
                 path,
-                false,
-                false,
+                (old, new),
+                (false, false),
                 format!(
                     "{} was {} and is now {}",
                     named(path),
                     describe(&old.kind),
                     describe(&new.kind)
                 ),
-                None,
             ),
         }
     }
@@ -419,16 +432,7 @@ impl<'a, 'm> Walk<'a, 'm> {
             (Primitive::Number, Primitive::Integer) => (Code::PropertyTypeNarrowed, true, false),
             _ => (Code::PropertyTypeChanged, false, false),
         };
-        self.push(
-            code,
-            new.span,
-            Some(old.span),
-            path,
-            narrowed,
-            widened,
-            message,
-            None,
-        );
+        self.node(code, path, (old, new), (narrowed, widened), message);
     }
 
     /// Compares what an `enum` or `const` allows on each side.
@@ -449,25 +453,19 @@ impl<'a, 'm> Walk<'a, 'm> {
         };
         match (old_values, new_values) {
             (None, None) => {}
-            (Some((values, _)), None) => self.push(
+            (Some((values, _)), None) => self.node(
                 Code::PropertyTypeWidened,
-                new.span,
-                Some(old.span),
                 path,
-                false,
-                true,
+                (old, new),
+                (false, true),
                 format!("{} is no longer limited to {}", named(path), list(&values)),
-                None,
             ),
-            (None, Some((values, _))) => self.push(
+            (None, Some((values, _))) => self.node(
                 Code::PropertyTypeNarrowed,
-                new.span,
-                Some(old.span),
                 path,
-                true,
-                false,
+                (old, new),
+                (true, false),
                 format!("{} is now limited to {}", named(path), list(&values)),
-                None,
             ),
             (Some((old_values, true)), Some((new_values, true))) => {
                 let (old_key, old_text) = literal(old_values[0]);
