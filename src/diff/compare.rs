@@ -17,6 +17,7 @@ use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
 use crate::model::TypeId;
 use crate::span::Span;
 use crate::syntax::{Literal, TypeDefKind};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// One side of the comparison.
@@ -36,7 +37,10 @@ impl<'m> Side<'m> {
 
     /// The schema a reference stands for, seen from where it is used, and
     /// the type it names; any other schema as it is.
-    fn resolve(&self, schema: &Schema<'m>) -> (Schema<'m>, Option<(&'m str, TypeId)>) {
+    fn resolve<'s>(
+        &self,
+        schema: &'s Schema<'m>,
+    ) -> (Cow<'s, Schema<'m>>, Option<(&'m str, TypeId)>) {
         if let Kind::Ref(name) = schema.kind
             && let Some(id) = self.version.model.lookup(name)
         {
@@ -45,9 +49,9 @@ impl<'m> Side<'m> {
             if schema.description.is_some() {
                 definition.description = schema.description;
             }
-            return (definition, Some((name, id)));
+            return (Cow::Owned(definition), Some((name, id)));
         }
-        (schema.clone(), None)
+        (Cow::Borrowed(schema), None)
     }
 
     /// The `discriminator` of the union type `id`.
