@@ -461,3 +461,30 @@ fn region(json: &Value) -> Value {
         "endColumn": json["endColumn"],
     })
 }
+
+/// A contract change (`agentc diff`) is a result in the new file with the
+/// old version's place as a related location, and the log is valid.
+#[test]
+fn a_contract_change_carries_the_old_location() {
+    let case = common::root().join("protocols/diff/tool-removed");
+    let read = |file: &str| std::fs::read(case.join(file)).expect("read the diff fixture");
+    let old = agentc::compile("protocols/diff/tool-removed/old.yaml", read("old.yaml"));
+    let mut new = agentc::compile("protocols/diff/tool-removed/new.yaml", read("new.yaml"));
+    let base = "origin/main:protocols/diff/tool-removed/old.yaml";
+    let found = agentc::diff::reports(&old, &new, base, &Default::default());
+    new.diagnostics = found;
+    let log = parse(&sarif::render(std::slice::from_ref(&new)));
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "tool-removed");
+    let related = &result["relatedLocations"][0];
+    assert_eq!(
+        related["physicalLocation"]["artifactLocation"]["uri"],
+        "origin/main%3Aprotocols/diff/tool-removed/old.yaml"
+    );
+    assert_eq!(related["physicalLocation"]["region"]["startLine"], 44);
+    assert_eq!(related["message"]["text"], "the old version");
+    if let Some(validator) = validator() {
+        let errors = violations(&validator, &log);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+}
