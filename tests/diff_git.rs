@@ -246,6 +246,19 @@ fn diff_reads_revisions_files_and_folders() {
     );
     assert_eq!(report["diagnostics"][0]["base"]["line"], 7);
 
+    let output = repo.agentc(&[
+        "diff",
+        "agents/shop/protocol.yaml",
+        "HEAD~1:agents/shop/protocol.yaml",
+        "--format",
+        "short",
+    ]);
+    assert!(
+        text(&output).contains("HEAD~1:agents/shop/protocol.yaml:6:1: warning[tool-removed] tool `get-browser-info` can no longer be called (was: agents/shop/protocol.yaml:7:3)"),
+        "{}",
+        text(&output)
+    );
+
     // Markdown for a pull-request comment.
     let output = repo.agentc(&[
         "diff",

@@ -1,7 +1,9 @@
 //! `--format short`: one line per diagnostic, `file:line:col: severity[code]
 //! message`, as compilers print them, for editors' quickfix lists and for
 //! grep. Columns count Unicode scalar values, as in the JSON contract. A
-//! failure, which has no position, is `path: error[code] message`.
+//! failure, which has no position, is `path: error[code] message`; a
+//! contract change ends with where it was in the old version, `(was:
+//! origin/main:agents/shop/protocol.yaml:12:5)`.
 
 use crate::FileReport;
 use crate::diagnostic::Failure;
@@ -21,9 +23,14 @@ pub fn write(
     for file in files {
         for d in &file.diagnostics {
             let (line, column, _, _) = super::json::range(&file.source, d.span);
+            // A contract change says where it was in the old version.
+            let was = match d.change.as_ref().and_then(|c| c.base.as_ref()) {
+                Some(base) => format!(" (was: {})", one_line(&base.to_string())),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "{}:{line}:{column}: {}[{}] {}",
+                "{}:{line}:{column}: {}[{}] {}{was}",
                 file.source.name(),
                 d.severity.as_str(),
                 d.code.name(),
