@@ -45,7 +45,6 @@ impl<'m> Side<'m> {
             && let Some(id) = self.version.model.lookup(name)
         {
             let mut definition = self.lowering.definition(id);
-            definition.span = schema.span;
             if schema.description.is_some() {
                 definition.description = schema.description;
             }
