@@ -8,6 +8,7 @@
 
 pub mod agent;
 pub mod check;
+pub mod codegen;
 pub mod diagnostic;
 pub mod diff;
 pub mod disk;

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::run(args),
         Command::Diff(args) => cli::diff::run(args),
         Command::Emit(args) => cli::emit::run(args),
+        Command::Gen(args) => cli::generate::run(args),
         Command::Validate(args) => cli::validate::run(args),
         Command::Explain { code } => cli::explain::run(code.as_deref()),
         Command::Schema => {

@@ -150,6 +150,11 @@ fn every_code_has_an_invalid_fixture() {
             "value-too-large",
             // A revision git does not have: `tests/diff_git.rs`.
             "missing-revision",
+            // `agentc gen`'s own: `tests/codegen.rs`.
+            "gen-reserved-name",
+            "gen-name-collision",
+            "gen-would-overwrite",
+            "gen-stale",
         ],
     ]
     .concat();

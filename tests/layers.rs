@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "validate",
     "agent",
     "diff",
+    "codegen",
     "project",
     "render",
     "lsp",

@@ -1,6 +1,7 @@
 //! The command line as clap reads it: the subcommands and their
 //! arguments.
 
+use agentc::codegen;
 use agentc::emit::Target;
 use agentc::render::human;
 use agentc::validate::aap::{Kind as AapKind, StreamMode};
@@ -28,6 +29,9 @@ pub(crate) enum Command {
     Diff(DiffArgs),
     /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
     Emit(EmitArgs),
+    /// Write typed bindings (TypeScript, zod) for each protocol's tools,
+    /// replies and inputs, or check that the committed ones are current.
+    Gen(GenArgs),
     /// Check JSON data against a protocol's type or tool, or an AG-UI `RunAgentInput`.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Validate(ValidateArgs),
@@ -118,6 +122,43 @@ pub(crate) struct DiffArgs {
     /// In the human format, draw at most this many changes.
     #[arg(long, value_name = "N", default_value_t = human::DEFAULT_MAX_DIAGNOSTICS)]
     pub(crate) max_diagnostics: usize,
+}
+
+/// `agentc gen`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct GenArgs {
+    /// Protocol files, folders to search, or globs (default: the current folder).
+    pub(crate) paths: Vec<PathBuf>,
+    /// The languages (comma-separated); without it, each `[[gen]]` entry of
+    /// agentc.toml.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LANG")]
+    pub(crate) lang: Vec<codegen::Lang>,
+    /// The folder to write to, with `--lang`.
+    #[arg(long, value_name = "FOLDER", conflicts_with = "stdout")]
+    pub(crate) out: Option<PathBuf>,
+    /// Print the code instead of writing it.
+    #[arg(long, conflicts_with = "check")]
+    pub(crate) stdout: bool,
+    /// Write nothing; exit 1 with the difference when a generated file is
+    /// not what agentc generates now (for CI).
+    #[arg(long)]
+    pub(crate) check: bool,
+    /// With `--lang`: validators refuse keys a type does not declare.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// With `--lang`: an optional property may also be `null` (data from
+    /// OpenAI's strict mode).
+    #[arg(long)]
+    pub(crate) optional_null: bool,
+    /// Output format of the problems.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Use this configuration file instead of the nearest `agentc.toml`.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub(crate) config: Option<PathBuf>,
+    /// Ignore every `agentc.toml`: the defaults.
+    #[arg(long)]
+    pub(crate) no_config: bool,
 }
 
 /// The least severe contract change a run shows.

@@ -227,6 +227,12 @@ codes! {
     DiffSkipped = "diff-skipped", Warning, "the old version has errors or is too large to compare, so it was not diffed";
     MissingRevision = "missing-revision", Error, "a git revision that is not in the repository (agentc never fetches)";
 
+    // Typed bindings (`agentc gen`).
+    GenReservedName = "gen-reserved-name", Error, "a type named like a declaration the generated code makes or a global it uses";
+    GenNameCollision = "gen-name-collision", Error, "a name derived for generated code (`GetOrderArgs`) that is already taken";
+    GenWouldOverwrite = "gen-would-overwrite", Error, "an output file agentc did not generate, which it does not overwrite";
+    GenStale = "gen-stale", Error, "a generated file that differs from what the protocol generates now (`agentc gen --check`)";
+
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";

@@ -183,7 +183,7 @@ pub(super) fn properties(
     (map, required)
 }
 
-pub(super) fn enum_json(values: &[Literal]) -> Value {
+pub fn enum_json(values: &[Literal]) -> Value {
     values
         .iter()
         .map(|v| Value::String(v.scalar.text.to_string()))
@@ -191,7 +191,7 @@ pub(super) fn enum_json(values: &[Literal]) -> Value {
 }
 
 /// A `const` as JSON: the checks guarantee it is a literal of its type.
-pub(super) fn literal_json(literal: &Literal) -> Value {
+pub fn literal_json(literal: &Literal) -> Value {
     match literal.scalar.value() {
         Yaml::Bool(b) => Value::Bool(b),
         Yaml::Int(i) => Value::from(i),

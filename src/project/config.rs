@@ -23,6 +23,7 @@
 //! problem in the file is an `invalid-config` error at its key or value,
 //! all reported at once.
 
+use crate::codegen::{Lang, Options as GenOptions};
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::diff::{Options as DiffOptions, Order, Reader as DiffReader};
 use crate::disk::{Reach, ReadError};
@@ -48,7 +49,10 @@ static DEFAULT_INCLUDES: LazyLock<GlobSet> =
     LazyLock::new(|| glob_set(&[DEFAULT_INCLUDE.to_string()]));
 
 /// The keys of `agentc.toml`, in the order `--print-config` writes them.
-const KEYS: [&str; 5] = ["targets", "include", "exclude", "severity", "diff"];
+const KEYS: [&str; 6] = ["targets", "include", "exclude", "severity", "diff", "gen"];
+
+/// The keys of a `[[gen]]` entry.
+const GEN_KEYS: [&str; 4] = ["lang", "out", "strict", "optional-null"];
 
 /// The keys of `[diff]`.
 const DIFF_KEYS: [&str; 4] = ["order", "readers", "platform-reader", "ignore"];
@@ -101,6 +105,17 @@ pub struct Config {
     pub severity: BTreeMap<Code, Level>,
     /// How `agentc diff` and `check --against` judge changes.
     pub diff: DiffOptions,
+    /// What `agentc gen` writes, entry by entry (`[[gen]]`).
+    pub generate: Vec<GenEntry>,
+}
+
+/// One `[[gen]]` entry: bindings in some languages, written to a folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenEntry {
+    pub langs: Vec<Lang>,
+    /// The output folder, as written (relative to the file's folder).
+    pub out: String,
+    pub options: GenOptions,
 }
 
 impl Config {
@@ -117,6 +132,7 @@ impl Config {
             excludes: GlobSet::empty(),
             severity: BTreeMap::new(),
             diff: DiffOptions::default(),
+            generate: Vec::new(),
         }
     }
 
@@ -204,6 +220,12 @@ impl Config {
         });
     }
 
+    /// The folder a `[[gen]]` entry writes to: its `out`, below this
+    /// file's folder.
+    pub fn gen_folder(&self, entry: &GenEntry) -> PathBuf {
+        self.root.join(&entry.out)
+    }
+
     /// Whether a search (of a folder, or by a glob) takes the absolute
     /// `file`: one of the `include` globs matches it and no `exclude` glob
     /// matches it or a folder above it. A file outside the configuration's
@@ -285,6 +307,15 @@ impl Config {
             quote(diff.platform_reader.name()),
             list(&mut diff.ignore.iter().map(String::as_str))
         ));
+        for entry in &self.generate {
+            out.push_str(&format!(
+                "\n[[gen]]\nlang = {}\nout = {}\nstrict = {}\noptional-null = {}\n",
+                list(&mut entry.langs.iter().map(|l| l.name())),
+                quote(&entry.out),
+                entry.options.strict,
+                entry.options.optional_null
+            ));
+        }
         out
     }
 }
@@ -315,6 +346,7 @@ impl Reader<'_> {
                 }
                 "severity" => self.severities(value),
                 "diff" => self.diff(value),
+                "gen" => self.generate(value),
                 other => self.unknown(span(key), other, &KEYS, "a key of `agentc.toml`"),
             }
         }
@@ -457,6 +489,99 @@ impl Reader<'_> {
                     }
                 }
                 other => self.unknown(span(key), other, &DIFF_KEYS, "a key of `[diff]`"),
+            }
+        }
+    }
+
+    fn generate(&mut self, value: &Spanned<DeValue>) {
+        let DeValue::Array(entries) = value.get_ref() else {
+            self.wrong(value, "a list of tables, as `[[gen]]`");
+            return;
+        };
+        for entry in entries {
+            let DeValue::Table(table) = entry.get_ref() else {
+                self.wrong(entry, "a table, as `[[gen]]`");
+                continue;
+            };
+            let mut langs = Vec::new();
+            let mut out = None;
+            let mut options = GenOptions::default();
+            for (key, value) in table.iter() {
+                match key.get_ref().as_ref() {
+                    "lang" => {
+                        let items = match value.get_ref() {
+                            DeValue::String(text) => vec![(text.to_string(), span(value))],
+                            _ => self
+                                .strings(value, "a language or a list of them")
+                                .unwrap_or_default(),
+                        };
+                        let names = Lang::ALL.map(Lang::name);
+                        for (name, at) in items {
+                            match Lang::from_name(&name) {
+                                Some(lang) if !langs.contains(&lang) => langs.push(lang),
+                                Some(_) => {}
+                                None => self.unknown(at, &name, &names, "a language"),
+                            }
+                        }
+                    }
+                    "out" => {
+                        let DeValue::String(text) = value.get_ref() else {
+                            self.wrong(value, "a folder, as a string");
+                            continue;
+                        };
+                        let folder = text.trim_start_matches("./").trim_end_matches('/');
+                        let outside = folder.starts_with('/')
+                            || folder.contains('\\')
+                            || folder.split('/').any(|part| part == "..")
+                            || folder.contains(':');
+                        if folder.is_empty() || outside {
+                            self.problems.push(
+                                Diagnostic::new(
+                                    Code::InvalidConfig,
+                                    span(value),
+                                    format!("`{text}` is not a folder below this file's folder"),
+                                )
+                                .with_help("`out` is relative to the folder of `agentc.toml`, and stays below it: `web/src/agents`"),
+                            );
+                        } else {
+                            out = Some(folder.to_string());
+                        }
+                    }
+                    "strict" | "optional-null" => {
+                        let DeValue::Boolean(flag) = value.get_ref() else {
+                            self.wrong(value, "`true` or `false`");
+                            continue;
+                        };
+                        match key.get_ref().as_ref() {
+                            "strict" => options.strict = *flag,
+                            _ => options.optional_null = *flag,
+                        }
+                    }
+                    other => self.unknown(span(key), other, &GEN_KEYS, "a key of `[[gen]]`"),
+                }
+            }
+            let missing = |what: &str| {
+                Diagnostic::new(
+                    Code::InvalidConfig,
+                    span(entry),
+                    format!("this `[[gen]]` entry has no `{what}`"),
+                )
+            };
+            match (langs.is_empty(), out) {
+                (false, Some(out)) => self.config.generate.push(GenEntry {
+                    langs,
+                    out,
+                    options,
+                }),
+                (true, _) if !table.contains_key("lang") => self
+                    .problems
+                    .push(missing("lang").with_help("`lang = [\"ts\", \"zod\"]`")),
+                (_, None) if !table.contains_key("out") => self.problems.push(
+                    missing("out")
+                        .with_help("`out = \"web/src/agents\"`, relative to this file's folder"),
+                ),
+                // A bad value, already reported.
+                _ => {}
             }
         }
     }

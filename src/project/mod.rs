@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Which configuration governs the files of a run.
+#[derive(Clone, Debug)]
 pub enum ConfigChoice {
     /// The nearest `agentc.toml` above each file.
     Nearest,

@@ -1,0 +1,53 @@
+//! What `agentc gen` is asked for: the languages and how they read data.
+
+/// A language agentc writes bindings in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Lang {
+    /// TypeScript types: `{slug}.ts`.
+    Ts,
+    /// zod 4 schemas, checked at compile time against the TypeScript
+    /// types: `{slug}.zod.ts`, beside `{slug}.ts`.
+    Zod,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::Ts, Lang::Zod];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Ts => "ts",
+            Lang::Zod => "zod",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// The file a protocol's bindings go to.
+    pub fn file_name(self, slug: &str) -> String {
+        match self {
+            Lang::Ts => format!("{slug}.ts"),
+            Lang::Zod => format!("{slug}.zod.ts"),
+        }
+    }
+
+    /// How a comment starts, for the header.
+    pub fn comment(self) -> &'static str {
+        match self {
+            Lang::Ts | Lang::Zod => "//",
+        }
+    }
+}
+
+/// How generated code reads data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Validators refuse keys the type does not declare (zod
+    /// `z.strictObject`); by default they drop them, as a tolerant reader
+    /// does (`[diff] readers`).
+    pub strict: bool,
+    /// An optional property may also be `null`, as data that passed through
+    /// OpenAI's strict mode carries it.
+    pub optional_null: bool,
+}

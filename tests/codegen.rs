@@ -1,0 +1,427 @@
+//! `agentc gen`: the TypeScript and zod printers, and the command.
+//!
+//! - Snapshots of the code for every protocol in `protocols/`.
+//! - The code for every protocol in `protocols/` and in
+//!   `../shared/corpus/octavus-examples/` compiles under `tsc --strict`
+//!   with zod 4; the zod module proves each schema infers exactly its
+//!   TypeScript type, and the proof fails when they differ.
+//! - zod and agentc's validator give the same verdicts on generated
+//!   values, valid and broken, for generated protocols.
+//! - The command writes, checks (`--check`), refuses to overwrite a file it
+//!   did not write, and reads `[[gen]]`.
+//!
+//! The TypeScript and zod tests need `tests/codegen/ts/install` (npm ci of
+//! the pinned TypeScript and zod) and node; they skip with the reason
+//! without them, unless `AGENTC_REQUIRE_CODEGEN=1` (set by `.ci/run`).
+
+mod common;
+
+use agentc::codegen::{self, Lang, Options};
+use agentc::validate::Validator;
+use common::generated::{self, Rng};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn toolchain() -> Option<PathBuf> {
+    let dir = common::root().join("tests/codegen/ts/node_modules");
+    let ready = dir.join(".bin/tsc").exists() && dir.join("zod").exists();
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ready && node {
+        return Some(dir);
+    }
+    let reason = "tests/codegen/ts/install has not been run, or node is missing";
+    if std::env::var("AGENTC_REQUIRE_CODEGEN").as_deref() == Ok("1") {
+        panic!("AGENTC_REQUIRE_CODEGEN=1 but {reason}");
+    }
+    println!("skipped: {reason}");
+    None
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentc-codegen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// A folder set up as a TypeScript project: strict, ES modules, the pinned
+/// packages.
+fn project(dir: &Path, node_modules: &Path, emit: bool) {
+    let out = if emit {
+        r#""outDir": "js""#
+    } else {
+        r#""noEmit": true"#
+    };
+    std::fs::write(
+        dir.join("tsconfig.json"),
+        format!(
+            r#"{{ "compilerOptions": {{ "strict": true, "target": "es2022", "module": "nodenext", "moduleResolution": "nodenext", "types": [], {out} }}, "include": ["*.ts"] }}"#
+        ),
+    )
+    .expect("write tsconfig.json");
+    std::fs::write(dir.join("package.json"), r#"{ "type": "module" }"#).expect("package.json");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(node_modules, dir.join("node_modules")).expect("link node_modules");
+}
+
+fn tsc(dir: &Path, node_modules: &Path) -> Output {
+    Command::new(node_modules.join(".bin/tsc"))
+        .arg("-p")
+        .arg(dir)
+        .output()
+        .expect("run tsc")
+}
+
+/// Every valid protocol of `protocols/`, with a slug each.
+fn protocols() -> Vec<(String, agentc::FileReport)> {
+    common::valid_protocols()
+        .into_iter()
+        .map(|path| {
+            let slug = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .expect("folder name")
+                .to_string();
+            (slug, common::compile(&path))
+        })
+        .collect()
+}
+
+fn generate(report: &agentc::FileReport, slug: &str, options: &Options) -> Vec<codegen::GenFile> {
+    let model = report.model.as_ref().expect("a model");
+    codegen::generate(
+        model,
+        slug,
+        "protocol.yaml",
+        &[Lang::Ts, Lang::Zod],
+        options,
+    )
+    .unwrap_or_else(|e| panic!("{slug}: {e:?}"))
+}
+
+#[test]
+fn code_snapshots() {
+    let settings = common::snapshot_settings();
+    settings.bind(|| {
+        for (slug, report) in protocols() {
+            for file in generate(&report, &slug, &Options::default()) {
+                insta::assert_snapshot!(format!("codegen-{}", file.name), file.text);
+            }
+        }
+    });
+}
+
+#[test]
+fn every_protocol_compiles_under_tsc_strict() {
+    let Some(node_modules) = toolchain() else {
+        return;
+    };
+    let dir = scratch("compile");
+    let mut reports = protocols();
+    if let Some(corpus) = common::shared("corpus/octavus-examples") {
+        for path in common::files(&corpus, "yaml") {
+            let name = path.file_stem().and_then(|n| n.to_str()).expect("name");
+            reports.push((codegen::slug(name), common::compile(&path)));
+        }
+    }
+    let variants = [
+        Options::default(),
+        Options {
+            strict: true,
+            optional_null: true,
+        },
+    ];
+    for (slug, report) in &reports {
+        for (i, options) in variants.iter().enumerate() {
+            let slug = format!("{slug}-{i}");
+            for file in generate(report, &slug, options) {
+                std::fs::write(dir.join(&file.name), &file.text).expect("write");
+            }
+        }
+    }
+    project(&dir, &node_modules, false);
+    let output = tsc(&dir, &node_modules);
+    assert!(output.status.success(), "tsc --strict:\n{}", text(&output));
+
+    // The proof can fail: a TypeScript type that drifts from its schema
+    // does not compile.
+    let shop = dir.join("shop-assistant-0.ts");
+    let before = std::fs::read_to_string(&shop).expect("read");
+    let drifted = before.replacen(r#""USD" | "EUR" | "GBP""#, r#""USD" | "EUR""#, 1);
+    assert_ne!(before, drifted, "the shop assistant changed its currencies");
+    std::fs::write(&shop, drifted).expect("write");
+    let output = tsc(&dir, &node_modules);
+    assert!(!output.status.success());
+    assert!(
+        text(&output).contains("shop-assistant-0.zod.ts") && text(&output).contains("TS2344"),
+        "{}",
+        text(&output)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `value` with one thing broken: a leaf of another JSON type, a required
+/// key dropped, or a key no type declares.
+fn broken(value: &Value, rng: &mut Rng) -> Value {
+    // A path down the value, as a JSON pointer.
+    let mut pointer = String::new();
+    let mut node = value;
+    loop {
+        let descend = rng.chance(60);
+        match node {
+            Value::Object(map) if descend && !map.is_empty() => {
+                let key = map.keys().nth(rng.below(map.len())).expect("a key");
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                node = &map[key];
+            }
+            Value::Array(items) if descend && !items.is_empty() => {
+                let i = rng.below(items.len());
+                pointer.push_str(&format!("/{i}"));
+                node = &items[i];
+            }
+            _ => break,
+        }
+    }
+    let mut value = value.clone();
+    let node = value.pointer_mut(&pointer).expect("the path just taken");
+    match node {
+        Value::Object(map) => match rng.below(3) {
+            0 if !map.is_empty() => {
+                let key = map
+                    .keys()
+                    .nth(rng.below(map.len()))
+                    .cloned()
+                    .expect("a key");
+                map.remove(&key);
+            }
+            1 => {
+                map.insert("undeclaredKey".to_string(), json!(1));
+            }
+            _ => *node = json!("not an object"),
+        },
+        Value::String(_) => *node = json!(7),
+        Value::Number(_) => *node = json!("7"),
+        Value::Bool(_) => *node = json!(null),
+        Value::Array(_) => *node = json!({}),
+        Value::Null => *node = json!([true]),
+    }
+    value
+}
+
+/// zod and agentc's validator agree on every sampled value: valid ones
+/// made from a generated protocol, and the same broken in one place. The
+/// bindings are strict (`z.strictObject`), which is what agentc's closed
+/// schemas mean.
+#[test]
+fn zod_and_the_validator_give_the_same_verdicts() {
+    let Some(node_modules) = toolchain() else {
+        return;
+    };
+    let dir = scratch("verdicts");
+    let options = Options {
+        strict: true,
+        optional_null: false,
+    };
+    let mut cases = Vec::new();
+    for seed in 1..=40u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut ids = generated::Ids(0);
+        let params = generated::gen_obj(&mut rng, &mut ids, 0);
+        let text = generated::protocol(&params);
+        let report = agentc::compile("generated.yaml", text.as_bytes().to_vec());
+        assert!(!report.has_errors(), "{text}\n{:?}", report.diagnostics);
+        let slug = format!("p{seed}");
+        for file in generate(&report, &slug, &options) {
+            std::fs::write(dir.join(&file.name), &file.text).expect("write");
+        }
+        let validator =
+            Validator::for_tool(report.model.as_ref().expect("model"), "t").expect("validator");
+        let ty = generated::Ty::Obj(params);
+        for _ in 0..25 {
+            let valid = generated::value(&ty, &mut rng);
+            for value in [broken(&valid, &mut rng), valid] {
+                cases.push(json!({
+                    "module": format!("./js/{slug}.zod.js"),
+                    "value": value,
+                    "valid": validator.is_valid(&value),
+                }));
+            }
+        }
+    }
+    project(&dir, &node_modules, true);
+    let output = tsc(&dir, &node_modules);
+    assert!(output.status.success(), "tsc:\n{}", text(&output));
+    std::fs::write(
+        dir.join("cases.json"),
+        Value::Array(cases.clone()).to_string(),
+    )
+    .expect("cases");
+    let output = Command::new("node")
+        .arg(common::root().join("tests/codegen/ts/verdicts.mjs"))
+        .arg(dir.join("cases.json"))
+        .current_dir(&dir)
+        .output()
+        .expect("run node");
+    assert!(output.status.success(), "{}", text(&output));
+    let verdicts: Vec<bool> = serde_json::from_slice(&output.stdout).expect("verdicts as JSON");
+    assert_eq!(verdicts.len(), cases.len());
+    let disagreements: Vec<String> = cases
+        .iter()
+        .zip(&verdicts)
+        .filter(|(case, zod)| case["valid"].as_bool() != Some(**zod))
+        .map(|(case, zod)| format!("{case} (zod says {zod})"))
+        .collect();
+    assert!(
+        disagreements.is_empty(),
+        "{} of {} verdicts differ:\n{}",
+        disagreements.len(),
+        cases.len(),
+        disagreements[..disagreements.len().min(10)].join("\n")
+    );
+    // Both verdicts occur, so the comparison is not vacuous.
+    assert!(verdicts.iter().any(|v| *v) && verdicts.iter().any(|v| !*v));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn agentc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agentc"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run agentc")
+}
+
+#[test]
+fn gen_writes_checks_and_refuses_to_overwrite() {
+    let dir = scratch("cli");
+    common::copy_dir(
+        &common::root().join("protocols/shop-assistant"),
+        &dir.join("agents/shop"),
+    );
+    std::fs::write(
+        dir.join("agentc.toml"),
+        "[[gen]]\nlang = [\"ts\", \"zod\"]\nout = \"web/src/agents\"\n",
+    )
+    .expect("write agentc.toml");
+
+    // Nothing written yet: stale.
+    let output = agentc(&dir, &["gen", "--check", "--format", "short"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("web/src/agents/shop-assistant.ts: error[gen-stale]")
+            || text(&output).contains("shop-assistant.ts:1:1: error[gen-stale]"),
+        "{}",
+        text(&output)
+    );
+
+    let output = agentc(&dir, &["gen"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("generated 2 files"),
+        "{}",
+        text(&output)
+    );
+    let ts = dir.join("web/src/agents/shop-assistant.ts");
+    let written = std::fs::read_to_string(&ts).expect("written");
+    assert!(written.starts_with(
+        "// Code generated by agentc from ../../../agents/shop/protocol.yaml. DO NOT EDIT.\n"
+    ));
+    // Up to date, and byte-identical when written again.
+    let output = agentc(&dir, &["gen", "--check"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    agentc(&dir, &["gen"]);
+    assert_eq!(std::fs::read_to_string(&ts).expect("read"), written);
+
+    // A protocol change the committed code does not follow.
+    let protocol = dir.join("agents/shop/protocol.yaml");
+    let yaml = std::fs::read_to_string(&protocol).expect("read");
+    std::fs::write(
+        &protocol,
+        yaml.replacen("[USD, EUR, GBP]", "[USD, EUR, GBP, JPY]", 1),
+    )
+    .expect("write");
+    let output = agentc(&dir, &["gen", "--check", "--format", "github"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let all = text(&output);
+    assert!(
+        all.contains("::error file=web/src/agents/shop-assistant.ts,line=1,col=1"),
+        "{all}"
+    );
+    assert!(all.contains("title=gen-stale::"), "{all}");
+    assert!(
+        all.contains(r#"+  currency: \"USD\" | \"EUR\" | \"GBP\" | \"JPY\";"#)
+            || all.contains(r#"+  currency: "USD" | "EUR" | "GBP" | "JPY";"#),
+        "{all}"
+    );
+
+    // A file agentc did not write is never overwritten.
+    std::fs::write(&ts, "export const mine = 1;\n").expect("write");
+    let output = agentc(&dir, &["gen"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("gen-would-overwrite"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&ts).expect("read"),
+        "export const mine = 1;\n"
+    );
+
+    // --stdout prints; a protocol with errors generates nothing.
+    let output = agentc(&dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("export interface Money {"));
+    std::fs::write(&protocol, yaml.replacen("type: Money", "type: Mony", 1)).expect("write");
+    let output = agentc(&dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(text(&output).contains("unknown-type"), "{}", text(&output));
+
+    // Without a job: exit 2 saying what to add.
+    let output = agentc(&dir, &["gen", "--no-config"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("[[gen]]"), "{}", text(&output));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn names_the_languages_cannot_take_are_reported() {
+    let text = "types:\n  Promise:\n    a: { type: string }\n  GetOrderArgs:\n    b: { type: string }\n\n\
+                triggers:\n  go:\n    input:\n      TEXT: { type: string }\n\n\
+                tools:\n  get-order:\n    description: d\n\n\
+                agent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  tools: [get-order]\n\n\
+                handlers:\n  go:\n    Add:\n      block: add-message\n      role: user\n      prompt: p\n      input: [TEXT]\n";
+    let report = agentc::compile("p.yaml", text.as_bytes().to_vec());
+    assert!(!report.has_errors(), "{:?}", report.diagnostics);
+    let problems = codegen::generate(
+        report.model.as_ref().expect("model"),
+        "p",
+        "p.yaml",
+        &[Lang::Ts],
+        &Options::default(),
+    )
+    .expect_err("the names are taken");
+    let found: Vec<String> = problems
+        .iter()
+        .map(|d| {
+            let at = report.source.position(d.span.start as usize);
+            format!("{}:{} {}", at.line, at.column, d.code.name())
+        })
+        .collect();
+    assert_eq!(found, ["2:3 gen-reserved-name", "13:3 gen-name-collision"]);
+}
