@@ -4,7 +4,8 @@
 //! - The code for every protocol in `protocols/` and in
 //!   `../shared/corpus/octavus-examples/` compiles under `tsc --strict`
 //!   with zod 4; the zod module proves each schema infers exactly its
-//!   TypeScript type, and the proof fails when they differ.
+//!   TypeScript type, and the proof fails when they differ. The handler
+//!   `docs/gen.md` shows compiles against the shop assistant's bindings.
 //! - zod and agentc's validator give the same verdicts on generated
 //!   values, valid and broken, for generated protocols.
 //! - The command writes, checks (`--check`), refuses to overwrite a file it
@@ -152,6 +153,23 @@ fn every_protocol_compiles_under_tsc_strict() {
             }
         }
     }
+    // The handler `docs/gen.md` shows, against the shop assistant's bindings.
+    let (_, shop) = reports
+        .iter()
+        .find(|(slug, _)| slug == "shop-assistant")
+        .expect("the shop assistant");
+    for file in generate(shop, "shop-assistant", &Options::default()) {
+        std::fs::write(dir.join(&file.name), &file.text).expect("write");
+    }
+    let page = std::fs::read_to_string(common::root().join("docs/gen.md")).expect("docs/gen.md");
+    let snippet = page
+        .split("```ts\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```ts block in docs/gen.md");
+    assert!(snippet.starts_with("// handlers.ts\n"), "{snippet}");
+    std::fs::write(dir.join("handlers.ts"), snippet).expect("write");
+
     project(&dir, &node_modules, false);
     let output = tsc(&dir, &node_modules);
     assert!(output.status.success(), "tsc --strict:\n{}", text(&output));
