@@ -139,10 +139,11 @@ pub const GENERATED_NAMES: [&str; 11] = [
 ];
 
 /// Names of TypeScript's and JavaScript's globals that a declared type
-/// would shadow in the generated module.
-pub const GLOBAL_NAMES: [&str; 12] = [
+/// would shadow in the generated module, and Python's capitalised
+/// keywords.
+pub const GLOBAL_NAMES: [&str; 15] = [
     "Array", "Boolean", "Date", "Error", "Map", "Number", "Object", "Promise", "Record", "Set",
-    "String", "Symbol",
+    "String", "Symbol", "None", "True", "False",
 ];
 
 impl<'m> Bindings<'m> {

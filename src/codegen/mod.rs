@@ -6,7 +6,7 @@
 //! [`bindings::Bindings`] says what is declared, whatever the language:
 //! the types in dependency order, each tool's arguments, the reply types,
 //! the inputs, and the names each gets (checked once). One printer per
-//! language turns it into a file ([`ts`], [`zod`]). Generation is a pure
+//! language turns it into a file ([`ts`], [`zod`], [`python`]). Generation is a pure
 //! function from a model to files: the command line writes them, or
 //! compares them with what is on disk (`--check`).
 //!
@@ -18,6 +18,7 @@
 
 pub mod bindings;
 mod options;
+mod python;
 mod text;
 mod ts;
 mod zod;
@@ -85,6 +86,7 @@ pub fn generate(
                     let types = format!("./{}", Lang::Ts.file_name(slug).replace(".ts", ".js"));
                     zod::module(&bindings, &header, &types, options)
                 }
+                Lang::Python => python::module(&bindings, &header, options),
             };
             GenFile {
                 name: lang.file_name(slug),

@@ -8,15 +8,19 @@ pub enum Lang {
     /// zod 4 schemas, checked at compile time against the TypeScript
     /// types: `{slug}.zod.ts`, beside `{slug}.ts`.
     Zod,
+    /// pydantic v2 models: `{slug}.py`, the slug's `-` made `_` so that it
+    /// is a module name.
+    Python,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::Ts, Lang::Zod];
+    pub const ALL: [Lang; 3] = [Lang::Ts, Lang::Zod, Lang::Python];
 
     pub fn name(self) -> &'static str {
         match self {
             Lang::Ts => "ts",
             Lang::Zod => "zod",
+            Lang::Python => "python",
         }
     }
 
@@ -29,6 +33,7 @@ impl Lang {
         match self {
             Lang::Ts => format!("{slug}.ts"),
             Lang::Zod => format!("{slug}.zod.ts"),
+            Lang::Python => format!("{}.py", slug.replace('-', "_")),
         }
     }
 
@@ -36,6 +41,7 @@ impl Lang {
     pub fn comment(self) -> &'static str {
         match self {
             Lang::Ts | Lang::Zod => "//",
+            Lang::Python => "#",
         }
     }
 }
