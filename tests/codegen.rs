@@ -245,6 +245,33 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
             }
         }
     }
+    // The handler `docs/gen.md` shows, against the shop assistant's models.
+    let (_, shop) = reports
+        .iter()
+        .find(|(slug, _)| slug == "shop-assistant")
+        .expect("the shop assistant");
+    let model = shop.model.as_ref().expect("a model");
+    for file in codegen::generate(
+        model,
+        "shop-assistant",
+        "protocol.yaml",
+        &[Lang::Python],
+        &Options::default(),
+    )
+    .expect("bindings")
+    {
+        std::fs::write(dir.join(&file.name), &file.text).expect("write");
+    }
+    let page = std::fs::read_to_string(common::root().join("docs/gen.md")).expect("docs/gen.md");
+    let snippet = page
+        .split("```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a ```python block in docs/gen.md");
+    assert!(snippet.starts_with("# handlers.py\n"), "{snippet}");
+    std::fs::write(dir.join("handlers.py"), snippet).expect("write");
+    modules.push("handlers".to_string());
+
     let output = Command::new(&python)
         .args(["-m", "mypy", "--strict", "--no-incremental", "."])
         .current_dir(&dir)
