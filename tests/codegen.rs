@@ -164,6 +164,7 @@ fn every_protocol_compiles_under_tsc_strict() {
         Options {
             strict: true,
             optional_null: true,
+            snake_case: true,
         },
     ];
     for (slug, report) in &reports {
@@ -230,6 +231,7 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
         Options {
             strict: true,
             optional_null: true,
+            snake_case: true,
         },
     ];
     let mut modules = Vec::new();
@@ -280,7 +282,14 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
     assert!(output.status.success(), "mypy --strict:\n{}", text(&output));
     // pydantic builds every model (a forward reference it cannot resolve
     // fails only here).
-    let imports: String = modules.iter().map(|m| format!("import {m}\n")).collect();
+    let mut imports: String = modules.iter().map(|m| format!("import {m}\n")).collect();
+    // With snake_case fields (the second variant), data is read and written
+    // by its wire names.
+    imports.push_str(
+        "item = shop_assistant_1.CartItem.model_validate({'productId': 'A', 'quantity': 2, 'giftWrap': True})\n\
+         assert item.gift_wrap is True and item.product_id == 'A'\n\
+         assert item.model_dump(exclude_none=True) == {'productId': 'A', 'quantity': 2, 'giftWrap': True}\n",
+    );
     let output = Command::new(&python)
         .args(["-c", &imports])
         .current_dir(&dir)
@@ -370,7 +379,7 @@ fn the_validators_give_the_same_verdicts() {
     let dir = scratch("verdicts");
     let options = Options {
         strict: true,
-        optional_null: false,
+        ..Options::default()
     };
     let mut cases = Vec::new();
     for seed in 1..=40u64 {

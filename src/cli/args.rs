@@ -150,6 +150,10 @@ pub(crate) struct GenArgs {
     /// OpenAI's strict mode).
     #[arg(long)]
     pub(crate) optional_null: bool,
+    /// With `--lang python`: field names as on the wire, or in snake_case
+    /// with the wire names as aliases.
+    #[arg(long, value_enum, default_value_t = FieldCase::Wire)]
+    pub(crate) field_case: FieldCase,
     /// Output format of the problems.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,
@@ -159,6 +163,13 @@ pub(crate) struct GenArgs {
     /// Ignore every `agentc.toml`: the defaults.
     #[arg(long)]
     pub(crate) no_config: bool,
+}
+
+/// How Python fields are named.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FieldCase {
+    Wire,
+    Snake,
 }
 
 /// The least severe contract change a run shows.

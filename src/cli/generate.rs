@@ -3,7 +3,7 @@
 //! (`--check`). The jobs come from the command line (`--lang`, `--out`)
 //! or from each `[[gen]]` entry of `agentc.toml`.
 
-use super::args::GenArgs;
+use super::args::{FieldCase, GenArgs};
 use super::output::{broken_configs, print, report};
 use agentc::codegen::{self, GenFile, Lang, Options};
 use agentc::disk::{self, Reach};
@@ -44,6 +44,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     let options = Options {
         strict: args.strict,
         optional_null: args.optional_null,
+        snake_case: args.field_case == FieldCase::Snake,
     };
     let jobs: Vec<Job> = if !args.lang.is_empty() {
         if args.out.is_none() && !args.stdout {

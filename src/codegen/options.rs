@@ -56,4 +56,7 @@ pub struct Options {
     /// An optional property may also be `null`, as data that passed through
     /// OpenAI's strict mode carries it.
     pub optional_null: bool,
+    /// Python fields in snake_case, each with its wire name as its alias
+    /// (`field-case = "snake"`); by default the wire names themselves.
+    pub snake_case: bool,
 }

@@ -12,9 +12,10 @@
 //! Imports are aliased (`_t`, `_p`, `_b`) so that no protocol type name
 //! can shadow them.
 
-use super::bindings::{self, Bindings, Decl, Entry, Prop, Ty};
+use super::bindings::{self, Bindings, Decl, Prop, Ty};
 use super::options::Options;
 use super::text::json_string;
+use heck::ToSnakeCase;
 
 /// Python's keywords, which a property cannot be named.
 const KEYWORDS: [&str; 35] = [
@@ -59,8 +60,15 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
     out.push_str("from __future__ import annotations\n\n");
     out.push_str("import builtins as _b\nimport typing as _t\n\nimport pydantic as _p\n\n\n");
     let extra = if options.strict { "forbid" } else { "ignore" };
+    // Snake-case fields are read and written by their wire names (aliases),
+    // and may be given by their own names in Python.
+    let names = if options.snake_case {
+        ", validate_by_alias=True, validate_by_name=True, serialize_by_alias=True"
+    } else {
+        ""
+    };
     out.push_str(&format!(
-        "class _Model(_p.BaseModel):\n    model_config = _p.ConfigDict(strict=True, extra={})\n",
+        "class _Model(_p.BaseModel):\n    model_config = _p.ConfigDict(strict=True, extra={}{names})\n",
         json_string(extra)
     ));
     if bindings.file {
@@ -70,6 +78,7 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
             "FileReference",
             Some("A file the user uploaded, as the protocol's `file` type carries it."),
             &bindings::file_reference(),
+            options,
         );
     }
     for decl in &bindings.types {
@@ -80,7 +89,7 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
                 props,
             } => {
                 out.push_str("\n\n");
-                class(&mut out, name, *description, props);
+                class(&mut out, name, *description, props, options);
             }
             Decl::Array { name, items, .. } => {
                 out.push_str(&format!("\n\n{name} = list[{}]\n", ty(items)));
@@ -106,7 +115,13 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
         .chain(&bindings.session)
     {
         out.push_str("\n\n");
-        entry_class(&mut out, entry);
+        class(
+            &mut out,
+            &entry.type_name,
+            entry.description,
+            &entry.props,
+            options,
+        );
     }
     out.push_str("\n\n#: Each tool's arguments, by tool name.\n");
     map(
@@ -151,12 +166,14 @@ def parse_tool_args(name: str, raw: _t.Any) -> _p.BaseModel:
     return model.model_validate(raw)
 ";
 
-fn entry_class(out: &mut String, entry: &Entry) {
-    class(out, &entry.type_name, entry.description, &entry.props);
-}
-
 /// `class Name(_Model): ...`.
-fn class(out: &mut String, name: &str, description: Option<&str>, props: &[Prop]) {
+fn class(
+    out: &mut String,
+    name: &str,
+    description: Option<&str>,
+    props: &[Prop],
+    options: &Options,
+) {
     out.push_str(&format!("class {name}(_Model):\n"));
     if let Some(description) = description {
         out.push_str(&format!("    {}\n", docstring(description)));
@@ -170,8 +187,16 @@ fn class(out: &mut String, name: &str, description: Option<&str>, props: &[Prop]
     if description.is_some() {
         out.push('\n');
     }
+    let mut taken: Vec<String> = Vec::with_capacity(props.len());
     for prop in props {
-        let (field, alias) = field_name(prop.name);
+        let (mut field, mut alias) = field_name(prop.name, options.snake_case);
+        // Two wire names that make one field name: the later one gets `_`
+        // until it is free.
+        while taken.contains(&field) {
+            field.push('_');
+            alias = Some(prop.name);
+        }
+        taken.push(field.clone());
         let mut arguments = Vec::new();
         if prop.optional {
             arguments.push("default=None".to_string());
@@ -199,10 +224,23 @@ fn class(out: &mut String, name: &str, description: Option<&str>, props: &[Prop]
 /// A property's field name, and the wire name as its alias when the two
 /// differ: a keyword, a `BaseModel` attribute, a name that is not an
 /// identifier or starts with `_` gets a field name of its own.
-fn field_name(name: &str) -> (String, Option<&str>) {
-    let identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if identifier && !KEYWORDS.contains(&name) && !MODEL_ATTRIBUTES.contains(&name) {
+fn field_name(name: &str, snake_case: bool) -> (String, Option<&str>) {
+    let is_field = |field: &str| {
+        field
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !KEYWORDS.contains(&field)
+            && !MODEL_ATTRIBUTES.contains(&field)
+    };
+    if snake_case {
+        let snake = name.to_snake_case();
+        if snake != name && is_field(&snake) {
+            return (snake, Some(name));
+        }
+    }
+    if is_field(name) {
         return (name.to_string(), None);
     }
     let mut field: String = name

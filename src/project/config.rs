@@ -52,7 +52,7 @@ static DEFAULT_INCLUDES: LazyLock<GlobSet> =
 const KEYS: [&str; 6] = ["targets", "include", "exclude", "severity", "diff", "gen"];
 
 /// The keys of a `[[gen]]` entry.
-const GEN_KEYS: [&str; 4] = ["lang", "out", "strict", "optional-null"];
+const GEN_KEYS: [&str; 5] = ["lang", "out", "strict", "optional-null", "field-case"];
 
 /// The keys of `[diff]`.
 const DIFF_KEYS: [&str; 4] = ["order", "readers", "platform-reader", "ignore"];
@@ -309,11 +309,12 @@ impl Config {
         ));
         for entry in &self.generate {
             out.push_str(&format!(
-                "\n[[gen]]\nlang = {}\nout = {}\nstrict = {}\noptional-null = {}\n",
+                "\n[[gen]]\nlang = {}\nout = {}\nstrict = {}\noptional-null = {}\nfield-case = {}\n",
                 list(&mut entry.langs.iter().map(|l| l.name())),
                 quote(&entry.out),
                 entry.options.strict,
-                entry.options.optional_null
+                entry.options.optional_null,
+                quote(if entry.options.snake_case { "snake" } else { "wire" })
             ));
         }
         out
@@ -555,6 +556,12 @@ impl Reader<'_> {
                         match key.get_ref().as_ref() {
                             "strict" => options.strict = *flag,
                             _ => options.optional_null = *flag,
+                        }
+                    }
+                    "field-case" => {
+                        let names = ["wire", "snake"];
+                        if let Some(i) = self.choice(value, &names) {
+                            options.snake_case = i == 1;
                         }
                     }
                     other => self.unknown(span(key), other, &GEN_KEYS, "a key of `[[gen]]`"),
