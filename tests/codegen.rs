@@ -5,7 +5,10 @@
 //!   `../shared/corpus/octavus-examples/` compiles under `tsc --strict`
 //!   with zod 4; the zod module proves each schema infers exactly its
 //!   TypeScript type, and the proof fails when they differ. The handler
-//!   `docs/gen.md` shows compiles against the shop assistant's bindings.
+//!   `docs/gen-typescript.md` shows compiles against the shop assistant's
+//!   bindings.
+//! - The Python for the same protocols passes `mypy --strict` and imports,
+//!   with the handler `docs/gen-python.md` shows.
 //! - zod and agentc's validator give the same verdicts on generated
 //!   values, valid and broken, for generated protocols.
 //! - The command writes, checks (`--check`), refuses to overwrite a file it
@@ -175,7 +178,8 @@ fn every_protocol_compiles_under_tsc_strict() {
             }
         }
     }
-    // The handler `docs/gen.md` shows, against the shop assistant's bindings.
+    // The handler `docs/gen-typescript.md` shows, against the shop
+    // assistant's bindings.
     let (_, shop) = reports
         .iter()
         .find(|(slug, _)| slug == "shop-assistant")
@@ -183,12 +187,13 @@ fn every_protocol_compiles_under_tsc_strict() {
     for file in generate(shop, "shop-assistant", &Options::default()) {
         std::fs::write(dir.join(&file.name), &file.text).expect("write");
     }
-    let page = std::fs::read_to_string(common::root().join("docs/gen.md")).expect("docs/gen.md");
+    let page = std::fs::read_to_string(common::root().join("docs/gen-typescript.md"))
+        .expect("docs/gen-typescript.md");
     let snippet = page
         .split("```ts\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("a ```ts block in docs/gen.md");
+        .expect("a ```ts block in docs/gen-typescript.md");
     assert!(snippet.starts_with("// handlers.ts\n"), "{snippet}");
     std::fs::write(dir.join("handlers.ts"), snippet).expect("write");
 
@@ -247,7 +252,8 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
             }
         }
     }
-    // The handler `docs/gen.md` shows, against the shop assistant's models.
+    // The handler `docs/gen-python.md` shows, against the shop assistant's
+    // models.
     let (_, shop) = reports
         .iter()
         .find(|(slug, _)| slug == "shop-assistant")
@@ -264,12 +270,13 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
     {
         std::fs::write(dir.join(&file.name), &file.text).expect("write");
     }
-    let page = std::fs::read_to_string(common::root().join("docs/gen.md")).expect("docs/gen.md");
+    let page = std::fs::read_to_string(common::root().join("docs/gen-python.md"))
+        .expect("docs/gen-python.md");
     let snippet = page
         .split("```python\n")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("a ```python block in docs/gen.md");
+        .expect("a ```python block in docs/gen-python.md");
     assert!(snippet.starts_with("# handlers.py\n"), "{snippet}");
     std::fs::write(dir.join("handlers.py"), snippet).expect("write");
     modules.push("handlers".to_string());
@@ -366,7 +373,7 @@ fn without_nulls(value: &Value) -> Value {
 /// valid ones made from a generated protocol, and the same broken in one
 /// place. The bindings are strict (`z.strictObject`, `extra="forbid"`),
 /// which is what agentc's closed schemas mean. The one known difference:
-/// pydantic accepts `null` for an optional property (`docs/gen.md`), so a
+/// pydantic accepts `null` for an optional property (`docs/gen-python.md`), so a
 /// value pydantic accepts and agentc refuses must become valid once its
 /// `null` members are left out.
 #[test]

@@ -72,6 +72,7 @@ fn copy_of_the_version_files(name: &str) -> PathBuf {
         "README.md",
         "docs/install.md",
         "docs/diff.md",
+        "docs/gen.md",
         "packaging/pypi/README.md",
         "packaging/pre-commit/README.md",
     ] {
@@ -153,7 +154,7 @@ fn set_version_writes_every_file_and_nothing_else() {
             assert_eq!(version, "1.2.3-rc.1", "{file}: {listed}");
         }
     }
-    assert_eq!(files, 12, "{listed}");
+    assert_eq!(files, 13, "{listed}");
     for (path, old) in before {
         let new = std::fs::read_to_string(&path).expect("read");
         let name = path.strip_prefix(&dir).expect("inside").to_string_lossy();

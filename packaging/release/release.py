@@ -161,6 +161,7 @@ FIELDS = [
     TextField("README.md", DOC_VERSION, 3),
     TextField("docs/install.md", DOC_VERSION, 3),
     TextField("docs/diff.md", DOC_VERSION, 2),
+    TextField("docs/gen.md", DOC_VERSION, 1),
     TextField("packaging/pypi/README.md", DOC_VERSION, 1),
     TextField("packaging/pre-commit/README.md", DOC_VERSION, 1),
 ]
