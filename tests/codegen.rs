@@ -6,7 +6,8 @@
 //!   with zod 4; the zod module proves each schema infers exactly its
 //!   TypeScript type, and the proof fails when they differ. The handler
 //!   `docs/gen-typescript.md` shows compiles against the shop assistant's
-//!   bindings.
+//!   bindings, and what `toolHandlers()` returns is `@octavus/core`'s
+//!   `ToolHandlers` (its `FileReference` is ours, both ways).
 //! - The Python for the same protocols passes `mypy --strict` and imports,
 //!   with the handler `docs/gen-python.md` shows.
 //! - zod and agentc's validator give the same verdicts on generated
@@ -196,6 +197,27 @@ fn every_protocol_compiles_under_tsc_strict() {
         .expect("a ```ts block in docs/gen-typescript.md");
     assert!(snippet.starts_with("// handlers.ts\n"), "{snippet}");
     std::fs::write(dir.join("handlers.ts"), snippet).expect("write");
+    // And the generated code meets `@octavus/core`'s own types: what
+    // `toolHandlers()` returns is the SDK's `ToolHandlers`, and
+    // `FileReference` is the SDK's, both ways.
+    std::fs::write(
+        dir.join("sdk.ts"),
+        r#"import type { FileReference as CoreFileReference, ToolHandlers } from "@octavus/core";
+import { shopTools, type Shop } from "./handlers.js";
+import { toolHandlers as typedOnly, type FileReference } from "./shop-assistant.js";
+
+export function attachable(shop: Shop): ToolHandlers {
+  return shopTools(shop);
+}
+
+export const typesOnly: ToolHandlers = typedOnly({ "get-order": async ({ orderId }) => orderId });
+
+export function bothWays(ours: FileReference, theirs: CoreFileReference): [CoreFileReference, FileReference] {
+  return [ours, theirs];
+}
+"#,
+    )
+    .expect("write sdk.ts");
 
     project(&dir, &node_modules, false);
     let output = tsc(&dir, &node_modules);
