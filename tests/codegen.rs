@@ -126,6 +126,79 @@ fn protocols() -> Vec<(String, agentc::FileReport)> {
         .collect()
 }
 
+/// Property names each language must write in its own way: not
+/// identifiers, keywords, names of the languages' own, and names of what
+/// the generated code declares.
+const ODD_NAMES: &str = "\
+types:
+  Odd:
+    content-type: { type: string }
+    from: { type: string, optional: true }
+    str: { type: integer }
+    json: { type: boolean }
+    model_config: { type: string, optional: true }
+    __proto__: { type: string }
+    _private: { type: number }
+    class: { type: string, enum: [a, b] }
+    userId: { type: string }
+    user_id: { type: string, optional: true }
+
+triggers:
+  go:
+    input:
+      TEXT: { type: string }
+
+variables:
+  OUT: { type: Odd }
+
+agent:
+  model: anthropic/claude-sonnet-4-5
+  system: system
+
+handlers:
+  go:
+    Add:
+      block: add-message
+      role: user
+      prompt: p
+      input: [TEXT]
+    Reply:
+      block: next-message
+      responseType: Odd
+      output: OUT
+";
+
+/// The protocols of `protocols/`, one with odd property names, and those
+/// of the corpus when it is there.
+fn protocols_and_corpus() -> Vec<(String, agentc::FileReport)> {
+    let mut reports = protocols();
+    let odd = agentc::compile("odd-names.yaml", ODD_NAMES.as_bytes().to_vec());
+    assert!(!odd.has_errors(), "{:?}", odd.diagnostics);
+    reports.push(("odd-names".to_string(), odd));
+    if let Some(corpus) = common::shared("corpus/octavus-examples") {
+        for path in common::files(&corpus, "yaml") {
+            let name = path.file_stem().and_then(|n| n.to_str()).expect("name");
+            reports.push((codegen::slug(name), common::compile(&path)));
+        }
+    }
+    reports
+}
+
+/// The options every protocol's code is checked under: the defaults, and
+/// every option on.
+const VARIANTS: [Options; 2] = [
+    Options {
+        strict: false,
+        optional_null: false,
+        snake_case: false,
+    },
+    Options {
+        strict: true,
+        optional_null: true,
+        snake_case: true,
+    },
+];
+
 fn generate(report: &agentc::FileReport, slug: &str, options: &Options) -> Vec<codegen::GenFile> {
     let model = report.model.as_ref().expect("a model");
     codegen::generate(
@@ -156,23 +229,9 @@ fn every_protocol_compiles_under_tsc_strict() {
         return;
     };
     let dir = scratch("compile");
-    let mut reports = protocols();
-    if let Some(corpus) = common::shared("corpus/octavus-examples") {
-        for path in common::files(&corpus, "yaml") {
-            let name = path.file_stem().and_then(|n| n.to_str()).expect("name");
-            reports.push((codegen::slug(name), common::compile(&path)));
-        }
-    }
-    let variants = [
-        Options::default(),
-        Options {
-            strict: true,
-            optional_null: true,
-            snake_case: true,
-        },
-    ];
+    let reports = protocols_and_corpus();
     for (slug, report) in &reports {
-        for (i, options) in variants.iter().enumerate() {
+        for (i, options) in VARIANTS.iter().enumerate() {
             let slug = format!("{slug}-{i}");
             for file in generate(report, &slug, options) {
                 std::fs::write(dir.join(&file.name), &file.text).expect("write");
@@ -246,24 +305,10 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
         return;
     };
     let dir = scratch("mypy");
-    let mut reports = protocols();
-    if let Some(corpus) = common::shared("corpus/octavus-examples") {
-        for path in common::files(&corpus, "yaml") {
-            let name = path.file_stem().and_then(|n| n.to_str()).expect("name");
-            reports.push((codegen::slug(name), common::compile(&path)));
-        }
-    }
-    let variants = [
-        Options::default(),
-        Options {
-            strict: true,
-            optional_null: true,
-            snake_case: true,
-        },
-    ];
+    let reports = protocols_and_corpus();
     let mut modules = Vec::new();
     for (slug, report) in &reports {
-        for (i, options) in variants.iter().enumerate() {
+        for (i, options) in VARIANTS.iter().enumerate() {
             let slug = format!("{slug}-{i}");
             let model = report.model.as_ref().expect("a model");
             for file in codegen::generate(model, &slug, "protocol.yaml", &[Lang::Python], options)

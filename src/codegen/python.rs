@@ -52,6 +52,10 @@ const MODEL_ATTRIBUTES: [&str; 22] = [
     "schema",
 ];
 
+/// The builtins the annotations name: a field named like one would shadow
+/// it for the fields after it in the class body.
+const ANNOTATION_NAMES: [&str; 7] = ["bool", "dict", "float", "int", "list", "str", "type"];
+
 /// The module for `bindings`, after `header`.
 pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
     let mut out = String::new();
@@ -233,6 +237,7 @@ fn field_name(name: &str, snake_case: bool) -> (String, Option<&str>) {
             && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !KEYWORDS.contains(&field)
             && !MODEL_ATTRIBUTES.contains(&field)
+            && !ANNOTATION_NAMES.contains(&field)
     };
     if snake_case {
         let snake = name.to_snake_case();

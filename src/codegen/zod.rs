@@ -167,9 +167,14 @@ fn shape(object: &str, props: &[Prop], options: &Options) -> String {
     let mut out = format!("{object}({{\n");
     for prop in props {
         let optional = if prop.optional { optional(options) } else { "" };
+        // `__proto__` in an object literal sets the prototype: as a
+        // computed key, it is a property.
+        let key = match prop.name {
+            "__proto__" => "[\"__proto__\"]".to_string(),
+            name => super::ts::key(name),
+        };
         out.push_str(&format!(
-            "  {}: {}{optional}{},\n",
-            super::ts::key(prop.name),
+            "  {key}: {}{optional}{},\n",
             schema(&prop.ty),
             describe(prop.description)
         ));
