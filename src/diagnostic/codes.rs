@@ -223,8 +223,8 @@ codes! {
     ResponseTypeAdded = "response-type-added", Warning, "a `next-message` block that replied with text now replies with a `responseType`";
     ResponseTypeRemoved = "response-type-removed", Info, "a `next-message` block replies with text instead of its `responseType`";
     TypeRenamed = "type-renamed", Info, "a type used by a contract is now another type with the same shape";
-    DescriptionChanged = "description-changed", Info, "the description of a tool, trigger, property or type changed";
-    DiffSkipped = "diff-skipped", Warning, "the old version has errors or is too large to compare, so it was not diffed";
+    DescriptionChanged = "description-changed", Info, "the description of a tool or of a property, parameter or input changed";
+    DiffSkipped = "diff-skipped", Warning, "the old version has errors (not compared), or the comparison reached a limit";
     MissingRevision = "missing-revision", Error, "a git revision that is not in the repository (agentc never fetches)";
 
     // Typed bindings (`agentc gen`).
