@@ -726,3 +726,48 @@ fn names_the_languages_cannot_take_are_reported() {
         .collect();
     assert_eq!(found, ["2:3 gen-reserved-name", "13:3 gen-name-collision"]);
 }
+
+/// Every name the generated modules declare themselves is in
+/// `GENERATED_NAMES`, the list a protocol's types are checked against: a
+/// declaration added to a printer without it would let a type of that
+/// name through, and the code would not compile.
+#[test]
+fn the_reserved_names_are_what_the_printers_declare() {
+    for (slug, report) in protocols() {
+        let model = report.model.as_ref().expect("a model");
+        let ours: Vec<String> = model
+            .protocol
+            .types
+            .iter()
+            .map(|t| t.name.text.clone())
+            .collect();
+        for file in generate(&report, &slug, &VARIANTS[1]) {
+            for line in file.text.lines() {
+                let Some(rest) = [
+                    "export interface ",
+                    "export type ",
+                    "export const ",
+                    "class ",
+                ]
+                .iter()
+                .find_map(|start| line.strip_prefix(start)) else {
+                    continue;
+                };
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let derived = name.ends_with("Args") || name.ends_with("Input");
+                let pascal = name.starts_with(|c: char| c.is_ascii_uppercase());
+                if !pascal || derived || ours.contains(&name) {
+                    continue;
+                }
+                assert!(
+                    codegen::bindings::GENERATED_NAMES.contains(&name.as_str()),
+                    "{}: `{name}` is declared but not in GENERATED_NAMES",
+                    file.name
+                );
+            }
+        }
+    }
+}

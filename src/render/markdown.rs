@@ -4,8 +4,10 @@
 //! Text from the protocol is written inside code spans, with backticks
 //! and line breaks taken out, so a name cannot start markup of its own.
 
+use super::one_line;
 use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Failure, Severity};
+use std::collections::HashMap;
 use std::io::Write;
 
 /// The whole report for a run over `files`.
@@ -24,38 +26,38 @@ pub fn write(
     let warnings = super::warnings(files);
     let infos: usize = files.iter().map(|f| f.count(Severity::Info)).sum();
     writeln!(out, "### agentc\n")?;
-    let mut counts = vec![plural(errors, "error"), plural(warnings, "warning")];
+    let mut counts = super::human::summary(errors, warnings);
     if infos > 0 {
-        counts.push(plural(infos, "compatible change"));
+        let s = if infos == 1 { "" } else { "s" };
+        counts.push_str(&format!(", {infos} notice{s}"));
     }
-    writeln!(out, "{}\n", counts.join(", "))?;
+    writeln!(out, "{counts}\n")?;
     for file in files.iter().filter(|f| !f.diagnostics.is_empty()) {
         writeln!(out, "#### {}\n", code(file.source.name()))?;
-        // Contracts in the order their first finding appears.
-        let mut contracts: Vec<&str> = Vec::new();
+        // Contracts in the order their first finding appears, each with its
+        // findings: one pass, so a flood stays linear.
+        let mut contracts: Vec<(&str, Vec<&Diagnostic>)> = Vec::new();
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut others: Vec<&Diagnostic> = Vec::new();
         for d in &file.diagnostics {
-            if let Some(change) = &d.change
-                && !contracts.contains(&change.contract.as_str())
-            {
-                contracts.push(&change.contract);
-            }
+            let Some(change) = &d.change else {
+                others.push(d);
+                continue;
+            };
+            let contract = change.contract.as_str();
+            let i = *index.entry(contract).or_insert_with(|| {
+                contracts.push((contract, Vec::new()));
+                contracts.len() - 1
+            });
+            contracts[i].1.push(d);
         }
-        for contract in contracts {
+        for (contract, found) in contracts {
             writeln!(out, "**{}**\n", inline(contract))?;
-            for d in file
-                .diagnostics
-                .iter()
-                .filter(|d| d.change.as_ref().is_some_and(|c| c.contract == contract))
-            {
+            for d in found {
                 item(out, file, d)?;
             }
             writeln!(out)?;
         }
-        let others: Vec<&Diagnostic> = file
-            .diagnostics
-            .iter()
-            .filter(|d| d.change.is_none())
-            .collect();
         if !others.is_empty() {
             for d in others {
                 item(out, file, d)?;
@@ -95,18 +97,6 @@ fn item(out: &mut dyn Write, file: &FileReport, d: &Diagnostic) -> std::io::Resu
         writeln!(out, "  - {}", inline(note))?;
     }
     Ok(())
-}
-
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
 }
 
 /// Text as a code span.

@@ -36,6 +36,12 @@ pub(crate) fn help_notes_and_base(d: &Diagnostic) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// A message on one line: a line break would start what reads as another
+/// diagnostic (`short`) or end a list item (`markdown`).
+pub(crate) fn one_line(message: &str) -> String {
+    message.replace(['\r', '\n'], " ")
+}
+
 /// The errors of a run: every file's, and every failure.
 pub fn errors(files: &[FileReport], failures: &[Failure]) -> usize {
     let located: usize = files.iter().map(|f| f.count(Severity::Error)).sum();

@@ -5,6 +5,7 @@
 //! contract change ends with where it was in the old version, `(was:
 //! origin/main:agents/shop/protocol.yaml:12:5)`.
 
+use super::one_line;
 use crate::FileReport;
 use crate::diagnostic::Failure;
 use std::io::Write;
@@ -48,10 +49,4 @@ pub fn write(
         )?;
     }
     Ok(())
-}
-
-/// A message on one line: a line break would start what reads as another
-/// diagnostic.
-fn one_line(message: &str) -> String {
-    message.replace(['\r', '\n'], " ")
 }
