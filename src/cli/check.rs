@@ -1,6 +1,7 @@
 //! `agentc check`: plan the run, check every file in parallel, report.
 
 use super::args::{CheckArgs, Format};
+use super::output::say;
 use super::output::{broken_configs, print, report, timings_table, with_progress};
 use agentc::Timings;
 use agentc::emit::Target;
@@ -34,7 +35,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         return broken_configs(plan.broken_configs, &plan.unreadable_configs, args.format);
     }
     for note in &plan.notes {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
 
     let started = Instant::now();

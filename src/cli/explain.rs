@@ -1,6 +1,7 @@
 //! `agentc explain`: a diagnostic code's explanation, or the list of codes.
 
 use super::output::print;
+use super::output::say;
 use agentc::Code;
 use std::process::ExitCode;
 
@@ -31,7 +32,7 @@ pub(crate) fn run(code: Option<&str>) -> ExitCode {
         None => {
             let help = agentc::diagnostic::did_you_mean(name, Code::ALL.iter().map(|c| c.name()))
                 .unwrap_or_else(|| "run `agentc explain` to list every code".to_string());
-            eprintln!("error: no diagnostic code `{name}` ({help})");
+            say!("error: no diagnostic code `{name}` ({help})");
             ExitCode::from(2)
         }
     }

@@ -1,5 +1,6 @@
 //! `agentc lsp`: the language server on standard input and output.
 
+use super::output::say;
 use std::process::ExitCode;
 
 /// Exits as LSP says: 0 after `shutdown`, 1 without it (whether `exit` or
@@ -9,7 +10,7 @@ pub(crate) fn run() -> ExitCode {
     let (connection, io_threads) = match agentc::lsp::stdio() {
         Ok(started) => started,
         Err(error) => {
-            eprintln!("error: the language server could not start: {error}");
+            say!("error: the language server could not start: {error}");
             return ExitCode::from(2);
         }
     };
@@ -20,7 +21,7 @@ pub(crate) fn run() -> ExitCode {
         Ok(ended) if ended.shutdown => ExitCode::SUCCESS,
         Ok(_) => ExitCode::from(1),
         Err(error) => {
-            eprintln!("error: the language server stopped: {error}");
+            say!("error: the language server stopped: {error}");
             ExitCode::from(2)
         }
     }

@@ -11,6 +11,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
+/// `eprintln!` for the command line's own messages, which quote paths,
+/// names and revisions from the input: inert (`render::inert`), so that
+/// none can act on the terminal.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", agentc::render::inert(&format!($($arg)*)))
+    };
+}
+pub(crate) use say;
+
 /// Prints on standard output the diagnostics of `files` and the
 /// `failures` in `format`; returns the count of errors (failures among
 /// them) and of warnings. People get a summary line (`done: 1 error`)
@@ -27,7 +37,11 @@ pub(crate) fn report(
 ) -> (usize, usize) {
     let errors = render::errors(files, failures);
     let warnings = render::warnings(files);
-    let summary = format!("{done}: {}\n", human::summary(errors, warnings));
+    let summary = format!(
+        "{}: {}\n",
+        render::inert(done),
+        human::summary(errors, warnings)
+    );
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let written = match format {
@@ -102,7 +116,10 @@ pub(crate) fn with_progress<T>(total: usize, done: &AtomicUsize, work: impl FnOn
 pub(crate) fn timings_table(rows: &[(&PathBuf, Timings)], wall: Duration) -> String {
     let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1000.0);
     let total: Timings = rows.iter().map(|(_, t)| *t).sum();
-    let names: Vec<String> = rows.iter().map(|(p, _)| p.display().to_string()).collect();
+    let names: Vec<String> = rows
+        .iter()
+        .map(|(p, _)| render::inert(&p.display().to_string()).into_owned())
+        .collect();
     let width = names
         .iter()
         .map(|n| n.chars().count())
@@ -138,9 +155,9 @@ pub(crate) fn timings_table(rows: &[(&PathBuf, Timings)], wall: Duration) -> Str
 }
 
 pub(crate) fn usage_error(error: &emit::EmitError) -> ExitCode {
-    eprintln!("error: {}", error.message);
+    say!("error: {}", error.message);
     if let Some(help) = &error.help {
-        eprintln!("  help: {help}");
+        say!("  help: {help}");
     }
     ExitCode::from(2)
 }

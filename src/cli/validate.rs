@@ -2,6 +2,7 @@
 //! AG-UI `RunAgentInput` (`validate run-input`).
 
 use super::args::{DataOptions, ValidateArgs, ValidateCommand};
+use super::output::say;
 use super::output::{report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
 use agentc::render::human;
@@ -161,11 +162,11 @@ fn validate_aap(
     options: DataOptions,
 ) -> ExitCode {
     if stream.is_some() && kind != Kind::Events {
-        eprintln!("error: `--stream` is for `events`");
+        say!("error: `--stream` is for `events`");
         return ExitCode::from(2);
     }
     if options.lines && kind == Kind::Events {
-        eprintln!("error: `--lines` is for JSON payloads, and `events` is a `text/event-stream`");
+        say!("error: `--lines` is for JSON payloads, and `events` is a `text/event-stream`");
         return ExitCode::from(2);
     }
     let validator = match AapValidator::new(kind) {
@@ -222,7 +223,7 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
     let bytes = match disk::read(file, Reach::Named) {
         Ok(bytes) => bytes,
         Err(error) => {
-            eprintln!("error: `{}` was not read: {error}", file.display());
+            say!("error: `{}` was not read: {error}", file.display());
             return Err(ExitCode::from(2));
         }
     };
@@ -233,7 +234,7 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
             "{}",
             human::render_capped(&compiled, style, human::DEFAULT_MAX_DIAGNOSTICS)
         );
-        eprintln!(
+        say!(
             "error: {} has {}; nothing validated",
             file.display(),
             human::summary(compiled.count(Severity::Error), 0)

@@ -5,7 +5,9 @@
 //! and notes follow the message on their own lines.
 //!
 //! The runner reads `%`, CR and LF escaped in the message, and also `:` and
-//! `,` in property values (its `escapeData` and `escapeProperty`).
+//! `,` in property values (its `escapeData` and `escapeProperty`). Every
+//! other control character from the input is shown escaped (`\u{1b}`), as
+//! in the human format: the job's log shows what is written.
 
 use crate::FileReport;
 use crate::diagnostic::{Failure, Severity};
@@ -62,9 +64,10 @@ pub fn write(
     Ok(())
 }
 
-/// A message: `%`, CR and LF escaped.
+/// A message: `%`, CR and LF escaped, and inert (the log shows it).
 fn data(text: &str) -> String {
-    text.replace('%', "%25")
+    super::inert(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -80,7 +83,9 @@ mod tests {
 
     #[test]
     fn escapes_as_the_runner_reads_them() {
-        assert_eq!(data("100% sure\r\nnext"), "100%25 sure%0D%0Anext");
+        assert_eq!(data("100% sure\nnext"), "100%25 sure%0Anext");
+        // A carriage return or an escape from the input is shown, not obeyed.
+        assert_eq!(data("a\rb\u{1b}[2J"), "a\\u{d}b\\u{1b}[2J");
         assert_eq!(property("a:b,c%d\n"), "a%3Ab%2Cc%25d%0A");
         // `%` first, so an escape is never escaped twice.
         assert_eq!(data("%0A"), "%250A");

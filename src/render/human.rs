@@ -66,7 +66,7 @@ pub fn render_capped(file: &FileReport, style: Style, max: usize) -> String {
              `--format short` lists them a line each\n\n",
             crate::diagnostic::thousands(left_out),
             if left_out == 1 { "problem" } else { "problems" },
-            file.source.name(),
+            super::inert(file.source.name()),
         ));
     }
     out
@@ -108,7 +108,7 @@ fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &MietteDiagn
 fn labels(d: &Diagnostic) -> Vec<Label> {
     let pointer = d.pointer.as_deref().map(|p| match p {
         "" => "(root)".to_string(),
-        p => shorten_long_words(p).into_owned(),
+        p => drawn(p),
     });
     let primary = Label {
         span: d.span.range(),
@@ -117,7 +117,7 @@ fn labels(d: &Diagnostic) -> Vec<Label> {
     };
     let secondary = d.labels.iter().map(|label| Label {
         span: label.span.range(),
-        text: Some(shorten_long_words(&label.message).into_owned()),
+        text: Some(drawn(&label.message)),
         primary: false,
     });
     std::iter::once(primary).chain(secondary).collect()
@@ -169,6 +169,12 @@ fn shorten_long_words(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A text from the input as drawn: inert (control characters escaped, see
+/// [`super::inert`]), with its long words shortened.
+fn drawn(text: &str) -> String {
+    shorten_long_words(&super::inert(text)).into_owned()
+}
+
 /// One diagnostic as miette reads it: its texts as drawn, and the source
 /// its labels point into.
 struct MietteDiagnostic<'a> {
@@ -187,9 +193,8 @@ impl<'a> MietteDiagnostic<'a> {
     ) -> MietteDiagnostic<'a> {
         MietteDiagnostic {
             diagnostic,
-            message: shorten_long_words(&diagnostic.message),
-            help: super::help_notes_and_base(diagnostic)
-                .map(|help| shorten_long_words(&help).into_owned()),
+            message: Cow::Owned(drawn(&diagnostic.message)),
+            help: super::help_notes_and_base(diagnostic).map(|help| drawn(&help)),
             source,
             labels,
         }
@@ -241,6 +246,13 @@ impl miette::Diagnostic for MietteDiagnostic<'_> {
 /// A failure (a path that gave nothing to check), drawn as a diagnostic
 /// without source lines, since it has none: its code, the message, the help.
 pub fn render_failure(failure: &crate::diagnostic::Failure, style: Style) -> String {
+    let failure = crate::diagnostic::Failure {
+        path: drawn(&failure.path),
+        code: failure.code,
+        message: drawn(&failure.message),
+        help: failure.help.as_deref().map(drawn),
+    };
+    let failure = &failure;
     let mut out = String::new();
     if handler(style)
         .render_report(&mut out, &Unlocated(failure))

@@ -13,6 +13,7 @@ pub mod short;
 use crate::FileReport;
 use crate::diagnostic::{Diagnostic, Failure, Severity};
 use serde::{Serialize, Serializer};
+use std::borrow::Cow;
 use std::cell::Cell;
 
 /// The help line and the notes, one per line (`note: ...`), when there are
@@ -37,9 +38,57 @@ pub(crate) fn help_notes_and_base(d: &Diagnostic) -> Option<String> {
 }
 
 /// A message on one line: a line break would start what reads as another
-/// diagnostic (`short`) or end a list item (`markdown`).
+/// diagnostic (`short`) or end a list item (`markdown`); and inert, as every
+/// text of the formats people read is.
 pub(crate) fn one_line(message: &str) -> String {
-    message.replace(['\r', '\n'], " ")
+    inert(&message.replace(['\r', '\n'], " ")).into_owned()
+}
+
+/// Whether a character of the input is shown escaped in the formats people
+/// read in a terminal or a page (human, short, github, markdown): the
+/// control characters (C0 but tab and line feed, DEL, C1), which a terminal
+/// obeys (ESC starts a sequence that can clear the screen, move the cursor,
+/// set the title or make a link; BEL rings; CR goes back over what was
+/// written), the line and paragraph separators, and the bidirectional
+/// controls, which reorder what is shown (CVE-2021-42574, "Trojan Source").
+pub fn is_unsafe_char(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// How an unsafe character is shown: `\u{1b}`, as Rust writes it.
+pub fn escape_char(c: char) -> String {
+    format!("\\u{{{:x}}}", c as u32)
+}
+
+/// `text` with every [unsafe character](is_unsafe_char) shown escaped, so
+/// that nothing from the input can act on the terminal or page that shows
+/// it; borrowed when there is none (nearly always). JSON and SARIF keep
+/// texts exact: their readers are programs.
+pub fn inert(text: &str) -> Cow<'_, str> {
+    // Every unsafe character is a byte below 0x20 or 0x7f, or starts with
+    // 0xc2 (U+0080-U+009F), 0xd8 (U+061C) or 0xe2 (U+200E-U+2069): a
+    // byte scan finds none in ordinary text without decoding it.
+    if !text
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2))
+    {
+        return Cow::Borrowed(text);
+    }
+    if !text.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe_char(c) {
+            out.push_str(&escape_char(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// The errors of a run: every file's, and every failure.

@@ -32,7 +32,7 @@ pub fn write(
             writeln!(
                 out,
                 "{}:{line}:{column}: {}[{}] {}{was}",
-                file.source.name(),
+                one_line(file.source.name()),
                 d.severity.as_str(),
                 d.code.name(),
                 one_line(&d.message),
@@ -43,7 +43,7 @@ pub fn write(
         writeln!(
             out,
             "{}: error[{}] {}",
-            failure.path,
+            one_line(&failure.path),
             failure.code.name(),
             one_line(&failure.message)
         )?;

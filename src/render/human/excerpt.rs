@@ -105,12 +105,42 @@ struct Line {
     pieces: Vec<Piece>,
 }
 
-/// A part of a line drawn as written.
+/// A part of a line drawn as written, or one unsafe character drawn
+/// escaped (`\u{1b}`, see [`crate::render::inert`]).
 struct Piece {
     /// Where it is in the file.
     real: Range<usize>,
     /// Where it starts in the excerpt.
     at: usize,
+    /// Its length in the excerpt: `real`'s, unless it is escaped.
+    drawn: usize,
+}
+
+impl Piece {
+    /// The excerpt offset of the file offset `real`, which lies in or at
+    /// an end of this piece: an escaped character is drawn whole, so an
+    /// offset in it is one of its ends.
+    fn excerpt(&self, real: usize) -> usize {
+        if self.drawn == self.real.len() {
+            self.at + (real - self.real.start)
+        } else if real <= self.real.start {
+            self.at
+        } else {
+            self.at + self.drawn
+        }
+    }
+
+    /// The file offset of the excerpt offset `at`, in or at an end of this
+    /// piece.
+    fn real(&self, at: usize) -> usize {
+        if self.drawn == self.real.len() {
+            self.real.start + (at - self.at)
+        } else if at <= self.at {
+            self.real.start
+        } else {
+            self.real.end
+        }
+    }
 }
 
 impl<'a> Excerpt<'a> {
@@ -176,11 +206,7 @@ impl<'a> Excerpt<'a> {
         // Measuring the line reads at most LINE_LIMIT characters of it.
         work(text.len().min(4 * (LINE_LIMIT + 1)));
         if !is_long(text) {
-            pieces.push(Piece {
-                real: real.clone(),
-                at: start,
-            });
-            self.text.push_str(text);
+            self.push_pieces(&mut pieces, real.start, text);
             work(text.len());
         } else {
             // The points on this line, relative to it (one inside the line
@@ -197,11 +223,7 @@ impl<'a> Excerpt<'a> {
                     self.text.push_str(ELLIPSIS);
                 }
                 let part = text.get(window.clone()).unwrap_or("");
-                pieces.push(Piece {
-                    real: real.start + window.start..real.start + window.end,
-                    at: self.text.len(),
-                });
-                self.text.push_str(part);
+                self.push_pieces(&mut pieces, real.start + window.start, part);
                 // The windows' edges are found by walking a bounded number
                 // of characters from each point.
                 work(part.len() + 4 * (CONTEXT + MIN_GAP));
@@ -226,6 +248,37 @@ impl<'a> Excerpt<'a> {
             end: self.text.len(),
             pieces,
         });
+    }
+
+    /// Appends `part`, the file's text from offset `real`, as pieces: runs
+    /// drawn as written, and each unsafe character escaped, so that nothing
+    /// of the file can act on the terminal that shows it.
+    fn push_pieces(&mut self, pieces: &mut Vec<Piece>, real: usize, part: &str) {
+        let mut run = 0;
+        let unsafe_chars = part
+            .char_indices()
+            .filter(|&(_, c)| crate::render::is_unsafe_char(c));
+        for (at, c) in unsafe_chars.chain(std::iter::once((part.len(), ' '))) {
+            if at > run || at == part.len() && pieces.is_empty() {
+                pieces.push(Piece {
+                    real: real + run..real + at,
+                    at: self.text.len(),
+                    drawn: at - run,
+                });
+                self.text.push_str(&part[run..at]);
+            }
+            if at == part.len() {
+                break;
+            }
+            let escaped = crate::render::escape_char(c);
+            pieces.push(Piece {
+                real: real + at..real + at + c.len_utf8(),
+                at: self.text.len(),
+                drawn: escaped.len(),
+            });
+            self.text.push_str(&escaped);
+            run = at + c.len_utf8();
+        }
     }
 
     /// The excerpt offset of the file offset `real`, which must lie on one
@@ -258,13 +311,13 @@ impl<'a> Excerpt<'a> {
                 return if end { piece.at } else { ellipsis };
             }
             if real <= piece.real.end {
-                return piece.at + (real - piece.real.start);
+                return piece.excerpt(real);
             }
         }
         let after = l
             .pieces
             .last()
-            .map_or(l.start, |p| p.at + p.real.len())
+            .map_or(l.start, |p| p.at + p.drawn)
             .min(l.text_end);
         if end {
             (after + ELLIPSIS.len()).min(l.text_end)
@@ -287,8 +340,8 @@ impl<'a> Excerpt<'a> {
             if at < piece.at {
                 return hidden;
             }
-            if at <= piece.at + piece.real.len() {
-                return piece.real.start + (at - piece.at);
+            if at <= piece.at + piece.drawn {
+                return piece.real(at);
             }
             hidden = piece.real.end;
         }
@@ -370,7 +423,7 @@ impl SourceCode for Excerpt<'_> {
         work(data.len());
         let line = top_line.line;
         Ok(Box::new(MietteSpanContents::new_named(
-            self.source.name().to_string(),
+            crate::render::inert(self.source.name()).into_owned(),
             data,
             SourceSpan::new(from.into(), data.len()),
             line,
