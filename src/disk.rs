@@ -4,7 +4,7 @@
 //! it stays inside the folder being checked, and no read takes more than
 //! one byte past [`MAX_FILE_BYTES`] (standard input, [`read_stdin`], is
 //! bounded the same way). Whatever stops a read is a
-//! [`ReadError`], which becomes a diagnostic at the path as the user sees
+//! [`FileError`], which becomes a diagnostic at the path as the user sees
 //! it (the link, not its target), so the rest of the check goes on.
 //!
 //! `docs/security.md` lists these rules with the tests behind each.
@@ -27,13 +27,19 @@ pub enum Reach<'a> {
     /// joined with what listing it found, without following a link to a
     /// folder on the way, as every listing agentc makes is.
     Within(&'a Path),
+    /// A file agentc writes itself (generated code) in this folder, which
+    /// must be the folder's real path: read or written only as the regular
+    /// file at that very path, never through a link, wherever it leads.
+    Own(&'a Path),
 }
 
-/// Why a file was not read.
+/// Why a file was not read or written.
 #[derive(Debug)]
-pub enum ReadError {
+pub enum FileError {
     /// A FIFO, socket, device or folder where a file was expected.
     NotAFile { kind: &'static str },
+    /// A file or a special file where a folder was expected.
+    NotAFolder { kind: &'static str },
     /// The path resolves, through links, to a file outside the folder
     /// being checked.
     Outside { target: PathBuf },
@@ -41,62 +47,75 @@ pub enum ReadError {
     Dangling { target: PathBuf },
     /// Links that lead to each other without end.
     Loop,
+    /// A link where agentc reads or writes only its own regular file
+    /// ([`Reach::Own`]).
+    Link { target: PathBuf },
     /// Anything else the system reports (permission denied, say).
     Io(std::io::Error),
 }
 
-impl std::fmt::Display for ReadError {
+impl std::fmt::Display for FileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReadError::NotAFile { kind } => write!(f, "it is {kind}, not a regular file"),
-            ReadError::Outside { target } => write!(
+            FileError::NotAFile { kind } => write!(f, "it is {kind}, not a regular file"),
+            FileError::NotAFolder { kind } => write!(f, "it is {kind}, not a folder"),
+            FileError::Outside { target } => write!(
                 f,
                 "it leads, through a link, to `{}`, outside the folder being checked",
                 target.display()
             ),
-            ReadError::Dangling { target } => write!(
+            FileError::Dangling { target } => write!(
                 f,
                 "it is a link to `{}`, which does not exist",
                 target.display()
             ),
-            ReadError::Loop => f.write_str("it is a link in a loop of links that never ends"),
-            ReadError::Io(error) => write!(f, "{}", describe_io(error)),
+            FileError::Loop => f.write_str("it is a link in a loop of links that never ends"),
+            FileError::Link { target } => write!(
+                f,
+                "it is a link (to `{}`), and agentc reads and writes the files it generates only as regular files, never through a link",
+                target.display()
+            ),
+            FileError::Io(error) => write!(f, "{}", describe_io(error)),
         }
     }
 }
 
-impl From<std::io::Error> for ReadError {
-    fn from(error: std::io::Error) -> ReadError {
+impl From<std::io::Error> for FileError {
+    fn from(error: std::io::Error) -> FileError {
         if is_loop(&error) {
-            ReadError::Loop
+            FileError::Loop
         } else {
-            ReadError::Io(error)
+            FileError::Io(error)
         }
     }
 }
 
-impl ReadError {
+impl FileError {
     /// The diagnostic for the file `name` (as the user sees the path),
     /// placed at the start of its (empty) text.
     pub fn diagnostic(&self, name: &str) -> Diagnostic {
         let (code, help) = match self {
-            ReadError::NotAFile { .. } => (
+            FileError::NotAFile { .. } | FileError::NotAFolder { .. } => (
                 Code::NotAFile,
                 "agentc opens only regular files; remove it, or replace it with the file it stands for",
             ),
-            ReadError::Outside { .. } => (
+            FileError::Outside { .. } => (
                 Code::LinkOutsideFolder,
                 "agentc does not follow links out of the folder it checks, so a pull request cannot make it read (and print) a file elsewhere; copy the file into the folder instead",
             ),
-            ReadError::Dangling { .. } | ReadError::Loop => (
+            FileError::Link { .. } => (
+                Code::LinkOutsideFolder,
+                "replace the link with the file itself",
+            ),
+            FileError::Dangling { .. } | FileError::Loop => (
                 Code::UnreadableFile,
                 "point the link at a file that exists, or remove it",
             ),
-            ReadError::Io(error) if error.kind() == std::io::ErrorKind::PermissionDenied => (
+            FileError::Io(error) if error.kind() == std::io::ErrorKind::PermissionDenied => (
                 Code::UnreadableFile,
                 "check the file's permissions; agentc needs to read every file of the agent",
             ),
-            ReadError::Io(_) => (
+            FileError::Io(_) => (
                 Code::UnreadableFile,
                 "agentc needs to read every file of the agent",
             ),
@@ -113,7 +132,7 @@ impl ReadError {
 /// Reads the file at `path`, as far as `reach` allows: a regular file, at
 /// most one byte more than [`MAX_FILE_BYTES`] (so a file past the limit is
 /// reported rather than read whole).
-pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
+pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
     let real = resolve(path, reach)?;
     // Looked at before opening, so a FIFO or a device is never opened.
     let metadata = std::fs::metadata(&real)?;
@@ -154,9 +173,10 @@ pub fn read_stdin() -> std::io::Result<Vec<u8>> {
 /// inside by construction, and resolving it, a system call per component,
 /// is skipped. That is nearly every file, and it keeps a check's cost what
 /// it was before links were looked at.
-fn resolve(path: &Path, reach: Reach) -> Result<PathBuf, ReadError> {
+fn resolve(path: &Path, reach: Reach) -> Result<PathBuf, FileError> {
     let built_inside = match reach {
         Reach::Named => true,
+        Reach::Own(folder) => return own(path, folder),
         Reach::Within(folder) => path
             .strip_prefix(folder)
             .is_ok_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_)))),
@@ -169,23 +189,160 @@ fn resolve(path: &Path, reach: Reach) -> Result<PathBuf, ReadError> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             // A link whose target is missing, or a file that went away.
             return Err(match std::fs::read_link(path) {
-                Ok(target) => ReadError::Dangling { target },
-                Err(_) => ReadError::Io(error),
+                Ok(target) => FileError::Dangling { target },
+                Err(_) => FileError::Io(error),
             });
         }
         Err(error) => return Err(error.into()),
     };
-    let Reach::Within(folder) = reach else {
+    let (Reach::Within(folder) | Reach::Own(folder)) = reach else {
         return Ok(real);
     };
     let folder = canonical(folder)?;
     if real.starts_with(&folder) {
         Ok(real)
     } else {
-        Err(ReadError::Outside {
+        Err(FileError::Outside {
             target: std::fs::read_link(path).unwrap_or(real),
         })
     }
+}
+
+/// A file agentc writes itself: `path` as it is, when it lies directly in
+/// `folder` (a real path) and is not a link.
+fn own(path: &Path, folder: &Path) -> Result<PathBuf, FileError> {
+    if path.parent() != Some(folder) {
+        return Err(FileError::Outside {
+            target: path.to_path_buf(),
+        });
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(FileError::Link {
+            target: std::fs::read_link(path).unwrap_or_default(),
+        }),
+        Ok(_) => Ok(path.to_path_buf()),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Writes `bytes` to `path` as far as `reach` allows:
+/// - [`Reach::Named`]: the path the user named, its links followed (the
+///   file written is the one the link leads to);
+/// - [`Reach::Own`]: a file agentc generates, directly in the folder, which
+///   must be the folder's real path (see [`folder_within`]); a link or a
+///   special file at the path is refused, never written through.
+///
+/// The bytes go to a temporary file created exclusively (`O_EXCL`, so a
+/// link or a file planted at its name is never opened) in the real
+/// destination folder, which is then renamed over the destination: a
+/// reader sees the old file or the new one, never half, and a failed
+/// write leaves nothing behind.
+pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
+    let target = match reach {
+        Reach::Own(folder) => match own(path, folder) {
+            Err(FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
+                path.to_path_buf()
+            }
+            other => other?,
+        },
+        Reach::Named | Reach::Within(_) => {
+            let real = match std::fs::canonicalize(path) {
+                Ok(real) => real,
+                // A file to create: its folder's real path, and its name.
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                    if let Ok(target) = std::fs::read_link(path) {
+                        return Err(FileError::Dangling { target });
+                    }
+                    let name = path.file_name().ok_or_else(|| {
+                        FileError::Io(std::io::Error::other("the path names no file"))
+                    })?;
+                    canonical(path.parent().unwrap_or(Path::new("")))?.join(name)
+                }
+                Err(error) => return Err(error.into()),
+            };
+            if let Reach::Within(folder) = reach
+                && !real.starts_with(canonical(folder)?)
+            {
+                return Err(FileError::Outside {
+                    target: std::fs::read_link(path).unwrap_or(real),
+                });
+            }
+            real
+        }
+    };
+    if let Ok(meta) = std::fs::symlink_metadata(&target) {
+        check_kind(&meta)?;
+    }
+    let folder = match target.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".agentc-")
+        .suffix(".tmp")
+        .tempfile_in(folder)?;
+    std::io::Write::write_all(&mut temporary, bytes)?;
+    temporary
+        .persist(&target)
+        .map_err(|error| FileError::Io(error.error))?;
+    Ok(())
+}
+
+/// The real path of the folder `folder` below `within`, for [`Reach::Own`]:
+/// `folder` must be `within` joined with a relative path, and an existing
+/// part of it may be a link only when the link stays inside `within`.
+/// With `create`, the parts that do not exist are made (never through a
+/// link that leads out); without, a missing part is an `Io` error of kind
+/// `NotFound`.
+pub fn folder_within(folder: &Path, within: &Path, create: bool) -> Result<PathBuf, FileError> {
+    let root = canonical(within)?;
+    let rest = folder
+        .strip_prefix(within)
+        .map_err(|_| FileError::Outside {
+            target: folder.to_path_buf(),
+        })?;
+    let mut real = root.clone();
+    for part in rest.components() {
+        let Component::Normal(name) = part else {
+            if part == Component::CurDir {
+                continue;
+            }
+            return Err(FileError::Outside {
+                target: folder.to_path_buf(),
+            });
+        };
+        let next = real.join(name);
+        match std::fs::symlink_metadata(&next) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let resolved = std::fs::canonicalize(&next)?;
+                if !resolved.starts_with(&root) {
+                    return Err(FileError::Outside {
+                        target: std::fs::read_link(&next).unwrap_or(resolved),
+                    });
+                }
+                real = resolved;
+            }
+            Ok(meta) if meta.is_dir() => real = next,
+            Ok(meta) => {
+                return Err(FileError::NotAFolder {
+                    kind: describe_kind(&meta.file_type()),
+                });
+            }
+            Err(error) if create && error.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir(&next)?;
+                real = next;
+            }
+            Err(error) => return Err(error.into()),
+        }
+        // A link inside may lead to a file.
+        let meta = std::fs::metadata(&real)?;
+        if !meta.is_dir() {
+            return Err(FileError::NotAFolder {
+                kind: describe_kind(&meta.file_type()),
+            });
+        }
+    }
+    Ok(real)
 }
 
 /// Whether `path` names an entry of any kind (a file, a folder, a link,
@@ -197,7 +354,7 @@ pub fn exists(path: &Path) -> bool {
 
 /// Whether the folder `dir`, with its links resolved, lies inside
 /// `folder`: a folder found by a search may be listed only then.
-pub fn inside(dir: &Path, folder: &Path) -> Result<bool, ReadError> {
+pub fn inside(dir: &Path, folder: &Path) -> Result<bool, FileError> {
     Ok(canonical(dir)?.starts_with(canonical(folder)?))
 }
 
@@ -210,12 +367,12 @@ fn canonical(folder: &Path) -> std::io::Result<PathBuf> {
     }
 }
 
-fn check_kind(metadata: &std::fs::Metadata) -> Result<(), ReadError> {
+fn check_kind(metadata: &std::fs::Metadata) -> Result<(), FileError> {
     let kind = metadata.file_type();
     if kind.is_file() {
         return Ok(());
     }
-    Err(ReadError::NotAFile {
+    Err(FileError::NotAFile {
         kind: describe_kind(&kind),
     })
 }
@@ -327,19 +484,19 @@ mod tests {
         let within = Reach::Within(&agent);
         assert!(matches!(
             read(&agent.join("out.md"), within),
-            Err(ReadError::Outside { .. })
+            Err(FileError::Outside { .. })
         ));
         assert!(matches!(
             read(&agent.join("gone.md"), within),
-            Err(ReadError::Dangling { .. })
+            Err(FileError::Dangling { .. })
         ));
         assert!(matches!(
             read(&agent.join("loop1.md"), within),
-            Err(ReadError::Loop)
+            Err(FileError::Loop)
         ));
         assert!(matches!(
             read(&agent, within),
-            Err(ReadError::NotAFile { .. })
+            Err(FileError::NotAFile { .. })
         ));
         if made.is_ok_and(|s| s.success()) {
             // Named or found, a FIFO is never opened (opening it would
@@ -347,7 +504,7 @@ mod tests {
             for reach in [within, Reach::Named] {
                 assert!(matches!(
                     read(&fifo, reach),
-                    Err(ReadError::NotAFile {
+                    Err(FileError::NotAFile {
                         kind: "a FIFO (named pipe)"
                     })
                 ));
@@ -359,6 +516,93 @@ mod tests {
             b"secret"
         );
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn own_files_are_written_and_read_only_as_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let folder = folder_within(&root.join("web/gen"), &root, true).unwrap();
+        assert_eq!(folder, root.join("web/gen"));
+        let file = folder.join("a.ts");
+        write(&file, b"one", Reach::Own(&folder)).unwrap();
+        write(&file, b"two", Reach::Own(&folder)).unwrap();
+        assert_eq!(read(&file, Reach::Own(&folder)).unwrap(), b"two");
+        // Nothing left beside it.
+        assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 1);
+
+        // A link in its place, even to a file inside, is neither read nor
+        // written through.
+        std::fs::write(root.join("secret"), "secret").unwrap();
+        let link = folder.join("b.ts");
+        symlink(root.join("secret"), &link).unwrap();
+        assert!(matches!(
+            read(&link, Reach::Own(&folder)),
+            Err(FileError::Link { .. })
+        ));
+        assert!(matches!(
+            write(&link, b"x", Reach::Own(&folder)),
+            Err(FileError::Link { .. })
+        ));
+        assert_eq!(std::fs::read(root.join("secret")).unwrap(), b"secret");
+        // Only directly in the folder.
+        assert!(matches!(
+            write(&root.join("c.ts"), b"x", Reach::Own(&folder)),
+            Err(FileError::Outside { .. })
+        ));
+    }
+
+    #[test]
+    fn folders_are_made_and_found_only_inside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let project = root.join("project");
+        std::fs::create_dir_all(project.join("inside")).unwrap();
+        std::fs::create_dir_all(root.join("outside")).unwrap();
+        symlink("../outside", project.join("out")).unwrap();
+        symlink("inside", project.join("in")).unwrap();
+        std::fs::write(project.join("file"), "").unwrap();
+        for create in [false, true] {
+            assert!(matches!(
+                folder_within(&project.join("out/gen"), &project, create),
+                Err(FileError::Outside { .. })
+            ));
+            assert!(matches!(
+                folder_within(&project.join("../outside"), &project, create),
+                Err(FileError::Outside { .. })
+            ));
+            assert!(matches!(
+                folder_within(&project.join("file/gen"), &project, create),
+                Err(FileError::NotAFolder { .. })
+            ));
+        }
+        assert!(matches!(
+            folder_within(&project.join("new"), &project, false),
+            Err(FileError::Io(_))
+        ));
+        assert_eq!(
+            folder_within(&project.join("in/gen"), &project, true).unwrap(),
+            project.join("inside/gen")
+        );
+        assert_eq!(std::fs::read_dir(root.join("outside")).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_named_file_is_written_where_its_link_leads() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("target.json"), "old").unwrap();
+        symlink("target.json", root.join("link.json")).unwrap();
+        write(&root.join("link.json"), b"new", Reach::Named).unwrap();
+        assert_eq!(std::fs::read(root.join("target.json")).unwrap(), b"new");
+        assert!(
+            std::fs::symlink_metadata(root.join("link.json"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        write(&root.join("fresh.json"), b"x", Reach::Named).unwrap();
+        assert_eq!(std::fs::read(root.join("fresh.json")).unwrap(), b"x");
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod template;
 pub use settings::{Format, Settings};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::disk::{self, Reach, ReadError};
+use crate::disk::{self, FileError, Reach};
 use crate::source::{self, Source};
 use crate::{FileReport, compile_source};
 use std::path::{Path, PathBuf};
@@ -38,7 +38,7 @@ impl File {
     }
 
     /// A file that was not read, reported at its path.
-    pub fn unread(name: &str, error: &ReadError) -> File {
+    pub fn unread(name: &str, error: &FileError) -> File {
         File {
             source: Source::new(name, String::new()),
             problem: Some(error.diagnostic(name)),
@@ -146,14 +146,14 @@ impl Checked {
 pub trait Files {
     /// The file's bytes, at most one more than
     /// [`MAX_FILE_BYTES`](crate::source::MAX_FILE_BYTES).
-    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError>;
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError>;
 }
 
 /// The files as saved.
 pub struct Disk;
 
 impl Files for Disk {
-    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
         disk::read(path, reach)
     }
 }
@@ -267,7 +267,7 @@ fn skill_folders(dir: &Path, files: &dyn Files, unlisted: &mut Vec<File>) -> Vec
     let outside = |path: &Path| {
         File::unread(
             &path.display().to_string(),
-            &ReadError::Outside {
+            &FileError::Outside {
                 target: std::fs::read_link(path).unwrap_or_else(|_| path.to_path_buf()),
             },
         )
@@ -367,7 +367,7 @@ fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, Path
     }
     let listed = match disk::inside(folder, dir) {
         Ok(true) => markdown_below(dir, folder, nested),
-        Ok(false) => Err(ReadError::Outside {
+        Ok(false) => Err(FileError::Outside {
             target: std::fs::read_link(folder).unwrap_or_else(|_| folder.to_path_buf()),
         }),
         Err(error) => Err(error),
@@ -397,7 +397,7 @@ fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, Path
 
 /// What [`markdown_below`] found: the entries, and what it could not list
 /// or would not follow, with why.
-type Listing = (Vec<PathBuf>, Vec<(PathBuf, ReadError)>);
+type Listing = (Vec<PathBuf>, Vec<(PathBuf, FileError)>);
 
 /// The `.md` entries below `folder` of the agent folder `dir` (files, and
 /// links and other entries that are not folders: reading them decides what
@@ -406,7 +406,7 @@ type Listing = (Vec<PathBuf>, Vec<(PathBuf, ReadError)>);
 /// above would never end); one that leads out of `dir` is reported, as a
 /// file that does would be. A subfolder that cannot be listed is reported
 /// and the rest listed; `folder` itself that cannot is the error.
-fn markdown_below(dir: &Path, folder: &Path, nested: bool) -> Result<Listing, ReadError> {
+fn markdown_below(dir: &Path, folder: &Path, nested: bool) -> Result<Listing, FileError> {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     let mut pending = vec![folder.to_path_buf()];
@@ -438,7 +438,7 @@ fn markdown_below(dir: &Path, folder: &Path, nested: bool) -> Result<Listing, Re
             } else if kind.is_some_and(|k| k.is_symlink()) && path.is_dir() {
                 if !matches!(disk::inside(&path, dir), Ok(true)) {
                     let target = std::fs::read_link(&path).unwrap_or_default();
-                    problems.push((path, ReadError::Outside { target }));
+                    problems.push((path, FileError::Outside { target }));
                 }
             } else if is_markdown {
                 found.push(path);

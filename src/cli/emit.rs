@@ -2,6 +2,7 @@
 //! AAP `GET /meta` response for its agent folder.
 
 use super::args::EmitArgs;
+use super::output::say;
 use super::output::{print, terminal_style};
 use agentc::disk::{self, Reach};
 use agentc::emit::{Selection, Target};
@@ -39,7 +40,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     let style = terminal_style(std::io::stderr().is_terminal());
     let (mut compiled, others, settings) = match &request {
         Request::Meta { .. } if target != Target::Aap => {
-            eprintln!("error: `--meta` is for `--target aap`");
+            say!("error: `--meta` is for `--target aap`");
             return ExitCode::from(2);
         }
         // The agent's description comes from its folder, checked whole.
@@ -54,7 +55,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
                 None,
             ),
             Err(error) => {
-                eprintln!("error: `{}` was not read: {error}", file.display());
+                say!("error: `{}` was not read: {error}", file.display());
                 return ExitCode::from(2);
             }
         },
@@ -70,7 +71,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
                 human::render_capped(report, style, human::DEFAULT_MAX_DIAGNOSTICS)
             );
         }
-        eprintln!(
+        say!(
             "error: {} has {}; nothing emitted",
             file.display(),
             human::summary(errors, 0)
@@ -95,15 +96,15 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     let text = match result {
         Ok(output) => output.into_text(),
         Err(error) => {
-            eprintln!("error: {}", error.message);
+            say!("error: {}", error.message);
             if let Some(help) = error.help {
-                eprintln!("  help: {help}");
+                say!("  help: {help}");
             }
             return ExitCode::from(2);
         }
     };
     if compiled.has_errors() {
-        eprintln!(
+        say!(
             "error: {} cannot express this protocol as it is; nothing emitted",
             target.display()
         );
@@ -112,8 +113,10 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     match output {
         None => print(&text),
         Some(path) => {
-            if let Err(error) = std::fs::write(path, text) {
-                eprintln!("error: cannot write {}: {error}", path.display());
+            // The path the user named, links followed as named; written
+            // whole or not at all.
+            if let Err(error) = disk::write(path, text.as_bytes(), Reach::Named) {
+                say!("error: cannot write {}: {error}", path.display());
                 return ExitCode::from(2);
             }
         }
@@ -126,7 +129,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
 fn agent_folder(file: &Path) -> Result<agent::Checked, ExitCode> {
     let dir = file.parent().unwrap_or(Path::new("."));
     if !dir.join("settings.json").is_file() {
-        eprintln!(
+        say!(
             "error: `--meta` describes an agent from its `settings.json`, and there is none beside {}",
             file.display()
         );

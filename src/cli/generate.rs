@@ -4,6 +4,7 @@
 //! or from each `[[gen]]` entry of `agentc.toml`.
 
 use super::args::{FieldCase, GenArgs};
+use super::output::say;
 use super::output::{broken_configs, print, report};
 use agentc::codegen::{self, GenFile, Lang, Options};
 use agentc::disk::{self, Reach};
@@ -20,7 +21,26 @@ struct Job {
     langs: Vec<Lang>,
     options: Options,
     /// `None` with `--stdout`.
-    out: Option<PathBuf>,
+    out: Option<Out>,
+}
+
+/// Where a job's files go.
+struct Out {
+    /// The folder as the user sees it (relative to the current folder).
+    shown: PathBuf,
+    /// The folder it must stay in, links resolved: for a `[[gen]]` entry,
+    /// its `agentc.toml`'s folder; for `--out`, the folder named.
+    within: PathBuf,
+}
+
+impl Out {
+    /// The folder's real path, made when `create` (for writing), checked
+    /// to stay inside `within`: a committed link that leads out of the
+    /// project is refused, never written or read through.
+    fn real(&self, create: bool) -> Result<PathBuf, disk::FileError> {
+        let absolute = absolute(&self.shown);
+        disk::folder_within(&absolute, &self.within, create)
+    }
 }
 
 /// The most lines of a stale file's diff shown.
@@ -48,20 +68,41 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     };
     let jobs: Vec<Job> = if !args.lang.is_empty() {
         if args.out.is_none() && !args.stdout {
-            eprintln!("error: `--lang` needs `--out FOLDER`, or `--stdout`");
+            say!("error: `--lang` needs `--out FOLDER`, or `--stdout`");
             return ExitCode::from(2);
         }
+        let out = match &args.out {
+            Some(out) if !args.stdout => {
+                // The folder named is the user's choice, wherever its links
+                // lead; what is written stays inside it.
+                if !args.check
+                    && let Err(error) = std::fs::create_dir_all(out)
+                {
+                    say!(
+                        "error: `{}` could not be made: {}",
+                        out.display(),
+                        disk::describe_io(&error)
+                    );
+                    return ExitCode::from(2);
+                }
+                Some(Out {
+                    shown: out.clone(),
+                    within: absolute(out),
+                })
+            }
+            _ => None,
+        };
         vec![Job {
             langs: args.lang.clone(),
             options,
-            out: if args.stdout { None } else { args.out.clone() },
+            out,
         }]
     } else {
         if here.generate.is_empty() {
-            eprintln!(
+            say!(
                 "error: nothing to generate: give `--lang ts,zod --out FOLDER`, or add a `[[gen]]` entry to agentc.toml"
             );
-            eprintln!(
+            say!(
                 "  help: [[gen]]\n        lang = [\"ts\", \"zod\"]\n        out = \"web/src/agents\""
             );
             return ExitCode::from(2);
@@ -71,11 +112,10 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
             .map(|entry| Job {
                 langs: entry.langs.clone(),
                 options: entry.options,
-                out: if args.stdout {
-                    None
-                } else {
-                    Some(shown(&here.gen_folder(entry)))
-                },
+                out: (!args.stdout).then(|| Out {
+                    shown: shown(&here.gen_folder(entry)),
+                    within: here.root().to_path_buf(),
+                }),
             })
             .collect()
     };
@@ -89,7 +129,8 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     let mut failures: Vec<Failure> = plan.failures;
     // Protocols with errors generate nothing; their errors are the report.
     let mut reports: Vec<FileReport> = Vec::new();
-    // What each job writes: file path → (text, the protocol it is from).
+    // What each job writes: file path (as shown) → (text, the protocol it
+    // is from).
     let mut outputs: Vec<BTreeMap<PathBuf, (GenFile, String)>> =
         jobs.iter().map(|_| BTreeMap::new()).collect();
     let mut printed = String::new();
@@ -104,7 +145,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         let slug = slug_of(&planned.path);
         for (job, written) in jobs.iter().zip(outputs.iter_mut()) {
             let source = match &job.out {
-                Some(out) => relative(&planned.path, out),
+                Some(out) => relative(&planned.path, &out.shown),
                 None => planned.path.display().to_string().replace('\\', "/"),
             };
             match codegen::generate(model, &slug, &source, &job.langs, &job.options) {
@@ -115,7 +156,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
                                 printed.push_str(&file.text);
                             }
                             Some(out) => {
-                                let path = out.join(&file.name);
+                                let path = out.shown.join(&file.name);
                                 let from = planned.path.display().to_string();
                                 if let Some((_, other)) = written.get(&path) {
                                     failures.push(Failure::new(
@@ -143,15 +184,52 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         }
     }
 
-    let all: Vec<(PathBuf, GenFile)> = outputs
-        .into_iter()
-        .flat_map(|written| written.into_iter().map(|(path, (file, _))| (path, file)))
-        .collect();
+    // Each job's files, in the job's real folder; a folder that leads out
+    // of where it must stay is a failure, and nothing of that job is read
+    // or written.
+    let mut all: Vec<Output> = Vec::new();
+    // Each real folder, with the folder as the user sees it.
+    let mut folders: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for (job, written) in jobs.iter().zip(outputs) {
+        let Some(out) = &job.out else {
+            continue;
+        };
+        let real = match out.real(!args.check) {
+            Ok(real) => Some(real),
+            Err(disk::FileError::Io(error))
+                if args.check && error.kind() == std::io::ErrorKind::NotFound =>
+            {
+                None
+            }
+            Err(error) => {
+                let name = out.shown.display().to_string();
+                failures.push(
+                    Failure::new(
+                        &name,
+                        Code::InvalidPath,
+                        format!("`{name}` cannot take generated files: {error}"),
+                    )
+                    .with_help("`out` must be a folder inside the project; agentc does not write or read through a link that leads out of it"),
+                );
+                continue;
+            }
+        };
+        if let Some(real) = &real
+            && !folders.iter().any(|(folder, _)| folder == real)
+        {
+            folders.push((real.clone(), out.shown.clone()));
+        }
+        all.extend(written.into_iter().map(|(shown, (file, _))| Output {
+            real: real.as_ref().map(|folder| folder.join(&file.name)),
+            folder: real.clone(),
+            shown,
+            file,
+        }));
+    }
     // Files agentc generated that no protocol generates now (a protocol
     // removed or renamed), when the run covers every protocol: with paths
     // given, the others' files are not orphans.
     let orphans: Vec<PathBuf> = if args.paths.is_empty() {
-        let folders: Vec<&PathBuf> = jobs.iter().filter_map(|job| job.out.as_ref()).collect();
         orphans(&folders, &all)
     } else {
         Vec::new()
@@ -162,7 +240,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     } else if !args.stdout {
         failures.extend(write_all(&all));
         for path in &orphans {
-            eprintln!(
+            say!(
                 "note: `{}` was generated by agentc, but no protocol generates it now; delete it",
                 path.display()
             );
@@ -252,79 +330,66 @@ fn relative(path: &Path, from: &Path) -> String {
     out.join("/")
 }
 
-/// Writes each file, creating its folder; a file already there that agentc
-/// did not generate is not overwritten.
-fn write_all(files: &[(PathBuf, GenFile)]) -> Vec<Failure> {
+/// A generated file and where it goes.
+struct Output {
+    /// Its path as the user sees it.
+    shown: PathBuf,
+    /// Its job's folder, real path; `None` when it does not exist
+    /// (`--check`).
+    folder: Option<PathBuf>,
+    /// Its real path, in `folder`.
+    real: Option<PathBuf>,
+    file: GenFile,
+}
+
+/// Writes each file; a file already there that agentc did not generate is
+/// not overwritten, and neither is a link or a special file. Each write is
+/// `disk::write` for a file of agentc's own: through a temporary file made
+/// in the real folder, never through a link.
+fn write_all(files: &[Output]) -> Vec<Failure> {
     let mut failures = Vec::new();
-    for (path, file) in files {
-        let name = path.display().to_string();
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) if !meta.is_file() => {
-                failures.push(Failure::new(
-                    &name,
-                    Code::GenWouldOverwrite,
-                    format!("`{name}` is not a regular file; agentc writes only its own files"),
-                ));
+    for output in files {
+        let name = output.shown.display().to_string();
+        let (Some(folder), Some(real)) = (&output.folder, &output.real) else {
+            continue;
+        };
+        let refused = |message: String| Failure::new(&name, Code::GenWouldOverwrite, message);
+        match disk::read(real, Reach::Own(folder)) {
+            Ok(bytes) if codegen::is_generated(&String::from_utf8_lossy(&bytes)) => {}
+            Ok(_) => {
+                failures.push(
+                    refused(format!("`{name}` was not generated by agentc, so it is not overwritten"))
+                        .with_help("move it away, or write the bindings to another folder; agentc overwrites only files whose first line says `Code generated by agentc`"),
+                );
                 continue;
             }
-            Ok(_) => match disk::read(path, Reach::Named) {
-                Ok(bytes) if codegen::is_generated(&String::from_utf8_lossy(&bytes)) => {}
-                Ok(_) => {
-                    failures.push(
-                        Failure::new(
-                            &name,
-                            Code::GenWouldOverwrite,
-                            format!("`{name}` was not generated by agentc, so it is not overwritten"),
-                        )
-                        .with_help("move it away, or write the bindings to another folder; agentc overwrites only files whose first line says `Code generated by agentc`"),
-                    );
-                    continue;
-                }
-                Err(error) => {
-                    failures.push(Failure::new(
-                        &name,
-                        Code::GenWouldOverwrite,
-                        format!("`{name}` could not be read, so it is not overwritten: {error}"),
-                    ));
-                    continue;
-                }
-            },
-            Err(_) => {}
+            Err(disk::FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => {
+                failures.push(
+                    refused(format!("`{name}` is not overwritten: {error}"))
+                        .with_help("agentc writes only its own regular files; remove what is there, and run `agentc gen` again"),
+                );
+                continue;
+            }
         }
-        let written = path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| {
-                // Written beside, then renamed over: a reader never sees half.
-                let temporary = path.with_extension("agentc-tmp");
-                std::fs::write(&temporary, &file.text)?;
-                std::fs::rename(&temporary, path)
-            });
-        if let Err(error) = written {
+        if let Err(error) = disk::write(real, output.file.text.as_bytes(), Reach::Own(folder)) {
             failures.push(Failure::new(
                 &name,
                 Code::InvalidPath,
-                format!(
-                    "`{name}` could not be written: {}",
-                    disk::describe_io(&error)
-                ),
+                format!("`{name}` could not be written: {error}"),
             ));
         }
     }
     failures
 }
 
-/// The files directly in `folders` that start with agentc's header and are
-/// not among `files`, sorted. Only regular files are read, and only their
-/// first line.
-fn orphans(folders: &[&PathBuf], files: &[(PathBuf, GenFile)]) -> Vec<PathBuf> {
+/// The files directly in `folders` (each a real path, with the path the
+/// user sees) that start with agentc's header and are not among `files`,
+/// as the user sees them, sorted. Only regular files are read, never
+/// through a link, and only their first line matters.
+fn orphans(folders: &[(PathBuf, PathBuf)], files: &[Output]) -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut seen: Vec<&PathBuf> = Vec::new();
-    for &folder in folders {
-        if seen.contains(&folder) {
-            continue;
-        }
-        seen.push(folder);
+    for (folder, shown) in folders {
         let Ok(entries) = std::fs::read_dir(folder) else {
             continue;
         };
@@ -340,13 +405,13 @@ fn orphans(folders: &[&PathBuf], files: &[(PathBuf, GenFile)]) -> Vec<PathBuf> {
                         .any(|lang| name.ends_with(&lang.file_name("")))
                 });
             let regular = entry.file_type().is_ok_and(|t| t.is_file());
-            if !ours || !regular || files.iter().any(|(p, _)| *p == path) {
+            if !ours || !regular || files.iter().any(|o| o.real.as_ref() == Some(&path)) {
                 continue;
             }
-            if let Ok(bytes) = disk::read(&path, Reach::Within(folder))
+            if let Ok(bytes) = disk::read(&path, Reach::Own(folder))
                 && codegen::is_generated(&String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]))
             {
-                found.push(path);
+                found.push(shown.join(entry.file_name()));
             }
         }
     }
@@ -367,27 +432,40 @@ fn orphan(path: &Path) -> FileReport {
 }
 
 /// A `gen-stale` for each file whose text on disk is not what agentc
-/// generates now, with the difference.
-fn stale(files: &[(PathBuf, GenFile)]) -> Vec<FileReport> {
+/// generates now, with the difference. A file is read only as the regular
+/// file agentc would write, never through a link: a link in its place is
+/// stale, and what it leads to is never shown.
+fn stale(files: &[Output]) -> Vec<FileReport> {
     let mut reports = Vec::new();
-    for (path, file) in files {
-        let name = path.display().to_string();
-        let on_disk = match disk::read(path, Reach::Named) {
+    for output in files {
+        let name = output.shown.display().to_string();
+        let problem = |message: String, help: &str| {
+            let diagnostic =
+                Diagnostic::new(Code::GenStale, Span::empty(0), message).with_help(help);
+            FileReport::uncompiled(Source::new(&name, ""), vec![diagnostic])
+        };
+        let read = match (&output.folder, &output.real) {
+            (Some(folder), Some(real)) => disk::read(real, Reach::Own(folder)),
+            _ => Err(disk::FileError::Io(std::io::ErrorKind::NotFound.into())),
+        };
+        let on_disk = match read {
             Ok(bytes) => String::from_utf8_lossy(&bytes).replace("\r\n", "\n"),
-            Err(_) => {
-                let diagnostic = Diagnostic::new(
-                    Code::GenStale,
-                    Span::empty(0),
+            Err(disk::FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
+                reports.push(problem(
                     format!("`{name}` does not exist: `agentc gen` would write it"),
-                )
-                .with_help("run `agentc gen` and commit the result");
-                reports.push(FileReport::uncompiled(
-                    Source::new(&name, ""),
-                    vec![diagnostic],
+                    "run `agentc gen` and commit the result",
+                ));
+                continue;
+            }
+            Err(error) => {
+                reports.push(problem(
+                    format!("`{name}` is not what `agentc gen` writes: {error}"),
+                    "remove it, run `agentc gen` and commit the file it writes",
                 ));
                 continue;
             }
         };
+        let file = &output.file;
         if on_disk == file.text {
             continue;
         }

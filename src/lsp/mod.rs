@@ -33,7 +33,7 @@ pub use transport::{
 };
 
 use crate::agent::{self, Files};
-use crate::disk::{self, Reach, ReadError};
+use crate::disk::{self, FileError, Reach};
 use crate::model::resolve::{Index, Resolution};
 use crate::project;
 use crate::project::config::Config;
@@ -239,7 +239,7 @@ struct Server<'c> {
 struct Overlay<'d>(&'d BTreeMap<lsp::Uri, Document>);
 
 impl Files for Overlay<'_> {
-    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, ReadError> {
+    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         match open {
             Some(document) => Ok(document.bytes()),

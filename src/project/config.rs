@@ -26,7 +26,7 @@
 use crate::codegen::{Lang, Options as GenOptions};
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::diff::{Options as DiffOptions, Order, Reader as DiffReader};
-use crate::disk::{Reach, ReadError};
+use crate::disk::{FileError, Reach};
 use crate::emit::Target;
 use crate::source::{self, Source};
 use crate::span::Span;
@@ -142,7 +142,7 @@ impl Config {
     pub fn load(
         path: &Path,
         reach: Reach,
-    ) -> Result<Result<Config, (Source, Vec<Diagnostic>)>, ReadError> {
+    ) -> Result<Result<Config, (Source, Vec<Diagnostic>)>, FileError> {
         let bytes = crate::disk::read(path, reach)?;
         Ok(Config::parse(path, &bytes))
     }
@@ -218,6 +218,12 @@ impl Config {
             };
             true
         });
+    }
+
+    /// The folder this configuration applies from: its file's folder
+    /// (absolute, links not resolved), or the folder given for defaults.
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     /// The folder a `[[gen]]` entry writes to: its `out`, below this

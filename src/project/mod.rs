@@ -381,7 +381,7 @@ fn search(
     configs: &Shared,
     ignores: Ignores,
     found: &mut Found,
-) -> Result<Searched, disk::ReadError> {
+) -> Result<Searched, disk::FileError> {
     if path.is_dir() {
         let walked = walk(path, configs, false, ignores);
         let (matched, taken) = take(&walked.files, path, configs, found, |config, file| {
@@ -406,7 +406,7 @@ fn search(
     let text = path.to_string_lossy();
     let glob = config::command_line_glob(&text)
         .map_err(|e| {
-            disk::ReadError::Io(std::io::Error::new(
+            disk::FileError::Io(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
                 e.kind().to_string(),
             ))
