@@ -558,7 +558,8 @@ fn colors_follow_no_color_and_clicolor_force() {
 }
 
 /// The bash completion script works in bash: it completes subcommands and
-/// the values of `--format`. zsh and fish scripts name every subcommand.
+/// the values of `--format`. The zsh, fish, PowerShell and elvish scripts
+/// name every subcommand.
 #[test]
 fn completions_complete_subcommands_and_values() {
     let script = agentc(&["completions", "bash"]);
@@ -583,15 +584,42 @@ fn completions_complete_subcommands_and_values() {
         "{}",
         stderr(&bash)
     );
-    for shell in ["zsh", "fish"] {
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
         let script = stdout(&agentc(&["completions", shell]));
         for command in [
-            "check", "diff", "emit", "validate", "explain", "schema", "lsp", "man",
+            "check", "diff", "emit", "gen", "validate", "explain", "schema", "lsp", "man",
         ] {
             assert!(script.contains(command), "{shell}: {command}");
         }
     }
     assert_eq!(agentc(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+/// `--help` says what each exit code means, for agentc and for each
+/// command.
+#[test]
+fn help_names_the_exit_codes() {
+    for args in [
+        vec!["--help"],
+        vec!["check", "--help"],
+        vec!["diff", "--help"],
+        vec!["emit", "--help"],
+        vec!["gen", "--help"],
+        vec!["validate", "--help"],
+        vec!["explain", "--help"],
+        vec!["lsp", "--help"],
+    ] {
+        let help = stdout(&agentc(&args));
+        for code in ["  0  ", "  1  ", "  2  "] {
+            if args[0] == "explain" && code == "  1  " {
+                continue;
+            }
+            assert!(
+                help.contains("Exit codes:") && help.contains(code),
+                "{args:?}: {help}"
+            );
+        }
+    }
 }
 
 /// The manual page is roff that `man` renders, with every subcommand.
@@ -601,6 +629,7 @@ fn the_manual_page_renders() {
     assert_eq!(page.status.code(), Some(0));
     let page = stdout(&page);
     assert!(page.contains(".TH agentc 1"), "{page}");
+    assert!(page.contains("Exit codes:"), "{page}");
     for command in [
         "check",
         "emit",
@@ -767,4 +796,46 @@ fn a_protocol_named_from_inside_its_folder_brings_the_folder() {
     assert_eq!(stdout(&output), "");
     assert_eq!(stderr(&output), "checked 12 files: no problems\n");
     assert_eq!(output.status.code(), Some(0));
+}
+
+/// Every command that takes one protocol takes its agent folder the same
+/// way `check` does: the folder names its `protocol.yaml`.
+#[test]
+fn every_command_takes_an_agent_folder() {
+    let folder = "protocols/shop-assistant";
+    let file = "protocols/shop-assistant/protocol.yaml";
+    let same = |with: &[&str]| {
+        let by_folder: Vec<&str> = with
+            .iter()
+            .map(|&a| if a == "@" { folder } else { a })
+            .collect();
+        let by_file: Vec<&str> = with
+            .iter()
+            .map(|&a| if a == "@" { file } else { a })
+            .collect();
+        let (a, b) = (agentc(&by_folder), agentc(&by_file));
+        assert_eq!(a.status.code(), Some(0), "{with:?}: {}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&b), "{with:?}");
+    };
+    same(&["emit", "@", "--tool", "add-to-cart"]);
+    same(&["emit", "@", "--target", "openai"]);
+    same(&["gen", "@", "--lang", "ts", "--stdout"]);
+    same(&["diff", "@", "@"]);
+    let data = std::env::temp_dir().join(format!("agentc-folder-{}.json", std::process::id()));
+    std::fs::write(
+        &data,
+        r#"{"cartItems": [{"productId": "p1", "quantity": 1}]}"#,
+    )
+    .unwrap();
+    let data = data.to_string_lossy().into_owned();
+    let validated = agentc(&["validate", folder, &data, "--tool", "add-to-cart"]);
+    let by_file = agentc(&["validate", file, &data, "--tool", "add-to-cart"]);
+    assert_eq!(
+        validated.status.code(),
+        by_file.status.code(),
+        "{}",
+        stderr(&validated)
+    );
+    assert_eq!(stdout(&validated), stdout(&by_file));
+    let _ = std::fs::remove_file(&data);
 }

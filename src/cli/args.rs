@@ -13,42 +13,106 @@ use std::path::PathBuf;
 #[command(
     name = "agentc",
     version,
-    about = "Offline compiler and linter for Octavus agent protocol files"
+    about = "Offline compiler and linter for Octavus agent protocol files",
+    after_help = EXIT_CODES
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
 }
 
+/// What every command's exit code means, in `agentc --help` and the
+/// manual page; each command's own help says what 1 and 2 are for it.
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  done, and no errors (warnings do not count unless --deny-warnings)
+  1  problems found: errors in a protocol or its data, a breaking change, a stale generated file
+  2  nothing could be done as asked: a bad argument, a path that does not exist or cannot be read, a broken agentc.toml, a revision git cannot give";
+
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Check protocol files and report every problem.
+    #[command(after_help = "\
+Exit codes:
+  0  no errors (with --deny-warnings, no warnings either)
+  1  errors (with --against, breaking changes too)
+  2  a path that does not exist, cannot be read or finds no protocol; a broken agentc.toml; with --against, a revision or an old version that cannot be read")]
     Check(CheckArgs),
     /// Report what changed between two versions of a protocol that breaks
     /// the code around it: tools, replies and inputs.
+    #[command(after_help = "\
+Exit codes:
+  0  no breaking change (with --deny-warnings, no warning either)
+  1  breaking changes, or errors in the new version
+  2  a version that cannot be read (a missing file, a revision git does not have); a broken agentc.toml")]
     Diff(DiffArgs),
     /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
+    #[command(after_help = "\
+Exit codes:
+  0  emitted
+  1  the protocol has errors, or the target cannot express it; nothing emitted
+  2  a file that cannot be read or written, or a type or tool the protocol does not declare")]
     Emit(EmitArgs),
-    /// Write typed bindings (TypeScript, zod) for each protocol's tools,
-    /// replies and inputs, or check that the committed ones are current.
+    #[command(about = gen_about(), after_help = "\
+Exit codes:
+  0  written (with --check: every generated file is current)
+  1  a protocol has errors, or (--check) a generated file is stale
+  2  nothing to generate, a broken agentc.toml, a file agentc would not overwrite, a path that gives nothing")]
     Gen(GenArgs),
-    /// Check JSON data against a protocol's type or tool, or an AG-UI `RunAgentInput`.
-    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    #[command(
+        about = validate_about(),
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
+        after_help = "\
+Exit codes:
+  0  valid (with --deny-warnings, no warnings either)
+  1  invalid, including data that is not JSON or not UTF-8
+  2  nothing could be validated: a file that cannot be read, a protocol with errors, no such type or tool"
+    )]
     Validate(ValidateArgs),
     /// Explain a diagnostic code (without a code: list them all).
+    #[command(after_help = "Exit codes:\n  0  explained\n  2  no such code")]
     Explain { code: Option<String> },
     /// Print the JSON Schema of the protocol file format, for editors' YAML support.
     Schema,
     /// Run the language server on standard input and output, for editors.
+    #[command(after_help = "\
+Exit codes:
+  0  the client asked to shut down, then to exit
+  1  the session ended without a shutdown request
+  2  the server could not read from or write to its client")]
     Lsp,
     /// Print a shell completion script (source it, or put it where your
     /// shell loads completions).
     Completions {
         #[arg(value_enum)]
-        shell: Shell,
+        shell: clap_complete::Shell,
     },
     /// Print the manual page (roff), for `man -l -` or a `man1` folder.
     Man,
+}
+
+/// `agentc gen`'s summary, naming the languages it writes.
+fn gen_about() -> String {
+    let langs: Vec<&str> = codegen::Lang::ALL.iter().map(|l| l.title()).collect();
+    format!(
+        "Write typed bindings ({}) for each protocol's tools, replies and inputs, or check that the committed ones are current",
+        langs.join(", ")
+    )
+}
+
+/// `agentc validate`'s summary, naming what it validates.
+fn validate_about() -> String {
+    format!(
+        "Check JSON data against a protocol's type or tool, an AG-UI `RunAgentInput` ({}), or an AAP {}",
+        Version::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        "request, turn reply or event stream"
+    )
 }
 
 /// `agentc check`'s arguments.
@@ -194,7 +258,7 @@ impl ShowLevel {
 /// `agentc emit`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct EmitArgs {
-    /// The protocol file.
+    /// The protocol file, or its agent folder.
     pub(crate) file: PathBuf,
     /// The consumer the output is shaped for.
     #[arg(long, value_enum, default_value_t = Target::JsonSchema)]
@@ -224,7 +288,7 @@ pub(crate) struct EmitArgs {
 pub(crate) struct ValidateArgs {
     #[command(subcommand)]
     pub(crate) command: Option<ValidateCommand>,
-    /// The protocol file.
+    /// The protocol file, or its agent folder.
     #[arg(required = true)]
     pub(crate) file: Option<PathBuf>,
     /// The data: a JSON file, or `-` for standard input.
@@ -245,20 +309,14 @@ pub(crate) struct ValidateArgs {
     pub(crate) options: DataOptions,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum Shell {
-    Bash,
-    Zsh,
-    Fish,
-}
-
 #[derive(Subcommand)]
 pub(crate) enum ValidateCommand {
     /// Check an AG-UI `RunAgentInput` payload.
     RunInput {
         /// The payload: a JSON file, or `-` for standard input.
         payload: PathBuf,
-        /// Also check each tool call's arguments against this protocol's tools.
+        /// Also check each tool call's arguments against this protocol's
+        /// tools (a protocol file, or its agent folder).
         #[arg(long, value_name = "FILE")]
         protocol: Option<PathBuf>,
         /// Which rules apply.
@@ -283,7 +341,8 @@ pub(crate) enum ValidateCommand {
         /// or `-` for standard input.
         payload: PathBuf,
         /// Also check `agent.options` against the agent's options and each
-        /// tool call's `input` against this protocol's tools.
+        /// tool call's `input` against this protocol's tools (a protocol
+        /// file, or its agent folder).
         #[arg(long, value_name = "FILE")]
         protocol: Option<PathBuf>,
         /// For `events`: the stream mode the turn asked for (otherwise that

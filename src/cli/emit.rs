@@ -24,7 +24,8 @@ pub(crate) fn run(args: EmitArgs) -> ExitCode {
         (true, Some(version)) => Request::Meta { version },
         _ => Request::Emit(selection),
     };
-    emit(&args.file, args.target, request, args.output.as_deref())
+    let file = agentc::project::protocol_file(&args.file);
+    emit(&file, args.target, request, args.output.as_deref())
 }
 
 /// What `agentc emit` was asked for.

@@ -99,8 +99,10 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         }]
     } else {
         if here.generate.is_empty() {
+            let langs: Vec<&str> = Lang::ALL.iter().map(|l| l.name()).collect();
             say!(
-                "error: nothing to generate: give `--lang ts,zod --out FOLDER`, or add a `[[gen]]` entry to agentc.toml"
+                "error: nothing to generate: give `--lang LANG,... --out FOLDER` (LANG: {}), or add a `[[gen]]` entry to agentc.toml",
+                langs.join(", ")
             );
             say!(
                 "  help: [[gen]]\n        lang = [\"ts\", \"zod\"]\n        out = \"web/src/agents\""
@@ -235,7 +237,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         Vec::new()
     };
     if args.check {
-        reports.extend(stale(&all));
+        reports.extend(stale(&all, &regenerate(&args)));
         reports.extend(orphans.iter().map(|path| orphan(path)));
     } else if !args.stdout {
         failures.extend(write_all(&all));
@@ -269,6 +271,42 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The command that writes what this run (`--check`) compared: the same
+/// protocols, languages, folder, options and configuration, without
+/// `--check` and `--format`, each word quoted for a shell.
+fn regenerate(args: &GenArgs) -> String {
+    let mut words: Vec<String> = vec!["agentc".into(), "gen".into()];
+    let path = |p: &Path| p.to_string_lossy().into_owned();
+    words.extend(args.paths.iter().map(|p| path(p)));
+    if !args.lang.is_empty() {
+        let langs: Vec<&str> = args.lang.iter().map(|l| l.name()).collect();
+        words.extend(["--lang".into(), langs.join(",")]);
+    }
+    if let Some(out) = &args.out {
+        words.extend(["--out".into(), path(out)]);
+    }
+    if args.strict {
+        words.push("--strict".into());
+    }
+    if args.optional_null {
+        words.push("--optional-null".into());
+    }
+    if args.field_case == FieldCase::Snake {
+        words.extend(["--field-case".into(), "snake".into()]);
+    }
+    if let Some(config) = &args.config {
+        words.extend(["--config".into(), path(config)]);
+    }
+    if args.no_config {
+        words.push("--no-config".into());
+    }
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|w| agentc::render::shell_word(w).into_owned())
+        .collect();
+    quoted.join(" ")
 }
 
 /// `path` as the user would type it: relative to the current folder when
@@ -435,7 +473,8 @@ fn orphan(path: &Path) -> FileReport {
 /// generates now, with the difference. A file is read only as the regular
 /// file agentc would write, never through a link: a link in its place is
 /// stale, and what it leads to is never shown.
-fn stale(files: &[Output]) -> Vec<FileReport> {
+fn stale(files: &[Output], command: &str) -> Vec<FileReport> {
+    let write_it = format!("run `{command}` and commit the result");
     let mut reports = Vec::new();
     for output in files {
         let name = output.shown.display().to_string();
@@ -453,14 +492,14 @@ fn stale(files: &[Output]) -> Vec<FileReport> {
             Err(disk::FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
                 reports.push(problem(
                     format!("`{name}` does not exist: `agentc gen` would write it"),
-                    "run `agentc gen` and commit the result",
+                    &write_it,
                 ));
                 continue;
             }
             Err(error) => {
                 reports.push(problem(
                     format!("`{name}` is not what `agentc gen` writes: {error}"),
-                    "remove it, run `agentc gen` and commit the file it writes",
+                    &format!("remove it, run `{command}` and commit the file it writes"),
                 ));
                 continue;
             }
@@ -491,7 +530,7 @@ fn stale(files: &[Output]) -> Vec<FileReport> {
             Span::empty(0),
             format!("`{name}` is not what `agentc gen` writes now: the protocol changed since it was generated"),
         )
-        .with_help("run `agentc gen` and commit the result")
+        .with_help(&write_it)
         .with_note(format!("the difference:\n{shown}"));
         reports.push(FileReport::uncompiled(
             Source::new(&name, on_disk),

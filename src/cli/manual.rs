@@ -1,18 +1,13 @@
 //! The shell completion scripts and the manual page, both written by clap
 //! from the arguments in [`super::args`].
 
-use super::args::{Cli, Shell};
+use super::args::Cli;
 use super::output::print;
 use clap::CommandFactory;
 use std::process::ExitCode;
 
 /// `agentc completions`: the completion script for `shell`.
-pub(crate) fn completions(shell: Shell) -> ExitCode {
-    let shell = match shell {
-        Shell::Bash => clap_complete::Shell::Bash,
-        Shell::Zsh => clap_complete::Shell::Zsh,
-        Shell::Fish => clap_complete::Shell::Fish,
-    };
+pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
     print(&String::from_utf8_lossy(&script));

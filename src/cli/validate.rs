@@ -220,6 +220,7 @@ fn validate_aap(
 /// The model of a protocol without errors; otherwise its errors are
 /// printed and the exit code is 2: there is nothing to validate against.
 fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
+    let file = &agentc::project::protocol_file(file);
     let bytes = match disk::read(file, Reach::Named) {
         Ok(bytes) => bytes,
         Err(error) => {

@@ -24,6 +24,15 @@ impl Lang {
         }
     }
 
+    /// What the language's files hold, as people name it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Lang::Ts => "TypeScript",
+            Lang::Zod => "zod",
+            Lang::Python => "pydantic",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|l| l.name() == name)
     }

@@ -220,6 +220,17 @@ impl Configs {
 }
 
 /// Finds the files `paths` name (the current folder when there are none).
+/// The protocol a path given for one protocol names (`emit`, `validate`,
+/// `diff`): a folder names its `protocol.yaml`, as an agent folder is
+/// named to `check`; anything else is the file itself.
+pub fn protocol_file(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join("protocol.yaml")
+    } else {
+        path.to_path_buf()
+    }
+}
+
 pub fn plan(paths: &[PathBuf], choice: ConfigChoice, ignores: Ignores) -> Plan {
     let configs = Shared::new(Configs::new(choice));
     let mut found = Found::default();
