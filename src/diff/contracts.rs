@@ -11,7 +11,7 @@ use crate::diagnostic::{Code, Surface};
 use crate::emit::lower::{Kind, Schema};
 use crate::model::Model;
 use crate::span::Span;
-use crate::syntax::{BlockKind, Field, Tool, TypeExpr, TypeExprKind};
+use crate::syntax::{BlockKind, Field, Tool, Trigger, TypeExpr, TypeExprKind};
 use std::collections::{HashMap, HashSet};
 
 /// Every change between the versions, and what was left out.
@@ -145,6 +145,74 @@ fn response_uses(model: &Model) -> Vec<ResponseUse<'_>> {
         .collect()
 }
 
+/// A schema's shape, for telling a rename from an unrelated removal and
+/// addition: its JSON Schema without descriptions, as text.
+fn shape(schema: &Schema) -> String {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("description");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = crate::emit::schema::render(schema);
+    strip(&mut value);
+    value.to_string()
+}
+
+/// Which added and removed contracts pair up as undeclared renames: each
+/// added one with the first removed one of the same shape not paired yet.
+/// Linear: shapes are looked up by their text.
+struct Pairs {
+    /// For each added one, the removed one it pairs with.
+    added: Vec<Option<usize>>,
+    /// For each removed one, the added one it pairs with.
+    removed: Vec<Option<usize>>,
+}
+
+fn rename_candidates<A, R>(
+    added: &[A],
+    removed: &[R],
+    added_shape: impl Fn(&A) -> String,
+    removed_shape: impl Fn(&R) -> String,
+) -> Pairs {
+    let mut pairs = Pairs {
+        added: vec![None; added.len()],
+        removed: vec![None; removed.len()],
+    };
+    if added.is_empty() || removed.is_empty() {
+        return pairs;
+    }
+    let mut by_shape: HashMap<String, std::collections::VecDeque<usize>> = HashMap::new();
+    for (j, item) in removed.iter().enumerate() {
+        by_shape
+            .entry(removed_shape(item))
+            .or_default()
+            .push_back(j);
+    }
+    for (i, item) in added.iter().enumerate() {
+        if let Some(j) = by_shape
+            .get_mut(&added_shape(item))
+            .and_then(|free| free.pop_front())
+        {
+            pairs.added[i] = Some(j);
+            pairs.removed[j] = Some(i);
+        }
+    }
+    pairs
+}
+
+/// The help of an added or a removed contract that looks like half of a
+/// rename: how to declare it, with the exact line.
+fn undeclared_rename(what: &str, from: &str, to: &str) -> String {
+    format!(
+        "{what} `{to}` has the shape {what} `{from}` had: if it is `{from}` renamed, declare it by adding `# agentc-renamed-from: {from}` on the line above `{to}:`, and the diff compares the two; declared or not, deployed code knows one name, so this is as severe as a declared rename"
+    )
+}
+
 /// An object of input fields as the platform reads them: a field with a
 /// `default` may be left out.
 fn input_object<'m>(side: &Side<'m>, fields: &'m [Field], span: Span) -> Schema<'m> {
@@ -197,6 +265,8 @@ impl<'o, 'm> Diff<'o, 'm> {
         let (old_tools, new_tools) = (by_name(&old_callable), by_name(&new_callable));
         let find = |tools: &HashMap<&'m str, &'m Tool>, name: &str| tools.get(name).copied();
         let mut kept: HashSet<&str> = HashSet::new();
+        // Callable now, and neither before nor declared renamed.
+        let mut added: Vec<(&'m Tool, &Vec<String>)> = Vec::new();
         for (tool, callers) in &new_callable {
             let name = tool.name.text.as_str();
             let old_side = self.old;
@@ -229,21 +299,53 @@ impl<'o, 'm> Diff<'o, 'm> {
                 compare_tools(&mut walk, &old_side, old_tool, tool);
                 continue;
             }
+            added.push((*tool, callers));
+        }
+        // Removed: callable before, and not declared at all now (a tool
+        // still declared but no longer called is not a rename).
+        let removed: Vec<&'m Tool> = old_callable
+            .iter()
+            .map(|(tool, _)| *tool)
+            .filter(|t| !kept.contains(t.name.text.as_str()))
+            .filter(|t| new_model.tool(&t.name.text).is_none())
+            .collect();
+        let (old_side, new_side) = (self.old, self.new);
+        let pairs = rename_candidates(
+            &added,
+            &removed,
+            |(tool, _)| shape(&new_side.lowering.object(&tool.parameters, tool.name.span)),
+            |tool| shape(&old_side.lowering.object(&tool.parameters, tool.name.span)),
+        );
+        for (i, (tool, callers)) in added.iter().enumerate() {
+            let name = tool.name.text.as_str();
             let declared = old_model.tool(name).map(|t| t.name.span);
+            let mut walk = self.walk(Surface::Tool, format!("tool `{name}`"));
+            let (widened, help) = match pairs.added[i] {
+                // Together with the removal it looks like, a rename, as
+                // severe as a declared one.
+                Some(j) => (
+                    false,
+                    undeclared_rename("tool", &removed[j].name.text, name),
+                ),
+                None => (
+                    true,
+                    format!(
+                        "register a handler before the protocol that calls it is synced: a server `tools` entry or a client `clientTools` entry; without one the call is forwarded to the client and fails with \"No client handler for tool: {name}\""
+                    ),
+                ),
+            };
             walk.push(
                 Code::ToolAdded,
                 tool.name.span,
                 declared,
                 "",
                 false,
-                true,
+                widened,
                 format!(
                     "tool `{name}` can now be called ({}), and code deployed before this change has no handler for it",
                     callers.join("; ")
                 ),
-                Some(format!(
-                    "register a handler before the protocol that calls it is synced: a server `tools` entry or a client `clientTools` entry; without one the call is forwarded to the client and fails with \"No client handler for tool: {name}\""
-                )),
+                Some(help),
             );
         }
         let tools_key = self.section("tools");
@@ -259,16 +361,24 @@ impl<'o, 'm> Diff<'o, 'm> {
                 ),
                 None => (tools_key, ""),
             };
+            let paired = removed
+                .iter()
+                .position(|t| std::ptr::eq(*t, *tool))
+                .and_then(|j| pairs.removed[j]);
+            let (narrowed, help) = match paired {
+                Some(i) => (false, undeclared_rename("tool", name, &added[i].0.name.text)),
+                None => (true, "keep its handler until the protocol without it is synced: sessions on the old protocol still call it".to_string()),
+            };
             let mut walk = self.walk(Surface::Tool, format!("tool `{name}`"));
             walk.push(
                 Code::ToolRemoved,
                 at,
                 Some(tool.name.span),
                 "",
-                true,
+                narrowed,
                 false,
                 format!("tool `{name}` can no longer be called{how}"),
-                Some("keep its handler until the protocol without it is synced: sessions on the old protocol still call it".to_string()),
+                Some(help),
             );
         }
     }
@@ -396,6 +506,8 @@ impl<'o, 'm> Diff<'o, 'm> {
     fn triggers(&mut self) {
         let (old_model, new_model) = (self.old.version.model, self.new.version.model);
         let mut kept: HashSet<&str> = HashSet::new();
+        // Triggers new now, and neither before nor declared renamed.
+        let mut added: Vec<&'m Trigger> = Vec::new();
         for trigger in &new_model.protocol.triggers {
             let name = trigger.name.text.as_str();
             let (old_side, new_side) = (self.old, self.new);
@@ -422,16 +534,7 @@ impl<'o, 'm> Diff<'o, 'm> {
                         was
                     }
                     None => {
-                        walk.push(
-                            Code::TriggerAdded,
-                            trigger.name.span,
-                            None,
-                            "",
-                            false,
-                            true,
-                            format!("trigger `{name}` was added"),
-                            None,
-                        );
+                        added.push(trigger);
                         continue;
                     }
                 },
@@ -441,22 +544,60 @@ impl<'o, 'm> Diff<'o, 'm> {
             let new = input_object(&new_side, &trigger.input, trigger.name.span);
             walk.kinds("", &old, &new, None, None);
         }
-        let triggers_key = self.section("triggers");
-        for trigger in &old_model.protocol.triggers {
+        let removed: Vec<&'m Trigger> = old_model
+            .protocol
+            .triggers
+            .iter()
+            .filter(|t| !kept.contains(t.name.text.as_str()))
+            .collect();
+        let (old_side, new_side) = (self.old, self.new);
+        let pairs = rename_candidates(
+            &added,
+            &removed,
+            |t| shape(&input_object(&new_side, &t.input, t.name.span)),
+            |t| shape(&input_object(&old_side, &t.input, t.name.span)),
+        );
+        for (trigger, paired) in added.iter().zip(&pairs.added) {
             let name = trigger.name.text.as_str();
-            if kept.contains(name) {
-                continue;
-            }
+            let (widened, help) = match paired {
+                Some(j) => (
+                    false,
+                    Some(undeclared_rename("trigger", &removed[*j].name.text, name)),
+                ),
+                None => (true, None),
+            };
+            let mut walk = self.walk(Surface::Input, format!("trigger `{name}`"));
+            walk.push(
+                Code::TriggerAdded,
+                trigger.name.span,
+                None,
+                "",
+                false,
+                widened,
+                format!("trigger `{name}` was added"),
+                help,
+            );
+        }
+        let triggers_key = self.section("triggers");
+        for (trigger, paired) in removed.iter().zip(&pairs.removed) {
+            let name = trigger.name.text.as_str();
+            let (narrowed, help) = match paired {
+                Some(i) => (
+                    false,
+                    Some(undeclared_rename("trigger", name, &added[*i].name.text)),
+                ),
+                None => (true, None),
+            };
             let mut walk = self.walk(Surface::Input, format!("trigger `{name}`"));
             walk.push(
                 Code::TriggerRemoved,
                 triggers_key,
                 Some(trigger.name.span),
                 "",
-                true,
+                narrowed,
                 false,
                 format!("trigger `{name}` was removed, and code deployed before this change may still send it"),
-                None,
+                help,
             );
         }
     }
