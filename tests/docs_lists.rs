@@ -88,10 +88,9 @@ fn named<'r>(paragraph: &str, registry: &'r Registry) -> Vec<&'r str> {
         .iter()
         .map(String::as_str)
         .filter(|value| {
-            spans.iter().any(|span| {
-                span.split(|c: char| c == '|' || c == ' ' || c == '=' || c == ',')
-                    .any(|word| word == *value)
-            })
+            spans
+                .iter()
+                .any(|span| span.split(['|', ' ', '=', ',']).any(|word| word == *value))
         })
         .collect()
 }
