@@ -35,10 +35,12 @@ fn reproducers() -> Vec<PathBuf> {
 /// A fuzz target: its name and the path it drives.
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 3] = [
+const TARGETS: [Target; 5] = [
     ("check", fuzz::check),
     ("emit", fuzz::emit),
     ("validate", fuzz::validate),
+    ("gen", fuzz::generate),
+    ("diff", fuzz::diff),
 ];
 
 /// Runs every target on each file; the files and targets that panicked,

@@ -1,11 +1,14 @@
 //! The paths the fuzz targets drive, each from bytes as the `agentc` command
-//! runs it: [`check`], [`emit`] and [`validate`]. Each asserts what must hold
-//! whatever the input: every span lies on its text, the JSON and SARIF
-//! renderings are JSON, and a protocol without errors emits for every target
-//! and validates against every type and tool it declares.
+//! runs it: [`check`], [`emit`], [`validate`], [`generate`] (`gen`) and [`diff`]. Each
+//! asserts what must hold whatever the input: every span lies on its text,
+//! the JSON and SARIF renderings are JSON, a protocol without errors emits
+//! for every target and validates against every type and tool it declares,
+//! generated code carries no raw control character or line terminator but
+//! its own line breaks, and a version diffed against itself has no change.
 //! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
 //! each crash found here on the path that found it.
 
+use agentc::codegen::{self, Lang};
 use agentc::emit::{self, Output, Selection, Target};
 use agentc::project::config::Config;
 use agentc::render::{self, human};
@@ -24,7 +27,7 @@ const PROTOCOL: &str = "protocol.yaml";
 pub fn check(bytes: &[u8]) {
     let mut files = vec![agentc::compile(PROTOCOL, bytes)];
     project::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
-    report(&files);
+    report_all(&files);
 }
 
 /// `agentc emit` for every target and every selection the protocol names
@@ -142,6 +145,93 @@ pub fn validate(bytes: &[u8]) {
     }
 }
 
+/// `agentc gen --stdout` in every language, with the default options and
+/// with every option on, from a protocol whose path (in the generated
+/// header) is hostile too: the first line of the input. As on the command
+/// line, a protocol with errors generates nothing; a name the languages
+/// cannot take is a diagnostic, never broken code. Whatever the protocol
+/// holds, no generated text carries a control character or a line
+/// terminator of any target language but its own `\n`.
+pub fn generate(bytes: &[u8]) {
+    let compiled = agentc::compile(PROTOCOL, bytes);
+    let Some(model) = usable(&compiled) else {
+        return;
+    };
+    let first_line = String::from_utf8_lossy(bytes.split(|&b| b == b'\n').next().unwrap_or(&[]));
+    let source = format!("agents/{first_line}/protocol.yaml");
+    let all = codegen::Options {
+        strict: true,
+        optional_null: true,
+        snake_case: true,
+    };
+    for options in [codegen::Options::default(), all] {
+        match codegen::generate(model, "protocol", &source, &Lang::ALL, &options) {
+            Ok(files) => {
+                for file in files {
+                    assert_inert_code(&file.name, &file.text);
+                    assert!(
+                        codegen::is_generated(&file.text),
+                        "{}: no header:\n{}",
+                        file.name,
+                        file.text
+                    );
+                }
+            }
+            Err(problems) => {
+                let mut report = FileReport::uncompiled(compiled.source.clone(), problems);
+                report.model = None;
+                report_all(std::slice::from_ref(&report));
+            }
+        }
+    }
+}
+
+/// Generated code holds no control character (but its line breaks) and no
+/// line terminator of JavaScript or Python (U+2028, U+2029, U+0085, a
+/// lone CR) that did not come from the printers themselves.
+fn assert_inert_code(name: &str, text: &str) {
+    for (at, c) in text.char_indices() {
+        let raw = (c.is_control() && c != '\n') || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}');
+        assert!(
+            !raw,
+            "{name}: a raw {c:?} at byte {at}:\n{}",
+            text.chars()
+                .skip(text[..at].chars().count().saturating_sub(80))
+                .take(160)
+                .collect::<String>()
+        );
+    }
+}
+
+/// `agentc diff OLD NEW`: the input is the old version, a NUL byte, then
+/// the new one (no NUL: the new is empty). As on the command line, the new
+/// version's errors are the report and nothing is compared; otherwise the
+/// changes are rendered in every format. A version compared with itself has
+/// no change.
+pub fn diff(bytes: &[u8]) {
+    let (old, new) = match bytes.iter().position(|&b| b == 0) {
+        Some(at) => (&bytes[..at], &bytes[at + 1..]),
+        None => (bytes, &[][..]),
+    };
+    let old = agentc::compile("old.yaml", old);
+    let mut new = agentc::compile(PROTOCOL, new);
+    assert_on_text(&old);
+    let options = agentc::diff::Options::default();
+    let changes = agentc::diff::reports(&old, &new, "main:old.yaml", &options);
+    let itself = agentc::diff::reports(&new, &new, "main:protocol.yaml", &options);
+    if !new.has_errors() {
+        assert!(
+            itself.is_empty(),
+            "a version diffed against itself has changes: {:?}",
+            itself.iter().map(|d| d.code.name()).collect::<Vec<_>>()
+        );
+    }
+    new.diagnostics.retain(Diagnostic::is_error);
+    new.add(changes.into());
+    report_all(std::slice::from_ref(&new));
+    render::markdown::render(std::slice::from_ref(&new));
+}
+
 /// The model of a protocol without errors; a protocol with errors is
 /// reported, as `agentc emit` and `agentc validate` report it.
 fn usable(compiled: &FileReport) -> Option<&Model> {
@@ -198,11 +288,11 @@ fn validate_data(
         diagnostics,
         timings: Timings::default(),
     };
-    report(std::slice::from_ref(&checked));
+    report_all(std::slice::from_ref(&checked));
 }
 
 /// Renders `files` in every output format the command line has.
-fn report(files: &[FileReport]) {
+fn report_all(files: &[FileReport]) {
     for file in files {
         assert_on_text(file);
         // As the command line draws them: the first few of a flood.
