@@ -169,6 +169,9 @@ pub enum Anchor {
 pub struct Related {
     pub pointer: String,
     pub message: String,
+    /// For a place inside the JSON text carried in the string at the
+    /// violation's `pointer`, which `pointer` is then.
+    pub inside: Option<Inside>,
 }
 
 /// A place inside a JSON text that is carried in a string.
@@ -176,6 +179,8 @@ pub struct Related {
 pub enum Inside {
     /// A byte offset of the decoded text (where it stops being JSON).
     Offset(usize),
+    /// A byte range of the decoded text (a repeated key).
+    Range(std::ops::Range<usize>),
     /// A value of the decoded text.
     Value { pointer: String, anchor: Anchor },
 }
@@ -212,6 +217,7 @@ impl Violation {
         self.related.push(Related {
             pointer: pointer.into(),
             message: message.into(),
+            inside: None,
         });
         self
     }
