@@ -366,3 +366,49 @@ fn inlined_depth() {
         line_of(&over, "check:"),
     );
 }
+
+/// `agentc.toml` lists at most `MAX_GLOBS` globs in `include` and in
+/// `exclude`: the real binary reports `glob-limit` at the first glob past
+/// it, and the run stops with exit 2, as for any problem of the file.
+#[test]
+fn agentc_toml_globs() {
+    use agentc::project::config::MAX_GLOBS;
+    let dir = std::env::temp_dir().join(format!("agentc-glob-limit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    std::fs::write(
+        dir.join("protocol.yaml"),
+        "types:\n  A:\n    x: { type: string }\n",
+    )
+    .expect("write protocol");
+    let config = |n: usize| {
+        let globs: Vec<String> = (0..n).map(|i| format!("  \"a{i}*/**/b?\",\n")).collect();
+        format!("exclude = [\n{}]\n", globs.concat())
+    };
+    let folder = dir.to_str().expect("utf-8 path");
+    std::fs::write(dir.join("agentc.toml"), config(MAX_GLOBS)).expect("write config");
+    let at_limit = common::agentc(&["check", folder, "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&at_limit.stdout).expect("JSON");
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["file"] != "agentc.toml"
+                && !d["file"].as_str().unwrap().ends_with("agentc.toml")),
+        "{report}"
+    );
+    std::fs::write(dir.join("agentc.toml"), config(MAX_GLOBS + 1)).expect("write config");
+    let over = common::agentc(&["check", folder, "--format", "json"]);
+    assert_eq!(over.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&over.stdout).expect("JSON");
+    let found: Vec<(&str, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["line"].as_u64().unwrap()))
+        .collect();
+    // The file's first line is `exclude = [`, so glob i is on line i + 2.
+    assert_eq!(found, [("glob-limit", MAX_GLOBS as u64 + 2)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

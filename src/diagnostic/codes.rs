@@ -240,6 +240,7 @@ codes! {
 
     // Configuration (`agentc.toml`) and inline suppressions.
     InvalidConfig = "invalid-config", Error, "`agentc.toml` is not well-formed, or has a key or value agentc does not know";
+    GlobLimit = "glob-limit", Error, "`agentc.toml`: more than 1,000 globs in `include` or `exclude`, one longer than 256 bytes, or globs too complex to compile together";
     InvalidSuppression = "invalid-suppression", Warning, "an `agentc-ignore` comment that names no code, or one it cannot silence";
     SuppressionWithoutReason = "suppression-without-reason", Warning, "an `agentc-ignore` comment without a reason";
     UnusedSuppression = "unused-suppression", Warning, "an `agentc-ignore` comment that silences nothing";
@@ -277,6 +278,7 @@ impl Code {
                 | Code::ScalarTooLarge
                 | Code::InvalidJson
                 | Code::InvalidConfig
+                | Code::GlobLimit
         )
     }
 }
