@@ -91,6 +91,7 @@ codes! {
     InvalidEnum = "invalid-enum", Error, "an `enum` that is empty or has values that are not strings";
     EnumOnNonString = "enum-on-non-string", Error, "an `enum` on a field whose type is not `string`";
     DuplicateEnumValue = "duplicate-enum-value", Warning, "an `enum` lists the same value twice";
+    EnumLimit = "enum-limit", Error, "an `enum` with more than 100,000 values, more than agentc reads";
     InvalidConst = "invalid-const", Error, "a `const` that is not a literal of the field's type";
     UnsupportedConstraint = "unsupported-constraint", Error, "a JSON Schema constraint the types language does not have";
     InvalidResponseType = "invalid-response-type", Error, "a `responseType` that is not an object type";
@@ -276,6 +277,7 @@ impl Code {
                 | Code::AliasLimit
                 | Code::NestingLimit
                 | Code::ScalarTooLarge
+                | Code::EnumLimit
                 | Code::InvalidJson
                 | Code::InvalidConfig
                 | Code::GlobLimit
