@@ -61,7 +61,7 @@ codes! {
     YamlSyntax = "yaml-syntax", Error, "the file is not well-formed YAML";
     MultipleDocuments = "multiple-documents", Error, "the file holds more than one YAML document";
     RootNotMapping = "root-not-mapping", Error, "the protocol is not a YAML mapping";
-    DuplicateKey = "duplicate-key", Error, "a mapping has the same key twice";
+    DuplicateKey = "duplicate-key", Error, "a mapping, or a JSON object, has the same key twice";
     NonScalarKey = "non-scalar-key", Error, "a mapping key is a list or mapping";
     MergeKey = "merge-key", Error, "a YAML merge key (`<<`), which YAML 1.2 does not have";
     AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
@@ -124,7 +124,7 @@ codes! {
 
     // Agent folders: settings.json, prompts and references.
     InvalidJson = "invalid-json", Error, "`settings.json`, or data to validate, is not well-formed JSON";
-    ByteOrderMark = "byte-order-mark", Warning, "a JSON file that starts with a UTF-8 byte order mark, which agentc reads past";
+    ByteOrderMark = "byte-order-mark", Warning, "a JSON file or event stream that starts with a UTF-8 byte order mark, which agentc reads past";
     MissingSettings = "missing-settings", Error, "an agent folder without `settings.json`";
     UnknownPrompt = "unknown-prompt", Error, "a prompt (or prompt include) whose file does not exist";
     PromptSyntax = "prompt-syntax", Error, "a malformed `{{...}}` tag or unbalanced `{{#if}}` block in a prompt";
@@ -172,7 +172,7 @@ codes! {
     UnknownOption = "unknown-option", Error, "AAP: an `agent.options` key the agent does not declare";
     InvalidOptionValue = "invalid-option-value", Error, "AAP: a select option set to a value it does not list";
     InvalidTurnMessages = "invalid-turn-messages", Error, "AAP: a turn that is not one user message or only tool results and permissions";
-    InvalidEventStream = "invalid-event-stream", Error, "AAP: an SSE event without data, or whose `event:` line and data disagree";
+    InvalidEventStream = "invalid-event-stream", Error, "AAP: an SSE event without data, whose `event:` line and data disagree, or that the stream ends inside";
     EventOrder = "event-order", Error, "AAP: SSE events outside one `turn_start` ... `turn_stop` turn";
     StreamModeMismatch = "stream-mode-mismatch", Error, "AAP: delta and message events in one stream";
     DeprecatedBinaryPart = "deprecated-binary-part", Warning, "pre-1.0 AG-UI (`--ag-ui-version draft`): a legacy `binary` content part";
