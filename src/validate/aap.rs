@@ -91,15 +91,47 @@ struct Declared {
 pub struct AapValidator {
     kind: Kind,
     schema: Validator,
+    /// For events: the validator of each branch of `SSEEvent`, by its
+    /// `event`. An event is validated against the branch it names, as the
+    /// report would explain it: against the whole union, `jsonschema`
+    /// builds every branch's errors, each with its own copy of the data,
+    /// which for a large event cost hundreds of megabytes.
+    branches: BTreeMap<String, Validator>,
     tools: Option<ToolValidators>,
     options: Option<BTreeMap<String, Declared>>,
 }
 
 impl AapValidator {
     pub fn new(kind: Kind) -> Result<AapValidator, EmitError> {
+        let mut branches = BTreeMap::new();
+        if kind == Kind::Events {
+            let schema: Value = serde_json::from_str(SCHEMA)
+                .map_err(|error| EmitError::new(format!("aap.schema.json is not JSON: {error}")))?;
+            let refs = schema
+                .pointer("/$defs/SSEEvent/anyOf")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for branch in refs {
+                let Some(name) = branch
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/$defs/"))
+                else {
+                    continue;
+                };
+                let event = schema
+                    .pointer(&format!("/$defs/{name}/properties/event/const"))
+                    .and_then(Value::as_str);
+                if let Some(event) = event {
+                    branches.insert(event.to_string(), AapValidator::definition(name)?);
+                }
+            }
+        }
         Ok(AapValidator {
             kind,
             schema: AapValidator::definition(kind.definition())?,
+            branches,
             tools: None,
             options: None,
         })
@@ -151,7 +183,12 @@ impl AapValidator {
     /// Every problem of one JSON payload (of a JSON kind), or of one SSE
     /// event's data (of [`Kind::Events`], without the stream's order).
     pub fn validate(&self, value: &Value) -> Vec<Violation> {
-        let mut out = match self.schema.validate(value) {
+        let schema = value
+            .get("event")
+            .and_then(Value::as_str)
+            .and_then(|event| self.branches.get(event))
+            .unwrap_or(&self.schema);
+        let mut out = match schema.validate(value) {
             Ok(()) => Vec::new(),
             Err(violations) => violations,
         };
