@@ -45,11 +45,7 @@ impl Validator {
 
     /// The model must have no errors: emitting assumes every name resolves.
     fn emitted(model: &Model, selection: Selection) -> Result<Validator, EmitError> {
-        let mut diags = Diagnostics::default();
-        match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
-            Output::Json(schema) => Validator::from_schema(schema),
-            Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
-        }
+        Validator::from_schema(schema_of(model, selection)?)
     }
 
     /// Validates against a JSON Schema 2020-12 document. Reports are best
@@ -108,6 +104,18 @@ impl Validator {
             ));
         }
         Err(violations)
+    }
+}
+
+/// The JSON Schema a [`Validator`] of the protocol's type or tool checks
+/// against: with it, a caller can drop the model before the schema is
+/// compiled ([`Validator::from_schema`]), so the two are never held at
+/// once (a protocol of millions of `enum` values costs both).
+pub fn schema_of(model: &Model, selection: Selection) -> Result<Value, EmitError> {
+    let mut diags = Diagnostics::default();
+    match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
+        Output::Json(schema) => Ok(schema),
+        Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
     }
 }
 
