@@ -126,6 +126,10 @@ fn every_code_has_an_invalid_fixture() {
         "user-text-too-long",
         "no-matching-variant",
         "schema-violation",
+        // An `enum` of 100,001 values, and `agentc.toml` of 1,001 globs:
+        // `tests/limits.rs`.
+        "enum-limit",
+        "glob-limit",
     ];
     // Codes about agentc's own configuration and `agentc-ignore`
     // comments come from the check as the CLI runs it, not from

@@ -182,3 +182,61 @@ fn a_value_past_the_size_limit_is_refused_and_the_other_lines_validated() {
         ]
     );
 }
+
+#[test]
+fn a_flood_of_duplicate_keys_is_recorded_up_to_the_limit_and_counted_past_it() {
+    // One object repeating one key, then JSON Lines of repeats past the
+    // file's limit: each found in one pass, recorded up to the limit.
+    let protocol = "types:\n  T:\n    a: { type: string }\n";
+    let extra = 7;
+    let object = format!(
+        "{{{}\"a\": \"x\"}}",
+        "\"a\": \"x\", ".repeat(MAX_DIAGNOSTICS + extra)
+    );
+    let report = validate("duplicate-keys", protocol, &object, &[]);
+    let codes = codes(&report);
+    assert_eq!(codes.len(), MAX_DIAGNOSTICS + 1);
+    assert_eq!(codes[0], "too-many-problems");
+    assert!(codes[1..].iter().all(|c| *c == "duplicate-key"));
+    assert_eq!(
+        report["diagnostics"][0]["message"],
+        format!("this file has {extra} more problems than agentc records (it stops at 100,000)")
+    );
+    // Past the limit a line that repeats a key still counts, valid or not.
+    let lines = format!(
+        "{}{}",
+        "{\"a\": \"x\", \"a\": \"y\"}\n".repeat(MAX_DIAGNOSTICS),
+        "{\"a\": \"x\", \"a\": \"y\"}\n".repeat(3)
+    );
+    let report = validate("duplicate-lines", protocol, &lines, &["--lines"]);
+    assert_eq!(
+        report["diagnostics"][0]["message"],
+        "this file has at least 3 more problems than agentc records (it stops at 100,000)"
+    );
+}
+
+#[test]
+fn an_event_stream_of_duplicate_keys_is_bounded_too() {
+    let event = format!(
+        "data: {{{}\"event\": \"turn_start\"}}\n\n",
+        "\"a\": 0, ".repeat(1_000)
+    );
+    let stream = event.repeat(150);
+    let dir = std::env::temp_dir().join(format!("agentc-flood-sse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    std::fs::write(dir.join("s.sse"), stream).expect("write stream");
+    let output = common::agentc(&[
+        "validate",
+        "aap",
+        "events",
+        dir.join("s.sse").to_str().expect("utf-8"),
+        "--format",
+        "json",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let codes = codes(&report);
+    assert_eq!(codes.len(), MAX_DIAGNOSTICS + 1);
+    assert_eq!(codes[0], "too-many-problems");
+}

@@ -366,3 +366,132 @@ fn inlined_depth() {
         line_of(&over, "check:"),
     );
 }
+
+/// `agentc.toml` lists at most `MAX_GLOBS` globs in `include` and in
+/// `exclude`: the real binary reports `glob-limit` at the first glob past
+/// it, and the run stops with exit 2, as for any problem of the file.
+#[test]
+fn agentc_toml_globs() {
+    use agentc::project::config::MAX_GLOBS;
+    let dir = std::env::temp_dir().join(format!("agentc-glob-limit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    std::fs::write(
+        dir.join("protocol.yaml"),
+        "types:\n  A:\n    x: { type: string }\n",
+    )
+    .expect("write protocol");
+    let config = |n: usize| {
+        let globs: Vec<String> = (0..n).map(|i| format!("  \"a{i}*/**/b?\",\n")).collect();
+        format!("exclude = [\n{}]\n", globs.concat())
+    };
+    let folder = dir.to_str().expect("utf-8 path");
+    std::fs::write(dir.join("agentc.toml"), config(MAX_GLOBS)).expect("write config");
+    let at_limit = common::agentc(&["check", folder, "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&at_limit.stdout).expect("JSON");
+    assert!(
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["file"] != "agentc.toml"
+                && !d["file"].as_str().unwrap().ends_with("agentc.toml")),
+        "{report}"
+    );
+    std::fs::write(dir.join("agentc.toml"), config(MAX_GLOBS + 1)).expect("write config");
+    let over = common::agentc(&["check", folder, "--format", "json"]);
+    assert_eq!(over.status.code(), Some(2));
+    let report: serde_json::Value = serde_json::from_slice(&over.stdout).expect("JSON");
+    let found: Vec<(&str, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["line"].as_u64().unwrap()))
+        .collect();
+    // The file's first line is `exclude = [`, so glob i is on line i + 2.
+    assert_eq!(found, [("glob-limit", MAX_GLOBS as u64 + 2)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An `enum` of `n` values, one a line, on the field `code` of `Sku`.
+fn enum_of(n: usize) -> String {
+    let mut text = String::from("types:\n  Sku:\n    code:\n      type: string\n      enum:\n");
+    for i in 0..n {
+        text.push_str(&format!("        - v{i}\n"));
+    }
+    text
+}
+
+/// One `enum` lists at most `MAX_ENUM_VALUES` values: `check` reports
+/// `enum-limit` at the first one past it, as an error that emit, validate
+/// and gen never get past, and no value past it is read.
+#[test]
+fn enum_values() {
+    use agentc::syntax::MAX_ENUM_VALUES;
+    let at_limit = common::compile_text(&enum_of(MAX_ENUM_VALUES));
+    assert_eq!(lines(&at_limit, Code::EnumLimit), Vec::<usize>::new());
+    assert!(!at_limit.has_errors());
+    let over = enum_of(MAX_ENUM_VALUES + 5);
+    let compiled = common::compile_text(&over);
+    let line = line_of(&over, &format!("- v{MAX_ENUM_VALUES}"));
+    assert_eq!(lines(&compiled, Code::EnumLimit), vec![line]);
+    let found = compiled
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::EnumLimit)
+        .expect("the limit");
+    assert_eq!(
+        found.message,
+        "this `enum` lists 100,005 values, more than the 100,000 agentc reads"
+    );
+    assert!(!agentc::Code::EnumLimit.can_be_silenced());
+    // `agentc validate` stops at the protocol's errors (exit 2).
+    let dir = std::env::temp_dir().join(format!("agentc-enum-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let protocol = dir.join("protocol.yaml");
+    std::fs::write(&protocol, &over).expect("write protocol");
+    let data = dir.join("data.json");
+    std::fs::write(&data, "{\"code\": \"v1\"}").expect("write data");
+    let output = common::agentc(&[
+        "validate",
+        protocol.to_str().expect("utf-8"),
+        "--type",
+        "Sku",
+        data.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("enum-limit"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Below the limit a value written again is kept once: a list that
+/// repeats one value is reported value by value, and costs what the
+/// repeats do (the emitted schema lists it once).
+#[test]
+fn an_enum_that_repeats_its_values_lists_each_once() {
+    let mut text = String::from("types:\n  Sku:\n    code:\n      type: string\n      enum: [a");
+    for _ in 0..5_000 {
+        text.push_str(", a, \"a\", b");
+    }
+    text.push_str("]\n");
+    let compiled = common::compile_text(&text);
+    let repeats = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::DuplicateEnumValue)
+        .count();
+    assert_eq!(repeats, 3 * 5_000 - 1);
+    let model = compiled.model.as_ref().expect("a model");
+    let schema = agentc::emit::emit(
+        model,
+        Target::JsonSchema,
+        agentc::emit::Selection::Type("Sku"),
+        &mut Default::default(),
+    )
+    .expect("emits");
+    let agentc::emit::Output::Json(schema) = schema else {
+        panic!("JSON")
+    };
+    let text = schema.to_string();
+    assert!(text.contains("[\"a\",\"b\"]"), "{text}");
+}

@@ -1205,3 +1205,39 @@ fn a_document_that_grows_past_the_limit_is_reported_too_large_and_not_kept() {
     assert_eq!(held.documents, 1);
     assert_eq!(held.text_bytes, 0, "{held:?}");
 }
+
+/// `agentc.toml` is parsed, and its globs built, once for its content: not
+/// on every keystroke (a large one cost seconds each), and again only when
+/// its bytes change.
+#[test]
+fn the_configuration_is_built_once_per_content_not_per_edit() {
+    let dir = std::env::temp_dir().join(format!("agentc-lsp-config-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
+    let config = dir.join("agentc.toml");
+    std::fs::write(
+        &config,
+        "exclude = [\"legacy/**\", \"a*b?/**/c\"]\n[severity]\nproperty-name-case = \"error\"\n",
+    )
+    .expect("write config");
+    let text = "types:\n  Ticket:\n    ticket_id: { type: string }\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
+    let path = dir.join("agents/protocol.yaml");
+    std::fs::write(&path, text).expect("write protocol");
+    let doc = uri(&path);
+    let mut client = Client::start(false);
+    let published = client.open(&doc, text);
+    assert_eq!(published[0]["severity"], 1, "{published:?}");
+    for i in 0..20 {
+        let edited = text.replace("Ticket", &format!("Ticket{i}"));
+        let published = client.replace(&doc, &edited);
+        assert_eq!(codes(&published), ["property-name-case"]);
+        assert_eq!(published[0]["severity"], 1);
+    }
+    // New bytes: built again, and what they say applies.
+    std::fs::write(&config, "[severity]\nproperty-name-case = \"off\"\n").expect("write config");
+    assert!(client.replace(&doc, text).is_empty());
+    assert!(client.replace(&doc, text).is_empty());
+    let held = client.finish().held;
+    assert_eq!(held.config_builds, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

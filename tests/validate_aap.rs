@@ -154,8 +154,17 @@ fn a_delta_stream_in_every_line_ending() {
     assert_eq!(stream(DELTA, Some(StreamMode::Delta)), []);
     assert_eq!(stream(&DELTA.replace('\n', "\r\n"), None), []);
     assert_eq!(stream(&DELTA.replace('\n', "\r"), None), []);
-    // The last event needs no blank line after it.
-    assert_eq!(stream(DELTA.trim_end(), None), []);
+    // The SSE rules drop an event that no blank line ends: a stream that
+    // ends inside one is reported, whatever its last line ends with.
+    assert_eq!(stream(DELTA.trim_end(), None), [Code::InvalidEventStream]);
+    assert_eq!(
+        stream(&format!("{}\n", DELTA.trim_end()), None),
+        [Code::InvalidEventStream]
+    );
+    assert_eq!(
+        stream(&format!("{}\r\n", DELTA.trim_end()), None),
+        [Code::InvalidEventStream]
+    );
     assert_eq!(
         stream(DELTA, Some(StreamMode::Message)),
         [Code::StreamModeMismatch, Code::StreamModeMismatch]
@@ -191,7 +200,7 @@ fn a_multi_line_event_is_located_in_the_file() {
         data: {\"event\": \"tool_call\", \"toolCallId\": \"c\",\n\
         data:  \"name\": \"get-order\",\n\
         data:  \"input\": {\"orderId\": 7}}\n\n\
-        data: {\"event\":\"turn_stop\",\"stopReason\":\"tool_use\"}\n";
+        data: {\"event\":\"turn_stop\",\"stopReason\":\"tool_use\"}\n\n";
     let validator = AapValidator::new(Kind::Events)
         .unwrap()
         .with_protocol(&shop())

@@ -2,7 +2,7 @@
 //! name in a type expression; a `responseType`.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest, thousands};
 use crate::model::Model;
 use crate::span::Span;
 use crate::syntax::{
@@ -10,7 +10,6 @@ use crate::syntax::{
 };
 use crate::yaml::Value;
 use heck::ToUpperCamelCase;
-use std::collections::HashMap;
 
 /// A field's type, `items`, `enum` and `const`.
 pub(super) fn check_field(
@@ -146,7 +145,20 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                 .with_help("list the allowed values, or remove the `enum`"),
         );
     }
-    let mut seen: HashMap<&str, Span> = HashMap::with_capacity(values.values.len());
+    if let Some((count, past)) = values.over {
+        diags.push(
+            Diagnostic::new(
+                Code::EnumLimit,
+                past,
+                format!(
+                    "this `enum` lists {} values, more than the {} agentc reads",
+                    thousands(count),
+                    thousands(crate::syntax::MAX_ENUM_VALUES)
+                ),
+            )
+            .with_help("providers accept hundreds to a few thousand values in one `enum`; a list this long is data: make the field a `string` and check its values where they are used"),
+        );
+    }
     for literal in &values.values {
         let text = literal.scalar.text.as_ref();
         match literal.scalar.value() {
@@ -171,20 +183,21 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                 continue;
             }
         }
-        if let Some(first) = seen.get(text) {
-            diags.push(
-                Diagnostic::new(
-                    Code::DuplicateEnumValue,
-                    literal.span,
-                    format!("`enum` lists `{text}` twice"),
-                )
-                .with_label(*first, "first listed here")
-                .with_help("remove the repeated value"),
-            );
-            continue;
-        }
-        seen.insert(text, literal.span);
         naming::check_enum_value(text, literal.span, diags);
+    }
+    for &(at, index) in &values.repeats {
+        let Some(first) = values.values.get(index as usize) else {
+            continue;
+        };
+        diags.push_with(Code::DuplicateEnumValue, || {
+            Diagnostic::new(
+                Code::DuplicateEnumValue,
+                at,
+                format!("`enum` lists `{}` twice", first.scalar.text),
+            )
+            .with_label(first.span, "first listed here")
+            .with_help("remove the repeated value")
+        });
     }
 }
 

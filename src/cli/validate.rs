@@ -5,6 +5,7 @@ use super::args::{DataOptions, ValidateArgs, ValidateCommand};
 use super::output::say;
 use super::output::{report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
+use agentc::emit::Selection;
 use agentc::render::human;
 use agentc::validate::aap::{self, AapValidator, Kind, StreamMode};
 use agentc::validate::data::{self, Layout};
@@ -86,14 +87,19 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
         lines: options.lines,
         encoded: matches!(subject, Subject::Tool(_)),
     };
-    let (validator, against) = match subject {
-        Subject::Type(name) => (Validator::for_type(&model, name), format!("type `{name}`")),
+    let (schema, against) = match subject {
+        Subject::Type(name) => (
+            agentc::validate::schema_of(&model, Selection::Type(name)),
+            format!("type `{name}`"),
+        ),
         Subject::Tool(name) => (
-            Validator::for_tool(&model, name),
+            agentc::validate::schema_of(&model, Selection::Tool(name)),
             format!("the arguments of `{name}`"),
         ),
     };
-    let validator = match validator {
+    // The model goes before the schema is compiled: never both at once.
+    drop(model);
+    let validator = match schema.and_then(Validator::from_schema) {
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };

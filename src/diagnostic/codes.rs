@@ -61,7 +61,7 @@ codes! {
     YamlSyntax = "yaml-syntax", Error, "the file is not well-formed YAML";
     MultipleDocuments = "multiple-documents", Error, "the file holds more than one YAML document";
     RootNotMapping = "root-not-mapping", Error, "the protocol is not a YAML mapping";
-    DuplicateKey = "duplicate-key", Error, "a mapping has the same key twice";
+    DuplicateKey = "duplicate-key", Error, "a mapping, or a JSON object, has the same key twice";
     NonScalarKey = "non-scalar-key", Error, "a mapping key is a list or mapping";
     MergeKey = "merge-key", Error, "a YAML merge key (`<<`), which YAML 1.2 does not have";
     AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
@@ -91,6 +91,7 @@ codes! {
     InvalidEnum = "invalid-enum", Error, "an `enum` that is empty or has values that are not strings";
     EnumOnNonString = "enum-on-non-string", Error, "an `enum` on a field whose type is not `string`";
     DuplicateEnumValue = "duplicate-enum-value", Warning, "an `enum` lists the same value twice";
+    EnumLimit = "enum-limit", Error, "an `enum` with more than 100,000 values, more than agentc reads";
     InvalidConst = "invalid-const", Error, "a `const` that is not a literal of the field's type";
     UnsupportedConstraint = "unsupported-constraint", Error, "a JSON Schema constraint the types language does not have";
     InvalidResponseType = "invalid-response-type", Error, "a `responseType` that is not an object type";
@@ -123,7 +124,7 @@ codes! {
 
     // Agent folders: settings.json, prompts and references.
     InvalidJson = "invalid-json", Error, "`settings.json`, or data to validate, is not well-formed JSON";
-    ByteOrderMark = "byte-order-mark", Warning, "a JSON file that starts with a UTF-8 byte order mark, which agentc reads past";
+    ByteOrderMark = "byte-order-mark", Warning, "a JSON file or event stream that starts with a UTF-8 byte order mark, which agentc reads past";
     MissingSettings = "missing-settings", Error, "an agent folder without `settings.json`";
     UnknownPrompt = "unknown-prompt", Error, "a prompt (or prompt include) whose file does not exist";
     PromptSyntax = "prompt-syntax", Error, "a malformed `{{...}}` tag or unbalanced `{{#if}}` block in a prompt";
@@ -171,7 +172,7 @@ codes! {
     UnknownOption = "unknown-option", Error, "AAP: an `agent.options` key the agent does not declare";
     InvalidOptionValue = "invalid-option-value", Error, "AAP: a select option set to a value it does not list";
     InvalidTurnMessages = "invalid-turn-messages", Error, "AAP: a turn that is not one user message or only tool results and permissions";
-    InvalidEventStream = "invalid-event-stream", Error, "AAP: an SSE event without data, or whose `event:` line and data disagree";
+    InvalidEventStream = "invalid-event-stream", Error, "AAP: an SSE event without data, whose `event:` line and data disagree, or that the stream ends inside";
     EventOrder = "event-order", Error, "AAP: SSE events outside one `turn_start` ... `turn_stop` turn";
     StreamModeMismatch = "stream-mode-mismatch", Error, "AAP: delta and message events in one stream";
     DeprecatedBinaryPart = "deprecated-binary-part", Warning, "pre-1.0 AG-UI (`--ag-ui-version draft`): a legacy `binary` content part";
@@ -240,6 +241,7 @@ codes! {
 
     // Configuration (`agentc.toml`) and inline suppressions.
     InvalidConfig = "invalid-config", Error, "`agentc.toml` is not well-formed, or has a key or value agentc does not know";
+    GlobLimit = "glob-limit", Error, "`agentc.toml`: more than 1,000 globs in `include` or `exclude`, one longer than 256 bytes, or globs too complex to compile together";
     InvalidSuppression = "invalid-suppression", Warning, "an `agentc-ignore` comment that names no code, or one it cannot silence";
     SuppressionWithoutReason = "suppression-without-reason", Warning, "an `agentc-ignore` comment without a reason";
     UnusedSuppression = "unused-suppression", Warning, "an `agentc-ignore` comment that silences nothing";
@@ -275,8 +277,10 @@ impl Code {
                 | Code::AliasLimit
                 | Code::NestingLimit
                 | Code::ScalarTooLarge
+                | Code::EnumLimit
                 | Code::InvalidJson
                 | Code::InvalidConfig
+                | Code::GlobLimit
         )
     }
 }

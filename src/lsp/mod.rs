@@ -73,6 +73,8 @@ pub struct Held {
     pub spellings: usize,
     /// The bytes read to place every change of the session.
     pub edit_bytes_scanned: u64,
+    /// How many times an `agentc.toml` was parsed and its globs built.
+    pub config_builds: u64,
 }
 
 /// Serves one client until it sends `exit`, or hangs up. The lifecycle is
@@ -233,6 +235,8 @@ struct Server<'c> {
     spellings: BTreeMap<lsp::Uri, lsp::Uri>,
     /// The bytes read to place every change so far.
     edit_bytes_scanned: u64,
+    /// The configurations checks run under, by file and content.
+    configs: project::ConfigCache,
 }
 
 /// The editor's buffers over the disk.
@@ -260,6 +264,7 @@ impl<'c> Server<'c> {
             published: BTreeMap::new(),
             spellings: BTreeMap::new(),
             edit_bytes_scanned: 0,
+            configs: project::ConfigCache::default(),
         }
     }
 
@@ -271,6 +276,7 @@ impl<'c> Server<'c> {
             published: self.published.len(),
             spellings: self.spellings.len(),
             edit_bytes_scanned: self.edit_bytes_scanned,
+            config_builds: self.configs.builds(),
         }
     }
 
@@ -486,9 +492,10 @@ impl<'c> Server<'c> {
         };
         // As `agentc check` would report it: under the nearest
         // `agentc.toml` (the defaults when there is none, or it is broken;
-        // the command line says what is wrong with it).
+        // the command line says what is wrong with it), parsed once for
+        // its content, not on every keystroke.
         let config = match &path {
-            Some(path) => project::Configs::new(project::ConfigChoice::Nearest).of(path),
+            Some(path) => self.configs.of(path),
             None => Arc::new(Config::defaults(Path::new("."))),
         };
         project::finish(&mut compilations, &config, &config.targets);

@@ -45,8 +45,25 @@ pub const DEFAULT_INCLUDE: &str = "**/protocol.yaml";
 
 /// [`DEFAULT_INCLUDE`], compiled once: the language server makes the
 /// defaults on every check.
-static DEFAULT_INCLUDES: LazyLock<GlobSet> =
-    LazyLock::new(|| glob_set(&[DEFAULT_INCLUDE.to_string()]));
+static DEFAULT_INCLUDES: LazyLock<GlobSet> = LazyLock::new(|| {
+    glob_builder(DEFAULT_INCLUDE)
+        .build()
+        .ok()
+        .and_then(|glob| GlobSetBuilder::new().add(glob).build().ok())
+        .unwrap_or_else(GlobSet::empty)
+});
+
+/// The most globs `include` or `exclude` may list. `globset` compiles every
+/// glob that is not a plain name or extension into one regular expression
+/// set: about 50 µs and 10 KB a glob to build, and past about 7,000 such
+/// globs the set is larger than it builds at all. A project lists a
+/// handful.
+pub const MAX_GLOBS: usize = 1_000;
+
+/// The longest glob, in bytes: a path pattern, not a document. With
+/// [`MAX_GLOBS`], this bounds what compiling one list can cost (under a
+/// second and 200 MB, `docs/performance.md`).
+pub const MAX_GLOB_LEN: usize = 256;
 
 /// The keys of `agentc.toml`, in the order `--print-config` writes them.
 const KEYS: [&str; 6] = ["targets", "include", "exclude", "severity", "diff", "gen"];
@@ -340,14 +357,14 @@ impl Reader<'_> {
             match key.get_ref().as_ref() {
                 "targets" => self.targets(value),
                 "include" => {
-                    if let Some(globs) = self.globs(value) {
-                        self.config.includes = glob_set(&globs);
+                    if let Some((globs, set)) = self.globs(key.get_ref(), value) {
+                        self.config.includes = set;
                         self.config.include = globs;
                     }
                 }
                 "exclude" => {
-                    if let Some(globs) = self.globs(value) {
-                        self.config.excludes = glob_set(&globs);
+                    if let Some((globs, set)) = self.globs(key.get_ref(), value) {
+                        self.config.excludes = set;
                         self.config.exclude = globs;
                     }
                 }
@@ -375,11 +392,45 @@ impl Reader<'_> {
         }
     }
 
-    /// A list of globs, each checked.
-    fn globs(&mut self, value: &Spanned<DeValue>) -> Option<Vec<String>> {
+    /// A list of globs, each checked, and the set they compile to. At most
+    /// [`MAX_GLOBS`] of at most [`MAX_GLOB_LEN`] bytes each (`glob-limit`);
+    /// past the count, the rest are not read.
+    fn globs(&mut self, key: &str, value: &Spanned<DeValue>) -> Option<(Vec<String>, GlobSet)> {
         let items = self.strings(value, "a list of globs")?;
         let mut globs = Vec::new();
-        for (written, at) in items {
+        let mut set = GlobSetBuilder::new();
+        let mut usable = true;
+        if let Some((_, at)) = items.get(MAX_GLOBS) {
+            self.problems.push(
+                Diagnostic::new(
+                    Code::GlobLimit,
+                    *at,
+                    format!(
+                        "`{key}` lists {} globs, more than the {} agentc compiles",
+                        crate::diagnostic::thousands(items.len()),
+                        crate::diagnostic::thousands(MAX_GLOBS)
+                    ),
+                )
+                .with_help("match more with fewer globs: a folder's glob takes everything below it (`agents/legacy`), and `*` and `**` take many names at once"),
+            );
+            usable = false;
+        }
+        for (written, at) in items.into_iter().take(MAX_GLOBS) {
+            if written.len() > MAX_GLOB_LEN {
+                self.problems.push(
+                    Diagnostic::new(
+                        Code::GlobLimit,
+                        at,
+                        format!(
+                            "this glob is {} bytes long, more than the {MAX_GLOB_LEN} agentc compiles",
+                            crate::diagnostic::thousands(written.len())
+                        ),
+                    )
+                    .with_help("a glob is a path pattern: `agents/**/protocol.yaml`"),
+                );
+                usable = false;
+                continue;
+            }
             // `./a` and `a/` mean `a`, as they would to a shell.
             let glob = written.trim_start_matches("./").trim_end_matches('/');
             let outside = glob.starts_with('/') || glob.split('/').any(|part| part == "..");
@@ -396,7 +447,10 @@ impl Reader<'_> {
             }
             let glob = glob.to_string();
             match glob_builder(&glob).build() {
-                Ok(_) => globs.push(glob),
+                Ok(compiled) => {
+                    set.add(compiled);
+                    globs.push(glob);
+                }
                 Err(error) => self.problems.push(
                     Diagnostic::new(
                         Code::InvalidConfig,
@@ -407,7 +461,27 @@ impl Reader<'_> {
                 ),
             }
         }
-        Some(globs)
+        if !usable {
+            return None;
+        }
+        // Each glob compiles alone; together they may still be more than
+        // the matcher holds. Never a silent empty set: that would take or
+        // skip every file.
+        match set.build() {
+            Ok(set) => Some((globs, set)),
+            Err(error) => {
+                self.problems.push(
+                    Diagnostic::new(
+                        Code::GlobLimit,
+                        span(value),
+                        format!("the globs of `{key}` are too many or too complex to compile together"),
+                    )
+                    .with_help("list fewer globs, or simpler ones: a folder's glob takes everything below it")
+                    .with_note(error.kind().to_string()),
+                );
+                None
+            }
+        }
     }
 
     fn severities(&mut self, value: &Spanned<DeValue>) {
@@ -672,17 +746,6 @@ fn glob_builder(glob: &str) -> GlobBuilder<'_> {
     builder
 }
 
-/// The globs as one set; each was checked when read.
-fn glob_set(globs: &[String]) -> GlobSet {
-    let mut set = GlobSetBuilder::new();
-    for glob in globs {
-        if let Ok(glob) = glob_builder(glob).build() {
-            set.add(glob);
-        }
-    }
-    set.build().unwrap_or_else(|_| GlobSet::empty())
-}
-
 /// A glob given on the command line: `*` stays within a folder.
 pub fn command_line_glob(glob: &str) -> Result<Glob, globset::Error> {
     glob_builder(glob).build()
@@ -822,6 +885,55 @@ mod tests {
             problems
                 .iter()
                 .all(|(_, m)| m.ends_with("is not a glob below this file's folder"))
+        );
+    }
+
+    #[test]
+    fn glob_lists_are_bounded_and_reported_at_their_place() {
+        let list = |n: usize| {
+            let globs: Vec<String> = (0..n).map(|i| format!("\"a{i}*/**/b?\"")).collect();
+            format!("exclude = [{}]\n", globs.join(", "))
+        };
+        let config = parse(&list(MAX_GLOBS)).unwrap();
+        assert_eq!(config.exclude.len(), MAX_GLOBS);
+        assert!(config.excludes(Path::new("/project/a7x/c/b1")));
+        assert!(!config.excludes(Path::new("/project/b/c/b1")));
+        let problems = parse(&list(MAX_GLOBS + 1)).unwrap_err();
+        assert_eq!(
+            problems,
+            [(
+                format!("\"a{MAX_GLOBS}*/**/b?\""),
+                "`exclude` lists 1,001 globs, more than the 1,000 agentc compiles".to_string()
+            )]
+        );
+        let long = "a".repeat(MAX_GLOB_LEN + 1);
+        let problems = parse(&format!(
+            "include = [\"{}\", \"{long}\"]\n",
+            "a".repeat(MAX_GLOB_LEN)
+        ))
+        .unwrap_err();
+        assert_eq!(
+            problems,
+            [(
+                format!("\"{long}\""),
+                "this glob is 257 bytes long, more than the 256 agentc compiles".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn globs_that_do_not_compile_together_are_reported_not_dropped() {
+        // Each compiles alone; together they pass the size `globset` gives
+        // its matcher, which it refuses to build.
+        let globs: Vec<String> = (0..MAX_GLOBS)
+            .map(|i| format!("\"{i}{}\"", "*?".repeat(100)))
+            .collect();
+        let problems = parse(&format!("exclude = [{}]\n", globs.join(", "))).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].0.starts_with("[\"0*?"));
+        assert_eq!(
+            problems[0].1,
+            "the globs of `exclude` are too many or too complex to compile together"
         );
     }
 

@@ -219,6 +219,68 @@ impl Configs {
     }
 }
 
+/// The configurations a long-lived process (the language server) checks
+/// under, kept from one check to the next by file and content: a
+/// configuration is parsed and its globs built when its `agentc.toml` is
+/// first read or its bytes change, never again for the same bytes, so a
+/// large one costs a read and a comparison per keystroke. The nearest file
+/// is looked for on every call, so one created or removed is noticed.
+pub struct ConfigCache {
+    /// By absolute path: the bytes last read, and what they gave (`None`
+    /// when the file has problems; the defaults apply then).
+    by_file: BTreeMap<PathBuf, (Vec<u8>, Option<Arc<Config>>)>,
+    defaults: Arc<Config>,
+    builds: u64,
+}
+
+impl Default for ConfigCache {
+    fn default() -> ConfigCache {
+        ConfigCache {
+            by_file: BTreeMap::new(),
+            defaults: Arc::new(Config::defaults(&config::absolute(Path::new(".")))),
+            builds: 0,
+        }
+    }
+}
+
+impl ConfigCache {
+    /// The configuration that governs the file `path`, as `agentc check`
+    /// finds it: the nearest `agentc.toml` in its folder or above, read
+    /// when it lies within its own folder; the defaults when there is none,
+    /// or it cannot be read or has problems (the command line says what).
+    pub fn of(&mut self, path: &Path) -> Arc<Config> {
+        let absolute = config::absolute(path);
+        let folder = absolute.parent().unwrap_or(&absolute);
+        let found = folder
+            .ancestors()
+            .map(|dir| dir.join(config::FILE_NAME))
+            .find(|candidate| candidate.is_file());
+        let Some(file) = found else {
+            return Arc::clone(&self.defaults);
+        };
+        let own = file.parent().unwrap_or(folder).to_path_buf();
+        let Ok(bytes) = disk::read(&file, Reach::Within(&own)) else {
+            self.by_file.remove(&file);
+            return Arc::clone(&self.defaults);
+        };
+        let config = match self.by_file.get(&file) {
+            Some((known, config)) if *known == bytes => config.clone(),
+            _ => {
+                self.builds += 1;
+                let config = Config::parse(&file, &bytes).ok().map(Arc::new);
+                self.by_file.insert(file, (bytes, config.clone()));
+                config
+            }
+        };
+        config.unwrap_or_else(|| Arc::clone(&self.defaults))
+    }
+
+    /// How many times a configuration was parsed and its globs built.
+    pub fn builds(&self) -> u64 {
+        self.builds
+    }
+}
+
 /// Finds the files `paths` name (the current folder when there are none).
 /// The protocol a path given for one protocol names (`emit`, `validate`,
 /// `diff`): a folder names its `protocol.yaml`, as an agent folder is

@@ -137,10 +137,23 @@ pub struct Field {
     pub readonly: bool,
 }
 
+/// The most values one `enum` may list. Providers accept hundreds to a
+/// few thousand; past this an `enum` is data, and its values are not read
+/// (`enum-limit`), so no later stage holds more.
+pub const MAX_ENUM_VALUES: usize = 100_000;
+
 #[derive(Clone, Debug)]
 pub struct EnumValues {
     pub span: Span,
+    /// The values, each string once: a value written again is a repeat.
     pub values: Vec<Literal>,
+    /// Each string value written again: where, and the index in `values`
+    /// of its first writing. Kept apart, so a list that repeats one value
+    /// costs a repeat, not a value, each time.
+    pub repeats: Vec<(Span, u32)>,
+    /// How many values the list has, and where the first past
+    /// [`MAX_ENUM_VALUES`] is, when it has more; those are not read.
+    pub over: Option<(usize, Span)>,
 }
 
 /// A scalar written as a value (`const`, an `enum` entry).
@@ -642,29 +655,48 @@ impl Lower<'_> {
                 },
                 "enum" => match value.as_sequence() {
                     Some(items) => {
-                        let values = items
-                            .iter()
-                            .filter_map(|item| match item.as_scalar() {
-                                Some(scalar) => Some(Literal {
-                                    scalar: scalar.clone().into_owned(),
-                                    span: item.span,
-                                }),
-                                None => {
-                                    self.push(Diagnostic::new(
-                                        Code::InvalidEnum,
-                                        item.span,
-                                        format!(
-                                            "`enum` values must be strings, found {}",
-                                            item.describe()
-                                        ),
-                                    ));
-                                    None
+                        let read = &items[..items.len().min(MAX_ENUM_VALUES)];
+                        let mut values = Vec::with_capacity(read.len());
+                        let mut repeats = Vec::new();
+                        let mut first: foldhash::HashMap<&str, u32> = Default::default();
+                        for item in read {
+                            let Some(scalar) = item.as_scalar() else {
+                                self.push(Diagnostic::new(
+                                    Code::InvalidEnum,
+                                    item.span,
+                                    format!(
+                                        "`enum` values must be strings, found {}",
+                                        item.describe()
+                                    ),
+                                ));
+                                continue;
+                            };
+                            // Values compare as written: `a` and `"a"` are one.
+                            if matches!(scalar.value(), Value::Str(_)) {
+                                let text: &str = &scalar.text;
+                                match first.get(text) {
+                                    Some(&index) => {
+                                        repeats.push((item.span, index));
+                                        continue;
+                                    }
+                                    None => {
+                                        first.insert(text, values.len() as u32);
+                                    }
                                 }
-                            })
-                            .collect();
+                            }
+                            values.push(Literal {
+                                scalar: scalar.clone().into_owned(),
+                                span: item.span,
+                            });
+                        }
+                        let over = items
+                            .get(MAX_ENUM_VALUES)
+                            .map(|past| (items.len(), past.span));
                         field.enum_values = Some(Box::new(EnumValues {
                             span: value.span,
                             values,
+                            repeats,
+                            over,
                         }));
                     }
                     None => self.push(

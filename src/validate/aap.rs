@@ -91,15 +91,47 @@ struct Declared {
 pub struct AapValidator {
     kind: Kind,
     schema: Validator,
+    /// For events: the validator of each branch of `SSEEvent`, by its
+    /// `event`. An event is validated against the branch it names, as the
+    /// report would explain it: against the whole union, `jsonschema`
+    /// builds every branch's errors, each with its own copy of the data,
+    /// which for a large event cost hundreds of megabytes.
+    branches: BTreeMap<String, Validator>,
     tools: Option<ToolValidators>,
     options: Option<BTreeMap<String, Declared>>,
 }
 
 impl AapValidator {
     pub fn new(kind: Kind) -> Result<AapValidator, EmitError> {
+        let mut branches = BTreeMap::new();
+        if kind == Kind::Events {
+            let schema: Value = serde_json::from_str(SCHEMA)
+                .map_err(|error| EmitError::new(format!("aap.schema.json is not JSON: {error}")))?;
+            let refs = schema
+                .pointer("/$defs/SSEEvent/anyOf")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for branch in refs {
+                let Some(name) = branch
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/$defs/"))
+                else {
+                    continue;
+                };
+                let event = schema
+                    .pointer(&format!("/$defs/{name}/properties/event/const"))
+                    .and_then(Value::as_str);
+                if let Some(event) = event {
+                    branches.insert(event.to_string(), AapValidator::definition(name)?);
+                }
+            }
+        }
         Ok(AapValidator {
             kind,
             schema: AapValidator::definition(kind.definition())?,
+            branches,
             tools: None,
             options: None,
         })
@@ -151,7 +183,12 @@ impl AapValidator {
     /// Every problem of one JSON payload (of a JSON kind), or of one SSE
     /// event's data (of [`Kind::Events`], without the stream's order).
     pub fn validate(&self, value: &Value) -> Vec<Violation> {
-        let mut out = match self.schema.validate(value) {
+        let schema = value
+            .get("event")
+            .and_then(Value::as_str)
+            .and_then(|event| self.branches.get(event))
+            .unwrap_or(&self.schema);
+        let mut out = match schema.validate(value) {
             Ok(()) => Vec::new(),
             Err(violations) => violations,
         };
@@ -411,40 +448,109 @@ pub fn check(validator: &AapValidator, source: &Source, layout: Layout) -> Vec<D
 }
 
 /// One event of a `text/event-stream`.
-struct Event {
+struct Event<'t> {
     /// The `event:` field, if any, and the span of its value.
-    name: Option<(String, Span)>,
-    /// The `data:` lines joined by `\n`, mapped to the file.
-    data: Option<(String, Vec<usize>)>,
+    name: Option<(&'t str, Span)>,
+    /// The `data:` lines joined by `\n`, mapped to the file: borrowed when
+    /// there is one line.
+    data: Option<Data<'t>>,
     /// The span of the event's first line.
     first: Span,
+    /// Whether a blank line ends it. The SSE rules drop an event the
+    /// stream ends in: it is never dispatched.
+    ended: bool,
 }
 
-/// Reads the events of a stream, as the SSE parsing rules do: lines end
-/// in `\r\n`, `\n` or `\r`; a blank line ends an event; `:` starts a
-/// comment; a field's value follows its `:` and one optional space;
-/// fields other than `event` and `data` are not read.
-fn events(text: &str, base: usize) -> Vec<Event> {
-    let mut out = Vec::new();
-    let mut current: Option<Event> = None;
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    while start <= text.len() {
-        let mut end = start;
-        while end < bytes.len() && bytes[end] != b'\n' && bytes[end] != b'\r' {
-            end += 1;
-        }
-        let line = &text[start..end];
-        let next = if end + 1 < bytes.len() && bytes[end] == b'\r' && bytes[end + 1] == b'\n' {
-            end + 2
-        } else {
-            end + 1
-        };
-        if line.is_empty() {
-            if let Some(event) = current.take() {
-                out.push(event);
+struct Data<'t> {
+    text: std::borrow::Cow<'t, str>,
+    map: json::Map,
+    /// The length of the joined lines, also past [`MAX_VALUE_BYTES`],
+    /// where they are no longer joined.
+    len: usize,
+    /// The file offset one past the last line's value.
+    end: usize,
+}
+
+impl<'t> Data<'t> {
+    fn push(&mut self, value: &'t str, file: usize, line_break: usize) {
+        if self.len > 0 || !self.map_is_empty() {
+            self.len += 1;
+            if self.len <= MAX_VALUE_BYTES {
+                let at = self.text.len();
+                self.text.to_mut().push('\n');
+                // The joining newline stands for the line break before.
+                self.map.stands_for(at, line_break);
             }
-        } else if !line.starts_with(':') {
+        }
+        self.len += value.len();
+        if self.len <= MAX_VALUE_BYTES {
+            let at = self.text.len();
+            self.text.to_mut().push_str(value);
+            self.map.copied(at, file);
+        }
+        self.end = file + value.len();
+    }
+
+    fn map_is_empty(&self) -> bool {
+        self.end == usize::MAX
+    }
+
+    fn doc(mut self) -> Doc<'t> {
+        self.map.stands_for(self.text.len(), self.end);
+        Doc::mapped(self.text, self.map)
+    }
+}
+
+/// Reads the events of a stream one at a time, as the SSE parsing rules
+/// do: lines end in `\r\n`, `\n` or `\r`; a blank line ends an event; `:`
+/// starts a comment; a field's value follows its `:` and one optional
+/// space; fields other than `event` and `data` are not read. An event's
+/// data is a slice of the stream when it has one line, so reading a
+/// stream costs what one event holds, not a copy of the stream.
+struct Events<'t> {
+    text: &'t str,
+    base: usize,
+    /// Where the next line starts.
+    start: usize,
+}
+
+impl<'t> Events<'t> {
+    fn new(text: &'t str, base: usize) -> Events<'t> {
+        Events {
+            text,
+            base,
+            start: 0,
+        }
+    }
+}
+
+impl<'t> Iterator for Events<'t> {
+    type Item = Event<'t>;
+
+    fn next(&mut self) -> Option<Event<'t>> {
+        let (text, base) = (self.text, self.base);
+        let bytes = text.as_bytes();
+        let mut current: Option<Event<'t>> = None;
+        while self.start < text.len() {
+            let start = self.start;
+            let end = start
+                + memchr::memchr2(b'\n', b'\r', &bytes[start..]).unwrap_or(text.len() - start);
+            let line = &text[start..end];
+            self.start = match bytes.get(end) {
+                Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end + 2,
+                Some(_) => end + 1,
+                None => end,
+            };
+            if line.is_empty() {
+                if let Some(mut event) = current.take() {
+                    event.ended = true;
+                    return Some(event);
+                }
+                continue;
+            }
+            if line.starts_with(':') {
+                continue;
+            }
             let (field, value, value_at) = match line.find(':') {
                 Some(colon) => {
                     let mut at = colon + 1;
@@ -459,43 +565,52 @@ fn events(text: &str, base: usize) -> Vec<Event> {
                 name: None,
                 data: None,
                 first: Span::new(base + start, base + end),
+                ended: false,
             });
             match field {
                 "event" => {
                     event.name = Some((
-                        value.to_string(),
+                        value,
                         Span::new(base + value_at, base + value_at + value.len()),
                     ))
                 }
                 "data" => {
-                    let (data, map) = event.data.get_or_insert_with(Default::default);
-                    if !data.is_empty() || !map.is_empty() {
-                        data.push('\n');
-                        // The joining newline stands for the line break before.
-                        map.push(base + start.saturating_sub(1));
+                    let data = event.data.get_or_insert_with(|| Data {
+                        text: "".into(),
+                        map: json::Map::default(),
+                        len: 0,
+                        end: usize::MAX,
+                    });
+                    if data.map_is_empty() {
+                        // The first line: borrowed, not copied.
+                        data.text = value.into();
+                        data.map.copied(0, base + value_at);
+                        data.len = value.len();
+                        data.end = base + value_at + value.len();
+                    } else {
+                        data.push(value, base + value_at, base + start.saturating_sub(1));
                     }
-                    data.push_str(value);
-                    map.extend((0..value.len()).map(|k| base + value_at + k));
                 }
                 _ => {}
             }
         }
-        start = next;
+        current
     }
-    if let Some(event) = current.take() {
-        out.push(event);
-    }
-    out
 }
 
 /// Checks an event stream: each event's data, and the events as one turn.
+/// Events are read, checked and dropped one at a time, and an event's data
+/// is parsed, validated and dropped before its problems are placed.
 pub fn check_events(
     validator: &AapValidator,
     source: &Source,
     mode: Option<StreamMode>,
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Diagnostics::default();
-    diagnostics.extend(json::byte_order_mark(source.text()));
+    diagnostics.extend(json::byte_order_mark_of(
+        source.text(),
+        json::Reader::EventStream,
+    ));
     let (text, base) = json::without_bom(source.text());
     let mut mode = mode.map(|m| (m, None::<Span>));
     let mut started: Option<Span> = None;
@@ -507,14 +622,26 @@ pub fn check_events(
     let mut stopped: Option<Span> = None;
     let mut calls: HashMap<String, Span> = HashMap::new();
     let mut order: Vec<String> = Vec::new();
-    let list = events(text, base);
     let end = Span::empty(base + text.len());
-    for event in &list {
+    for event in Events::new(text, base) {
         if diagnostics.is_full() {
             diagnostics.count_at_least(Severity::Error);
             break;
         }
-        let Some((data, mut map)) = event.data.clone() else {
+        if !event.ended && event.data.is_some() {
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::InvalidEventStream,
+                    end,
+                    "the stream ends inside an event, which is never dispatched",
+                )
+                .with_label(event.first, "this event has no blank line after it")
+                .with_help(
+                    "a reader dispatches an event at the blank line that ends it, and drops an unfinished one when the stream ends (the SSE rules): end the event with a blank line",
+                ),
+            );
+        }
+        let Some(data) = event.data else {
             // A block of `id:` or `retry:` only dispatches nothing.
             if event.name.is_none() {
                 continue;
@@ -530,23 +657,21 @@ pub fn check_events(
             );
             continue;
         };
-        let after = map.last().map_or(event.first.end as usize, |last| last + 1);
-        map.push(after);
-        let doc = Doc::mapped(data, map);
         let first = event.first;
-        if doc.text.len() > MAX_VALUE_BYTES {
+        if data.len > MAX_VALUE_BYTES {
             unread = true;
             diagnostics.push(Diagnostic::new(
                 Code::ValueTooLarge,
                 event.first,
                 format!(
                     "this event's data is {} KiB long, more than the {} KiB agentc validates",
-                    doc.text.len() / 1024,
+                    data.len / 1024,
                     MAX_VALUE_BYTES / 1024
                 ),
             ));
             continue;
         }
+        let doc = data.doc();
         let value: Value = match serde_json::from_str(&doc.text) {
             Ok(value) => value,
             Err(error) => {
@@ -564,10 +689,25 @@ pub fn check_events(
                 continue;
             }
         };
-        diagnostics.extend(locate(&doc, &validator.validate(&value)));
-        let kind = value.get("event").and_then(Value::as_str);
+        super::data::duplicate_keys(&doc, &mut diagnostics);
+        let violations = validator.validate(&value);
+        // What the order needs, then the value goes before the data is
+        // indexed to place its problems.
+        let kind = value
+            .get("event")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let id = value
+            .get("toolCallId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        drop(value);
+        diagnostics.extend(locate(&doc, &violations));
+        drop(violations);
+        let kind = kind.as_deref();
+        let id = id.as_deref();
         if let (Some((name, span)), Some(kind)) = (&event.name, kind)
-            && name != kind
+            && *name != kind
         {
             diagnostics.push(
                 Diagnostic::new(
@@ -656,7 +796,6 @@ pub fn check_events(
                 }
             }
         }
-        let id = value.get("toolCallId").and_then(Value::as_str);
         match (kind, id) {
             ("tool_call", Some(id)) => {
                 if let Some(earlier) = calls.get(id) {
@@ -713,8 +852,7 @@ pub fn check_events(
 /// How many events a stream holds, for the summary.
 pub fn count_events(text: &str) -> usize {
     let (text, base) = json::without_bom(text);
-    events(text, base)
-        .iter()
+    Events::new(text, base)
         .filter(|event| event.data.is_some() || event.name.is_some())
         .count()
 }
@@ -739,15 +877,27 @@ mod tests {
 
     #[test]
     fn events_follow_the_sse_line_rules() {
-        let text = ": comment\r\nevent: turn_start\r\ndata: {\"event\":\r\ndata:\"turn_start\"}\r\n\r\nid: 3\rdata: {}\r\rdata: x";
-        let list = events(text, 0);
+        let text = ": comment\r\nevent: turn_start\r\ndata: {\"event\":\r\ndata:\"turn_start\"}\r\n\r\nid: 3\rdata: {}\r\rdata: x\n";
+        let list: Vec<Event> = Events::new(text, 0).collect();
         assert_eq!(list.len(), 3);
         assert_eq!(list[0].name.as_ref().unwrap().0, "turn_start");
-        let (data, map) = list[0].data.as_ref().unwrap();
-        assert_eq!(data, "{\"event\":\n\"turn_start\"}");
-        assert_eq!(map.len(), data.len());
-        assert_eq!(&text[map[0]..map[0] + 1], "{");
-        assert_eq!(list[1].data.as_ref().unwrap().0, "{}");
-        assert_eq!(list[2].data.as_ref().unwrap().0, "x");
+        let doc = list.into_iter().next().unwrap().data.unwrap().doc();
+        assert_eq!(doc.text, "{\"event\":\n\"turn_start\"}");
+        assert_eq!(&text[doc.range(0..1)], "{");
+        // The joining newline stands for the line break before the line.
+        assert_eq!(&text[doc.offset(9)..doc.offset(9) + 1], "\n");
+        assert_eq!(&text[doc.range(10..22)], "\"turn_start\"");
+        let list: Vec<Event> = Events::new(text, 0).collect();
+        assert_eq!(list[1].data.as_ref().unwrap().text, "{}");
+        assert!(list[1].ended);
+        // The last event has no blank line after it: never dispatched.
+        assert_eq!(list[2].data.as_ref().unwrap().text, "x");
+        assert!(!list[2].ended);
+        // A stream is read as it is: one line of data is not copied.
+        let one = Events::new("data: {}\n\n", 0).next().unwrap();
+        assert!(matches!(
+            one.data.unwrap().text,
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

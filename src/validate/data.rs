@@ -79,12 +79,17 @@ pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diag
             let Some(inner) = index.locate("").and_then(|place| doc.string(place.value)) else {
                 return;
             };
-            if let Some(arguments) = parse(&inner, Code::InvalidArguments, diagnostics)
-                && let Err(violations) = validator.validate(&arguments)
-            {
-                diagnostics.extend(locate(&inner, &violations));
+            if let Some(arguments) = parse(&inner, Code::InvalidArguments, diagnostics) {
+                duplicate_keys(&inner, diagnostics);
+                if let Err(violations) = validator.validate(&arguments) {
+                    drop(arguments);
+                    diagnostics.extend(locate(&inner, &violations));
+                }
             }
         } else if let Err(violations) = validator.validate(&value) {
+            // The value goes before the text is indexed to place its
+            // problems: the two are never held at once.
+            drop(value);
             diagnostics.extend(locate(doc, &violations));
         }
     })
@@ -105,6 +110,7 @@ pub fn check_run_input(
     };
     each_value(source, layout, valid, |doc, value, diagnostics| {
         let violations = validator.validate(&value, doc.text.len());
+        drop(value);
         diagnostics.extend(locate(doc, &violations));
     })
 }
@@ -154,12 +160,13 @@ pub(crate) fn each_value(
         }
         if diagnostics.is_full() {
             let value = serde_json::from_str::<Value>(&doc.text);
-            if !value.is_ok_and(|value| valid(&value)) {
+            if !value.is_ok_and(|value| valid(&value)) || has_duplicate_keys(&doc.text) {
                 diagnostics.count_at_least(Severity::Error);
             }
             continue;
         }
         if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
+            duplicate_keys(&doc, &mut diagnostics);
             check(&doc, value, &mut diagnostics);
         }
     }
@@ -168,47 +175,69 @@ pub(crate) fn each_value(
     diagnostics
 }
 
+/// Reports every key written twice in one object of a document, each at
+/// its repeat (`duplicate-key`); past the file's limit, only counted.
+pub(crate) fn duplicate_keys(doc: &Doc, diagnostics: &mut Diagnostics) {
+    json::duplicate_keys(&doc.text, |first, repeat| {
+        diagnostics.push_with(Code::DuplicateKey, || {
+            json::duplicate_key(doc, first, repeat)
+        })
+    });
+}
+
+/// Whether a JSON text writes a key twice in one object.
+fn has_duplicate_keys(text: &str) -> bool {
+    let mut found = false;
+    json::duplicate_keys(text, |_, _| found = true);
+    found
+}
+
 /// Places violations found in one document.
 pub fn locate(doc: &Doc, violations: &[Violation]) -> Vec<Diagnostic> {
     if violations.is_empty() {
         return Vec::new();
     }
     let index = Index::new(&doc.text);
-    // The string last looked into, decoded and indexed: the problems of
-    // one tool call's arguments come together.
-    let mut carried: Option<(&str, Option<(Doc, Index)>)> = None;
-    violations
-        .iter()
-        .map(|violation| {
+    let mut out = Vec::with_capacity(violations.len());
+    let mut i = 0;
+    while let Some(violation) = violations.get(i) {
+        // The problems inside one carried JSON text (a tool call's
+        // arguments) come together: that text is decoded and indexed once.
+        let run = violations[i..]
+            .iter()
+            .take_while(|v| v.inside.is_some() && v.pointer == violation.pointer)
+            .count()
+            .max(1);
+        let inner = violation
+            .inside
+            .as_ref()
+            .and_then(|_| index.locate(&violation.pointer))
+            .and_then(|place| doc.string(place.value));
+        let inner_index = inner.as_ref().map(|inner| Index::new(&inner.text));
+        for violation in &violations[i..i + run] {
             let mut span = span(doc, &index, &violation.pointer, violation.anchor);
-            if let Some(inside) = &violation.inside {
-                if carried
-                    .as_ref()
-                    .is_none_or(|(p, _)| *p != violation.pointer)
-                {
-                    let inner = index
-                        .locate(&violation.pointer)
-                        .and_then(|place| doc.string(place.value))
-                        .map(|inner| {
-                            let index = Index::new(&inner.text);
-                            (inner, index)
-                        });
-                    carried = Some((&violation.pointer, inner));
-                }
-                if let Some((_, Some((inner, inner_index)))) = &carried {
-                    span = inside_span(inner, inner_index, inside);
-                }
+            if let (Some(inside), Some(inner), Some(inner_index)) =
+                (&violation.inside, &inner, &inner_index)
+            {
+                span = inside_span(inner, inner_index, inside);
             }
             let mut diagnostic = Diagnostic::new(violation.code, span, violation.message.clone())
                 .with_pointer(violation.pointer.clone());
             diagnostic.help = violation.help.clone();
             for related in &violation.related {
-                let at = self::span(doc, &index, &related.pointer, Anchor::Value);
+                let mut at = self::span(doc, &index, &related.pointer, Anchor::Value);
+                if let (Some(inside), Some(inner), Some(inner_index)) =
+                    (&related.inside, &inner, &inner_index)
+                {
+                    at = inside_span(inner, inner_index, inside);
+                }
                 diagnostic = diagnostic.with_label(at, related.message.clone());
             }
-            diagnostic
-        })
-        .collect()
+            out.push(diagnostic);
+        }
+        i += run;
+    }
+    out
 }
 
 fn span(doc: &Doc, index: &Index, pointer: &str, anchor: Anchor) -> Span {
@@ -229,6 +258,10 @@ fn inside_span(inner: &Doc, index: &Index, inside: &Inside) -> Span {
     match inside {
         Inside::Offset(at) => {
             let range = inner.range(*at..next_char(&inner.text, *at));
+            Span::new(range.start, range.end)
+        }
+        Inside::Range(range) => {
+            let range = inner.range(range.clone());
             Span::new(range.start, range.end)
         }
         Inside::Value { pointer, anchor } => span(inner, index, pointer, *anchor),

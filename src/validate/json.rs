@@ -24,19 +24,45 @@ pub fn without_bom(text: &str) -> (&str, usize) {
     }
 }
 
+/// What reads a text that may start with a byte order mark, for the help
+/// of [`byte_order_mark_of`]: the two kinds of reader treat it differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// A JSON reader: RFC 8259 lets one ignore the mark, and many reject it.
+    Json,
+    /// An SSE reader (`EventSource`): the SSE rules skip one leading mark.
+    EventStream,
+}
+
 /// The warning for a JSON file that starts with a byte order mark, at the
 /// mark: read past, but other readers (`JSON.parse` among them) reject it.
 pub fn byte_order_mark(text: &str) -> Option<Diagnostic> {
+    byte_order_mark_of(text, Reader::Json)
+}
+
+/// The warning for a text that starts with a byte order mark, with help
+/// that says what a reader of that kind does with it.
+pub fn byte_order_mark_of(text: &str, reader: Reader) -> Option<Diagnostic> {
+    let (what, help) = match reader {
+        Reader::Json => (
+            "the file",
+            "save it as UTF-8 without a byte order mark (in .NET, `new UTF8Encoding(false)`); \
+             agentc reads past the mark, but `JSON.parse` and other strict JSON readers reject it",
+        ),
+        Reader::EventStream => (
+            "the stream",
+            "the SSE rules have a reader skip one leading byte order mark, as `EventSource` and agentc do; \
+             a reader that splits the stream into lines itself may take it for part of the first field's name: \
+             send the stream without it",
+        ),
+    };
     text.starts_with(BOM).then(|| {
         Diagnostic::new(
             Code::ByteOrderMark,
             Span::new(0, BOM.len_utf8()),
-            "the file starts with a UTF-8 byte order mark (U+FEFF)",
+            format!("{what} starts with a UTF-8 byte order mark (U+FEFF)"),
         )
-        .with_help(
-            "save it as UTF-8 without a byte order mark (in .NET, `new UTF8Encoding(false)`); \
-             agentc reads past the mark, but `JSON.parse` and other strict JSON readers reject it",
-        )
+        .with_help(help)
     })
 }
 
@@ -78,13 +104,79 @@ pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {
 /// reached by data that parsed; it only keeps the recursion bounded.
 const MAX_DEPTH: usize = 256;
 
+/// Where each byte of a text assembled from a file comes from, as pieces:
+/// a run of bytes copied from the file, or bytes that all stand for one
+/// place of it (an escape, the newline that joins two `data:` lines). One
+/// piece per run, so a map costs what the text's seams do, not 8 bytes a
+/// byte; the last piece stands for one past the end.
+#[derive(Clone, Debug, Default)]
+pub struct Map {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    /// The offset in the text where the piece starts.
+    at: usize,
+    /// The file offset of that byte.
+    file: usize,
+    /// Whether the bytes that follow come one for one from the file.
+    copied: bool,
+}
+
+impl Map {
+    /// From `at` on, the text's bytes are the file's from `file` on.
+    pub fn copied(&mut self, at: usize, file: usize) {
+        if let Some(last) = self.pieces.last()
+            && last.copied
+            && at >= last.at
+            && file.checked_sub(at - last.at) == Some(last.file)
+        {
+            return;
+        }
+        self.push(Piece {
+            at,
+            file,
+            copied: true,
+        });
+    }
+
+    /// From `at` on, until the next piece, every byte stands for the file
+    /// offset `file`.
+    pub fn stands_for(&mut self, at: usize, file: usize) {
+        self.push(Piece {
+            at,
+            file,
+            copied: false,
+        });
+    }
+
+    fn push(&mut self, piece: Piece) {
+        // A later piece at the same offset replaces an empty one.
+        if self.pieces.last().is_some_and(|last| last.at == piece.at) {
+            self.pieces.pop();
+        }
+        self.pieces.push(piece);
+    }
+
+    /// The file offset of the text's byte `at` (one past the end too).
+    fn offset(&self, at: usize) -> Option<usize> {
+        let i = self.pieces.partition_point(|p| p.at <= at).checked_sub(1)?;
+        let piece = self.pieces[i];
+        Some(match piece.copied {
+            true => piece.file + (at - piece.at),
+            false => piece.file,
+        })
+    }
+}
+
 /// A JSON text, possibly decoded out of a string literal of a larger file,
 /// with the map back to that file's byte offsets.
 pub struct Doc<'a> {
     pub text: std::borrow::Cow<'a, str>,
-    /// For decoded text: the file offset of every byte, and one past the
-    /// end. `None` when `text` is a slice of the file starting at `base`.
-    map: Option<Vec<usize>>,
+    /// For assembled or decoded text, where its bytes come from; `None`
+    /// when `text` is a slice of the file starting at `base`.
+    map: Option<Map>,
     base: usize,
 }
 
@@ -99,11 +191,11 @@ impl<'a> Doc<'a> {
     }
 
     /// A text assembled from pieces of the file (an SSE event's `data:`
-    /// lines): `map` holds the file offset of every byte of `text`, and
-    /// one past the end.
-    pub fn mapped(text: String, map: Vec<usize>) -> Doc<'static> {
+    /// lines): `map` says where each of its bytes comes from, and one past
+    /// the end.
+    pub fn mapped(text: std::borrow::Cow<'a, str>, map: Map) -> Doc<'a> {
         Doc {
-            text: text.into(),
+            text,
             map: Some(map),
             base: 0,
         }
@@ -113,11 +205,33 @@ impl<'a> Doc<'a> {
     /// decoded, mapped back to the file. `None` if `range` is not a string.
     pub fn string(&self, range: Range<usize>) -> Option<Doc<'static>> {
         let literal = self.text.get(range.clone())?;
-        let (text, offsets) = decode_string(literal)?;
-        let map = offsets
-            .into_iter()
-            .map(|offset| self.offset(range.start + offset))
-            .collect();
+        let (text, inner) = decode_string(literal)?;
+        // `inner` maps to the literal; each of its pieces is carried
+        // through this document's own map, split where that map's are.
+        let mut map = Map::default();
+        for (k, piece) in inner.pieces.iter().enumerate() {
+            let from = range.start + piece.file;
+            if !piece.copied {
+                map.stands_for(piece.at, self.offset(from));
+                continue;
+            }
+            let end = inner.pieces.get(k + 1).map_or(piece.at, |next| next.at);
+            let mut at = piece.at;
+            while at < end {
+                let here = from + (at - piece.at);
+                let (file, run) = self.run(here);
+                match run {
+                    Some(run) => {
+                        map.copied(at, file);
+                        at += run.clamp(1, end - at);
+                    }
+                    None => {
+                        map.stands_for(at, file);
+                        at += 1;
+                    }
+                }
+            }
+        }
         Some(Doc {
             text: text.into(),
             map: Some(map),
@@ -125,11 +239,30 @@ impl<'a> Doc<'a> {
         })
     }
 
+    /// The file offset of byte `at`, and how many bytes from it on are
+    /// copied one for one (`None` when it stands for a place).
+    fn run(&self, at: usize) -> (usize, Option<usize>) {
+        let Some(map) = &self.map else {
+            return (self.base + at, Some(usize::MAX));
+        };
+        let i = map.pieces.partition_point(|p| p.at <= at);
+        let Some(piece) = i.checked_sub(1).map(|i| map.pieces[i]) else {
+            return (self.base, None);
+        };
+        match piece.copied {
+            true => {
+                let next = map.pieces.get(i).map_or(usize::MAX, |n| n.at);
+                (piece.file + (at - piece.at), Some(next - at))
+            }
+            false => (piece.file, None),
+        }
+    }
+
     /// The file offset of a byte offset of this document.
     pub fn offset(&self, at: usize) -> usize {
         match &self.map {
             None => self.base + at,
-            Some(map) => map.get(at).or(map.last()).copied().unwrap_or(self.base),
+            Some(map) => map.offset(at.min(self.text.len())).unwrap_or(self.base),
         }
     }
 
@@ -149,78 +282,151 @@ pub struct Place {
 }
 
 /// An index of every value of a JSON text by position, built in one pass.
-pub struct Index {
+/// A node is 24 bytes and each member or item 4 more, wherever it is: a
+/// list of empty lists is indexed in about 10 bytes per byte of text.
+pub struct Index<'t> {
+    text: &'t str,
     nodes: Vec<Node>,
+    /// The members or items of every object and array, each run together.
+    children: Vec<u32>,
+    /// For each object of more than [`SCANNED`] members, its members
+    /// sorted by key (then by position), each run together: a lookup in a
+    /// wide object is a binary search.
+    sorted: Vec<u32>,
 }
 
+/// Objects of at most this many members are searched from the end.
+const SCANNED: u32 = 16;
+
+/// No key: the value is not an object's member.
+const NO_KEY: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
 struct Node {
-    span: Range<usize>,
+    start: u32,
+    end: u32,
+    /// Where the member's key literal starts, or [`NO_KEY`].
+    key: u32,
+    /// The node's members or items: `children[first..first + count]`, and
+    /// for a wide object `sorted[by_key..by_key + count]`.
+    first: u32,
+    count: u32,
+    by_key: u32,
     kind: Kind,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Scalar,
-    Array(Vec<usize>),
-    Object(Vec<Member>),
+    Array,
+    Object,
 }
 
-struct Member {
-    key: String,
-    key_span: Range<usize>,
-    value: usize,
-}
-
-impl Index {
+impl<'t> Index<'t> {
     /// Indexes `text`, which `serde_json` has already accepted. On text it
     /// did not accept the index is partial, never wrong about what it has.
-    pub fn new(text: &str) -> Index {
+    /// A text too long for 32-bit offsets is not indexed.
+    pub fn new(text: &'t str) -> Index<'t> {
         let mut parser = Parser {
             bytes: text.as_bytes(),
-            text,
             at: 0,
             nodes: Vec::new(),
+            children: Vec::new(),
+            pending: Vec::new(),
         };
-        parser.value(0);
-        Index {
-            nodes: parser.nodes,
+        if u32::try_from(text.len()).is_ok() {
+            parser.value(0, NO_KEY);
         }
+        let mut index = Index {
+            text,
+            nodes: parser.nodes,
+            children: parser.children,
+            sorted: Vec::new(),
+        };
+        index.sort_wide_objects();
+        index
+    }
+
+    fn sort_wide_objects(&mut self) {
+        let mut sorted = Vec::new();
+        for id in 0..self.nodes.len() {
+            let node = self.nodes[id];
+            if node.kind != Kind::Object || node.count <= SCANNED {
+                continue;
+            }
+            let start = sorted.len();
+            let members = &self.children[node.first as usize..(node.first + node.count) as usize];
+            sorted.extend_from_slice(members);
+            // Stable: equal keys keep their order, the last one last.
+            sorted[start..].sort_by(|&a, &b| self.key_of(a).cmp(&self.key_of(b)));
+            self.nodes[id].by_key = start as u32;
+        }
+        self.sorted = sorted;
+    }
+
+    /// The key literal of a member node.
+    fn key_span(&self, id: u32) -> Option<Range<usize>> {
+        let node = self.nodes.get(id as usize)?;
+        if node.key == NO_KEY {
+            return None;
+        }
+        let start = node.key as usize;
+        Some(start..string_end(self.text.as_bytes(), start))
+    }
+
+    /// The decoded key of a member node.
+    fn key_of(&self, id: u32) -> std::borrow::Cow<'t, str> {
+        let text: &'t str = self.text;
+        self.key_span(id)
+            .and_then(|span| text.get(span))
+            .and_then(key_text)
+            .unwrap_or_default()
+    }
+
+    /// The member of the object `node` named `token`: the last of repeated
+    /// keys, as `serde_json` keeps it.
+    fn member(&self, node: &Node, token: &str) -> Option<u32> {
+        let range = node.first as usize..(node.first + node.count) as usize;
+        if node.count <= SCANNED {
+            return self.children[range]
+                .iter()
+                .rev()
+                .find(|&&m| self.key_of(m) == token)
+                .copied();
+        }
+        let sorted = &self.sorted[node.by_key as usize..node.by_key as usize + range.len()];
+        let after = sorted.partition_point(|&m| *self.key_of(m) <= *token);
+        let last = *sorted.get(after.checked_sub(1)?)?;
+        (self.key_of(last) == token).then_some(last)
     }
 
     /// The place of the value at `pointer` (RFC 6901, escaped), or of the
     /// deepest value on its way that exists.
     pub fn locate(&self, pointer: &str) -> Option<Place> {
-        let mut node = 0;
-        let mut key = None;
+        let mut node = 0u32;
         let tokens = pointer.split('/').skip(1).map(unescape);
         for token in tokens {
-            let Some(current) = self.nodes.get(node) else {
+            let Some(current) = self.nodes.get(node as usize) else {
                 break;
             };
-            let next = match &current.kind {
-                // `serde_json` keeps the last of repeated keys.
-                Kind::Object(members) => members
-                    .iter()
-                    .rev()
-                    .find(|m| m.key == token)
-                    .map(|m| (m.value, Some(m.key_span.clone()))),
-                Kind::Array(items) => token
-                    .parse::<usize>()
+            let next = match current.kind {
+                Kind::Object => self.member(current, &token),
+                Kind::Array => token
+                    .parse::<u32>()
                     .ok()
-                    .and_then(|i| items.get(i))
-                    .map(|&i| (i, None)),
+                    .filter(|&i| i < current.count)
+                    .map(|i| self.children[(current.first + i) as usize]),
                 Kind::Scalar => None,
             };
             match next {
-                Some((value, member_key)) => {
-                    node = value;
-                    key = member_key;
-                }
+                Some(next) => node = next,
                 None => break,
             }
         }
-        self.nodes.get(node).map(|n| Place {
-            value: n.span.clone(),
-            key,
+        let found = self.nodes.get(node as usize)?;
+        Some(Place {
+            value: found.start as usize..found.end as usize,
+            key: self.key_span(node),
         })
     }
 }
@@ -237,9 +443,12 @@ pub fn escape(token: &str) -> String {
 
 struct Parser<'t> {
     bytes: &'t [u8],
-    text: &'t str,
     at: usize,
     nodes: Vec<Node>,
+    children: Vec<u32>,
+    /// The children of the containers open now, run together: each
+    /// container moves its own to `children` when it closes.
+    pending: Vec<u32>,
 }
 
 impl Parser<'_> {
@@ -250,19 +459,24 @@ impl Parser<'_> {
     }
 
     /// Parses one value and returns its node index.
-    fn value(&mut self, depth: usize) -> usize {
+    fn value(&mut self, depth: usize, key: u32) -> u32 {
         self.skip_space();
         let start = self.at;
-        let id = self.nodes.len();
+        let id = self.nodes.len() as u32;
         self.nodes.push(Node {
-            span: start..start,
+            start: start as u32,
+            end: start as u32,
+            key,
+            first: 0,
+            count: 0,
+            by_key: 0,
             kind: Kind::Scalar,
         });
         let kind = match self.bytes.get(self.at) {
-            Some(b'{') if depth < MAX_DEPTH => self.object(depth),
-            Some(b'[') if depth < MAX_DEPTH => self.array(depth),
+            Some(b'{') if depth < MAX_DEPTH => Kind::Object,
+            Some(b'[') if depth < MAX_DEPTH => Kind::Array,
             Some(b'"') => {
-                self.string_end();
+                self.at = string_end(self.bytes, self.at);
                 Kind::Scalar
             }
             Some(_) => {
@@ -275,16 +489,25 @@ impl Parser<'_> {
             }
             None => Kind::Scalar,
         };
-        self.nodes[id] = Node {
-            span: start..self.at,
-            kind,
-        };
+        if kind != Kind::Scalar {
+            let mark = self.pending.len();
+            match kind {
+                Kind::Object => self.object(depth),
+                _ => self.array(depth),
+            }
+            let node = &mut self.nodes[id as usize];
+            node.first = self.children.len() as u32;
+            node.count = (self.pending.len() - mark) as u32;
+            self.children.extend(self.pending.drain(mark..));
+        }
+        let node = &mut self.nodes[id as usize];
+        node.kind = kind;
+        node.end = self.at as u32;
         id
     }
 
-    fn object(&mut self, depth: usize) -> Kind {
+    fn object(&mut self, depth: usize) {
         self.at += 1;
-        let mut members = Vec::new();
         loop {
             self.skip_space();
             match self.bytes.get(self.at) {
@@ -295,32 +518,22 @@ impl Parser<'_> {
                 Some(b',') => self.at += 1,
                 Some(b'"') => {
                     let key_start = self.at;
-                    self.string_end();
-                    let key_span = key_start..self.at;
-                    let key = decode_string(&self.text[key_span.clone()])
-                        .map(|(k, _)| k)
-                        .unwrap_or_default();
+                    self.at = string_end(self.bytes, self.at);
                     self.skip_space();
                     if self.bytes.get(self.at) != Some(&b':') {
                         break;
                     }
                     self.at += 1;
-                    let value = self.value(depth + 1);
-                    members.push(Member {
-                        key,
-                        key_span,
-                        value,
-                    });
+                    let value = self.value(depth + 1, key_start as u32);
+                    self.pending.push(value);
                 }
                 _ => break,
             }
         }
-        Kind::Object(members)
     }
 
-    fn array(&mut self, depth: usize) -> Kind {
+    fn array(&mut self, depth: usize) {
         self.at += 1;
-        let mut items = Vec::new();
         loop {
             self.skip_space();
             match self.bytes.get(self.at) {
@@ -331,7 +544,8 @@ impl Parser<'_> {
                 Some(b',') => self.at += 1,
                 Some(_) => {
                     let before = self.at;
-                    items.push(self.value(depth + 1));
+                    let item = self.value(depth + 1, NO_KEY);
+                    self.pending.push(item);
                     if self.at == before {
                         break;
                     }
@@ -339,68 +553,188 @@ impl Parser<'_> {
                 None => break,
             }
         }
-        Kind::Array(items)
-    }
-
-    /// Moves past the string literal starting at the current `"`.
-    fn string_end(&mut self) {
-        self.at += 1;
-        while let Some(&b) = self.bytes.get(self.at) {
-            self.at += 1;
-            match b {
-                b'\\' => self.at += 1,
-                b'"' => return,
-                _ => {}
-            }
-        }
-        self.at = self.at.min(self.bytes.len());
     }
 }
 
-/// Decodes a JSON string literal (with its quotes), returning the text and,
-/// for every byte of it plus one past the end, its offset in `literal`.
-pub fn decode_string(literal: &str) -> Option<(String, Vec<usize>)> {
+/// One past the string literal starting at the `"` at `at`.
+fn string_end(bytes: &[u8], at: usize) -> usize {
+    let mut at = at + 1;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        match b {
+            b'\\' => at += 1,
+            b'"' => return at,
+            _ => {}
+        }
+    }
+    at.min(bytes.len())
+}
+
+/// The text a key literal (with its quotes) stands for, borrowed when it
+/// has no escape.
+pub fn key_text(literal: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = literal.strip_prefix('"')?.strip_suffix('"')?;
+    if !inner.contains('\\') {
+        return Some(inner.into());
+    }
+    decode_string(literal).map(|(text, _)| text.into())
+}
+
+/// Every key written again in the same object of a JSON text, found in one
+/// pass: `found(first, repeat)` gets the byte ranges of the two key
+/// literals, for each repeat in order. Keys are compared as the strings
+/// they decode to (`"a"` and `"\u0061"` are one key). An object of more
+/// than 16 keys is looked up by hash, so a text costs linear time however
+/// its keys repeat, and memory in proportion to the keys of the objects
+/// open at once. Meant for text `serde_json` accepted; on other text it
+/// finds what it can.
+pub fn duplicate_keys(text: &str, mut found: impl FnMut(Range<usize>, Range<usize>)) {
+    use std::borrow::Cow;
+    use std::collections::hash_map::Entry;
+    type Keys<'t> = foldhash::HashMap<Cow<'t, str>, Range<usize>>;
+    enum Open<'t> {
+        Array,
+        Object {
+            /// Whether the next string is a key.
+            key_next: bool,
+            small: Vec<(Cow<'t, str>, Range<usize>)>,
+            large: Option<Keys<'t>>,
+        },
+    }
+    let bytes = text.as_bytes();
+    let mut open: Vec<Open> = Vec::new();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'{' => {
+                open.push(Open::Object {
+                    key_next: true,
+                    small: Vec::new(),
+                    large: None,
+                });
+                at += 1;
+            }
+            b'[' => {
+                open.push(Open::Array);
+                at += 1;
+            }
+            b'}' | b']' => {
+                open.pop();
+                at += 1;
+            }
+            b',' => {
+                if let Some(Open::Object { key_next, .. }) = open.last_mut() {
+                    *key_next = true;
+                }
+                at += 1;
+            }
+            b'"' => {
+                let end = string_end(bytes, at);
+                if let Some(Open::Object {
+                    key_next: key_next @ true,
+                    small,
+                    large,
+                }) = open.last_mut()
+                {
+                    *key_next = false;
+                    let span = at..end;
+                    let key = text
+                        .get(span.clone())
+                        .and_then(key_text)
+                        .unwrap_or_default();
+                    match large {
+                        Some(keys) => match keys.entry(key) {
+                            Entry::Occupied(first) => found(first.get().clone(), span),
+                            Entry::Vacant(slot) => {
+                                slot.insert(span);
+                            }
+                        },
+                        None => match small.iter().find(|(k, _)| *k == key) {
+                            Some((_, first)) => found(first.clone(), span),
+                            None if small.len() < SCANNED as usize => small.push((key, span)),
+                            None => {
+                                let mut keys: Keys = small.drain(..).collect();
+                                keys.insert(key, span);
+                                *large = Some(keys);
+                            }
+                        },
+                    }
+                }
+                at = end;
+            }
+            _ => at += 1,
+        }
+    }
+}
+
+/// The error for a key written twice in one object, at the repeat, with
+/// the first labelled: readers disagree on which value a repeated key has.
+pub fn duplicate_key(doc: &Doc, first: Range<usize>, repeat: Range<usize>) -> Diagnostic {
+    let name = doc
+        .text
+        .get(repeat.clone())
+        .and_then(key_text)
+        .unwrap_or_default();
+    let at = doc.range(repeat);
+    let before = doc.range(first);
+    Diagnostic::new(
+        Code::DuplicateKey,
+        Span::new(at.start, at.end),
+        format!("the key `{name}` is written again in this object"),
+    )
+    .with_label(Span::new(before.start, before.end), "first written here")
+    .with_help(DUPLICATE_KEY_HELP)
+}
+
+/// What to do about a repeated key, and why it matters.
+pub const DUPLICATE_KEY_HELP: &str = "write each key once: readers disagree on a repeated key (`JSON.parse`, Python and agentc keep the last value; others reject the text or keep the first)";
+
+/// Decodes a JSON string literal (with its quotes), returning the text and
+/// where each of its bytes (and one past the end) is in `literal`: plain
+/// runs are copied, and every byte an escape decodes to stands for the
+/// escape's backslash.
+pub fn decode_string(literal: &str) -> Option<(String, Map)> {
     let inner = literal.strip_prefix('"')?.strip_suffix('"')?;
     let mut text = String::with_capacity(inner.len());
-    let mut offsets = Vec::with_capacity(inner.len() + 1);
+    let mut map = Map::default();
     let mut chars = inner.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         let at = i + 1;
-        let decoded = if c == '\\' {
-            let (_, escape) = chars.next()?;
-            match escape {
-                '"' => '"',
-                '\\' => '\\',
-                '/' => '/',
-                'b' => '\u{8}',
-                'f' => '\u{c}',
-                'n' => '\n',
-                'r' => '\r',
-                't' => '\t',
-                'u' => {
-                    let high = hex4(&mut chars)?;
-                    if (0xD800..0xDC00).contains(&high) {
-                        // A surrogate pair: `\uD83D\uDE00`.
-                        chars.next().filter(|&(_, c)| c == '\\')?;
-                        chars.next().filter(|&(_, c)| c == 'u')?;
-                        let low = hex4(&mut chars)?;
-                        let code = 0x10000 + ((high - 0xD800) << 10) + (low.checked_sub(0xDC00)?);
-                        char::from_u32(code)?
-                    } else {
-                        char::from_u32(high)?
-                    }
+        if c != '\\' {
+            map.copied(text.len(), at);
+            text.push(c);
+            continue;
+        }
+        let (_, escape) = chars.next()?;
+        let decoded = match escape {
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let high = hex4(&mut chars)?;
+                if (0xD800..0xDC00).contains(&high) {
+                    // A surrogate pair: `\uD83D\uDE00`.
+                    chars.next().filter(|&(_, c)| c == '\\')?;
+                    chars.next().filter(|&(_, c)| c == 'u')?;
+                    let low = hex4(&mut chars)?;
+                    let code = 0x10000 + ((high - 0xD800) << 10) + (low.checked_sub(0xDC00)?);
+                    char::from_u32(code)?
+                } else {
+                    char::from_u32(high)?
                 }
-                _ => return None,
             }
-        } else {
-            c
+            _ => return None,
         };
-        let before = text.len();
+        map.stands_for(text.len(), at);
         text.push(decoded);
-        offsets.extend(std::iter::repeat_n(at, text.len() - before));
     }
-    offsets.push(literal.len() - 1);
-    Some((text, offsets))
+    map.stands_for(text.len(), literal.len() - 1);
+    Some((text, map))
 }
 
 fn hex4(chars: &mut impl Iterator<Item = (usize, char)>) -> Option<u32> {
@@ -437,15 +771,90 @@ mod tests {
     #[test]
     fn decoded_strings_map_back_to_the_file() {
         let literal = r#""{\"q\": \"\u00e9\ud83d\ude00\"}""#;
-        let (text, offsets) = decode_string(literal).unwrap();
+        let (text, map) = decode_string(literal).unwrap();
         assert_eq!(text, "{\"q\": \"é😀\"}");
-        assert_eq!(offsets.len(), text.len() + 1);
         // The `q` sits after `"{\"`.
         let q = text.find('q').unwrap();
-        assert_eq!(&literal[offsets[q]..offsets[q] + 1], "q");
+        let at = map.offset(q).unwrap();
+        assert_eq!(&literal[at..at + 1], "q");
+        // Both bytes of `é` stand for its escape's backslash.
+        let e = text.find('é').unwrap();
+        assert_eq!(map.offset(e), map.offset(e + 1));
+        assert_eq!(&literal[map.offset(e).unwrap()..][..6], r"\u00e9");
+        // One past the end is the closing quote.
+        assert_eq!(map.offset(text.len()), Some(literal.len() - 1));
         let doc = Doc::slice(literal, 10);
         let inner = doc.string(0..literal.len()).unwrap();
-        assert_eq!(inner.offset(q), 10 + offsets[q]);
+        assert_eq!(inner.offset(q), 10 + at);
         assert!(decode_string(r#""\x""#).is_none());
+    }
+
+    #[test]
+    fn a_string_of_an_assembled_text_maps_through_both_maps() {
+        // `data: "a` and `data: b"` joined by a newline: the string spans
+        // the seam, and its decoded bytes map to both lines.
+        let file = "data: \"ab\\n\ndata: cd\"";
+        let mut map = Map::default();
+        map.copied(0, 6);
+        map.stands_for(5, 11);
+        map.copied(6, 18);
+        map.stands_for(9, 21);
+        let text = "\"ab\\n\ncd\"";
+        let doc = Doc::mapped(text.into(), map);
+        assert_eq!(&file[doc.range(0..1)], "\"");
+        assert_eq!(&file[doc.range(6..8)], "cd");
+        let inner = doc.string(0..text.len()).unwrap();
+        assert_eq!(inner.text, "ab\n\ncd");
+        assert_eq!(&file[inner.range(0..2)], "ab");
+        assert_eq!(&file[inner.range(2..3)], "\\n");
+        assert_eq!(&file[inner.range(4..6)], "cd");
+        assert_eq!(inner.offset(6), file.len() - 1);
+    }
+
+    #[test]
+    fn a_wide_object_is_searched_by_key_and_keeps_the_last_of_repeats() {
+        let mut text = String::from("{");
+        for i in 0..100 {
+            text.push_str(&format!("\"k{i}\": {i}, "));
+        }
+        text.push_str("\"k7\": \"again\", \"\\u006b8\": true}");
+        let index = Index::new(&text);
+        assert_eq!(&text[index.locate("/k42").unwrap().value], "42");
+        assert_eq!(&text[index.locate("/k7").unwrap().value], "\"again\"");
+        assert_eq!(&text[index.locate("/k8").unwrap().value], "true");
+        // Not a member: the object itself.
+        assert_eq!(index.locate("/nope").unwrap().value, 0..text.len());
+    }
+
+    fn repeats(text: &str) -> Vec<(&str, &str)> {
+        let mut found = Vec::new();
+        duplicate_keys(text, |first, repeat| {
+            found.push((&text[first], &text[repeat]))
+        });
+        found
+    }
+
+    #[test]
+    fn duplicate_keys_are_found_per_object_as_decoded() {
+        let text = r#"{"a": {"a": 1, "b": [{"a": 2}]}, "b": "a", "\u0061": {"a": 3, "a": 4}}"#;
+        assert_eq!(
+            repeats(text),
+            [(r#""a""#, r#""\u0061""#), (r#""a""#, r#""a""#)]
+        );
+        // Strings that are values are not keys.
+        assert!(repeats(r#"{"a": "a", "b": ["a", "a"], "c": {"d": "a"}}"#).is_empty());
+        // Past 16 keys, by hash, each repeat reported against the first.
+        let mut wide = String::from("{");
+        for i in 0..40 {
+            wide.push_str(&format!("\"k{}\": 0,", i % 20));
+        }
+        wide.push_str("\"z\": 0}");
+        let found = repeats(&wide);
+        assert_eq!(found.len(), 20);
+        assert!(found.iter().all(|(first, repeat)| first == repeat));
+        // Broken text never panics.
+        for broken in [r#"{"a"#, r#"{"a": 1, "a"#, "}}]]{", r#"{"\"#] {
+            repeats(broken);
+        }
     }
 }

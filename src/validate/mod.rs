@@ -45,11 +45,7 @@ impl Validator {
 
     /// The model must have no errors: emitting assumes every name resolves.
     fn emitted(model: &Model, selection: Selection) -> Result<Validator, EmitError> {
-        let mut diags = Diagnostics::default();
-        match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
-            Output::Json(schema) => Validator::from_schema(schema),
-            Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
-        }
+        Validator::from_schema(schema_of(model, selection)?)
     }
 
     /// Validates against a JSON Schema 2020-12 document. Reports are best
@@ -111,6 +107,18 @@ impl Validator {
     }
 }
 
+/// The JSON Schema a [`Validator`] of the protocol's type or tool checks
+/// against: with it, a caller can drop the model before the schema is
+/// compiled ([`Validator::from_schema`]), so the two are never held at
+/// once (a protocol of millions of `enum` values costs both).
+pub fn schema_of(model: &Model, selection: Selection) -> Result<Value, EmitError> {
+    let mut diags = Diagnostics::default();
+    match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
+        Output::Json(schema) => Ok(schema),
+        Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
+    }
+}
+
 /// One validator per tool of a protocol, by name: what a service needs to
 /// check every tool call it receives.
 pub struct ToolValidators {
@@ -169,6 +177,9 @@ pub enum Anchor {
 pub struct Related {
     pub pointer: String,
     pub message: String,
+    /// For a place inside the JSON text carried in the string at the
+    /// violation's `pointer`, which `pointer` is then.
+    pub inside: Option<Inside>,
 }
 
 /// A place inside a JSON text that is carried in a string.
@@ -176,6 +187,8 @@ pub struct Related {
 pub enum Inside {
     /// A byte offset of the decoded text (where it stops being JSON).
     Offset(usize),
+    /// A byte range of the decoded text (a repeated key).
+    Range(std::ops::Range<usize>),
     /// A value of the decoded text.
     Value { pointer: String, anchor: Anchor },
 }
@@ -212,6 +225,7 @@ impl Violation {
         self.related.push(Related {
             pointer: pointer.into(),
             message: message.into(),
+            inside: None,
         });
         self
     }

@@ -381,6 +381,25 @@ impl RunInputValidator {
                     continue;
                 }
             };
+            super::json::duplicate_keys(arguments, |first, repeat| {
+                let key = arguments
+                    .get(repeat.clone())
+                    .and_then(super::json::key_text)
+                    .unwrap_or_default();
+                let mut violation = Violation::new(
+                    Code::DuplicateKey,
+                    arguments_at.clone(),
+                    format!("the arguments write the key `{key}` again in one object"),
+                )
+                .with_help(super::json::DUPLICATE_KEY_HELP);
+                violation.inside = Some(Inside::Range(repeat));
+                violation.related.push(super::Related {
+                    pointer: arguments_at.clone(),
+                    message: "first written here".to_string(),
+                    inside: Some(Inside::Range(first)),
+                });
+                out.push(violation);
+            });
             let (Some(name), Some(tool)) = (name, protocol_tool) else {
                 continue;
             };
