@@ -295,7 +295,7 @@ fn report_data(
     against: &str,
     options: DataOptions,
 ) -> ExitCode {
-    let values = data::documents(source.text(), layout).len();
+    let values = data::documents(source.text(), layout).count();
     let checked = FileReport::uncompiled(source, diagnostics);
     let values = match values {
         1 => "1 value".to_string(),

@@ -12,8 +12,8 @@
 //! is one turn: `turn_start` first, `turn_stop` last, events of one stream
 //! mode, every `tool_result` after the `tool_call` it answers.
 
-use super::data::{Layout, MAX_VALUE_BYTES, each_value, locate};
-use super::json::{self, Doc};
+use super::data::{Layout, MAX_VALUE_BYTES, each_value, locate, locate_in};
+use super::json::{self, Doc, Index};
 use super::{ToolValidators, Validator, Violation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Severity, did_you_mean};
 use crate::emit::EmitError;
@@ -91,47 +91,15 @@ struct Declared {
 pub struct AapValidator {
     kind: Kind,
     schema: Validator,
-    /// For events: the validator of each branch of `SSEEvent`, by its
-    /// `event`. An event is validated against the branch it names, as the
-    /// report would explain it: against the whole union, `jsonschema`
-    /// builds every branch's errors, each with its own copy of the data,
-    /// which for a large event cost hundreds of megabytes.
-    branches: BTreeMap<String, Validator>,
     tools: Option<ToolValidators>,
     options: Option<BTreeMap<String, Declared>>,
 }
 
 impl AapValidator {
     pub fn new(kind: Kind) -> Result<AapValidator, EmitError> {
-        let mut branches = BTreeMap::new();
-        if kind == Kind::Events {
-            let schema: Value = serde_json::from_str(SCHEMA)
-                .map_err(|error| EmitError::new(format!("aap.schema.json is not JSON: {error}")))?;
-            let refs = schema
-                .pointer("/$defs/SSEEvent/anyOf")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            for branch in refs {
-                let Some(name) = branch
-                    .get("$ref")
-                    .and_then(Value::as_str)
-                    .and_then(|r| r.strip_prefix("#/$defs/"))
-                else {
-                    continue;
-                };
-                let event = schema
-                    .pointer(&format!("/$defs/{name}/properties/event/const"))
-                    .and_then(Value::as_str);
-                if let Some(event) = event {
-                    branches.insert(event.to_string(), AapValidator::definition(name)?);
-                }
-            }
-        }
         Ok(AapValidator {
             kind,
             schema: AapValidator::definition(kind.definition())?,
-            branches,
             tools: None,
             options: None,
         })
@@ -183,12 +151,7 @@ impl AapValidator {
     /// Every problem of one JSON payload (of a JSON kind), or of one SSE
     /// event's data (of [`Kind::Events`], without the stream's order).
     pub fn validate(&self, value: &Value) -> Vec<Violation> {
-        let schema = value
-            .get("event")
-            .and_then(Value::as_str)
-            .and_then(|event| self.branches.get(event))
-            .unwrap_or(&self.schema);
-        let mut out = match schema.validate(value) {
+        let mut out = match self.schema.validate(value) {
             Ok(()) => Vec::new(),
             Err(violations) => violations,
         };
@@ -330,32 +293,75 @@ impl AapValidator {
             return;
         };
         let Some(tool) = tools.get(name) else {
-            let help = did_you_mean(name, tools.names()).unwrap_or_else(|| {
-                "a client-side tool of the request is not in the protocol; otherwise declare the tool there"
-                    .to_string()
-            });
-            out.push(
-                Violation::new(
-                    Code::UndeclaredTool,
-                    format!("{at}/name"),
-                    format!("tool call to `{name}`, which the protocol does not declare"),
-                )
-                .with_help(help),
-            );
+            out.push(undeclared_tool(name, at, tools));
             return;
         };
         let Some(input) = call.get("input") else {
             return;
         };
-        if let Err(violations) = tool.validate(input) {
-            for mut inner in violations {
-                inner.message = format!("`{name}` input: {}", inner.message);
-                inner.pointer = format!("{at}/input{}", inner.pointer);
-                for related in &mut inner.related {
-                    related.pointer = format!("{at}/input{}", related.pointer);
-                }
-                out.push(inner);
+        tool_input_problems(name, at, tool.validate(input), out);
+    }
+
+    /// Every problem of one SSE event's data, given as its [`Index`]
+    /// (without the stream's order): against the `SSEEvent` branch its
+    /// `event` names, and a `tool_call`'s `input` against the protocol's
+    /// tool.
+    fn validate_event(&self, index: &Index) -> Vec<Violation> {
+        let Some(root) = index.root() else {
+            return Vec::new();
+        };
+        let mut out = match self.schema.validate_in(index, root) {
+            Ok(()) => Vec::new(),
+            Err(violations) => violations,
+        };
+        let text = |key: &str| index.member(root, key).and_then(|m| index.string(m));
+        if text("event").as_deref() != Some("tool_call") {
+            return out;
+        }
+        let (Some(tools), Some(name)) = (&self.tools, text("name")) else {
+            return out;
+        };
+        let Some(tool) = tools.get(&name) else {
+            out.push(undeclared_tool(&name, "", tools));
+            return out;
+        };
+        if let Some(input) = index.member(root, "input") {
+            tool_input_problems(&name, "", tool.validate_in(index, input), &mut out);
+        }
+        out
+    }
+}
+
+/// A tool call to a tool the protocol does not declare.
+fn undeclared_tool(name: &str, at: &str, tools: &ToolValidators) -> Violation {
+    let help = did_you_mean(name, tools.names()).unwrap_or_else(|| {
+        "a client-side tool of the request is not in the protocol; otherwise declare the tool there"
+            .to_string()
+    });
+    Violation::new(
+        Code::UndeclaredTool,
+        format!("{at}/name"),
+        format!("tool call to `{name}`, which the protocol does not declare"),
+    )
+    .with_help(help)
+}
+
+/// The problems of a tool call's `input` (of the call at `at`), as
+/// problems of the call.
+fn tool_input_problems(
+    name: &str,
+    at: &str,
+    found: Result<(), Vec<Violation>>,
+    out: &mut Vec<Violation>,
+) {
+    if let Err(violations) = found {
+        for mut inner in violations {
+            inner.message = format!("`{name}` input: {}", inner.message);
+            inner.pointer = format!("{at}/input{}", inner.pointer);
+            for related in &mut inner.related {
+                related.pointer = format!("{at}/input{}", related.pointer);
             }
+            out.push(inner);
         }
     }
 }
@@ -405,11 +411,17 @@ fn turn_messages(value: &Value, out: &mut Vec<Violation>) {
 }
 
 /// A diagnostic at the member `pointer` of an event's data.
-fn at(doc: &Doc, code: Code, pointer: &str, message: impl Into<String>) -> Diagnostic {
+fn at(
+    doc: &Doc,
+    index: &Index,
+    code: Code,
+    pointer: &str,
+    message: impl Into<String>,
+) -> Diagnostic {
     let violation = Violation::new(code, pointer, message);
-    match locate(doc, std::slice::from_ref(&violation)).pop() {
+    match locate_in(doc, index, vec![violation]).pop() {
         Some(diagnostic) => diagnostic,
-        None => Diagnostic::new(code, Span::empty(doc.offset(0)), violation.message),
+        None => Diagnostic::new(code, Span::empty(doc.offset(0)), String::new()),
     }
 }
 
@@ -436,14 +448,21 @@ fn unanswered(id: &str, at: &str, calls: &[&str]) -> Violation {
 
 /// Checks every JSON payload of a data file (of a JSON kind).
 pub fn check(validator: &AapValidator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    let valid = |value: &Value| {
-        validator
-            .validate(value)
-            .iter()
-            .all(|v| v.code.severity() != Severity::Error)
+    let valid = |doc: &Doc| {
+        serde_json::from_str::<Value>(&doc.text).is_ok_and(|value| {
+            validator
+                .validate(&value)
+                .iter()
+                .all(|v| v.code.severity() != Severity::Error)
+        })
     };
-    each_value(source, layout, valid, |doc, value, diagnostics| {
-        diagnostics.extend(locate(doc, &validator.validate(&value)));
+    each_value(source, layout, valid, |doc, diagnostics| {
+        let Ok(value) = serde_json::from_str::<Value>(&doc.text) else {
+            return;
+        };
+        let violations = validator.validate(&value);
+        drop(value);
+        diagnostics.extend(locate(doc, violations));
     })
 }
 
@@ -672,8 +691,8 @@ pub fn check_events(
             continue;
         }
         let doc = data.doc();
-        let value: Value = match serde_json::from_str(&doc.text) {
-            Ok(value) => value,
+        match json::check_syntax(&doc.text) {
+            Ok(()) => {}
             Err(error) => {
                 unread = true;
                 let at = json::error_offset(&doc.text, &error).min(doc.text.trim_end().len());
@@ -688,22 +707,19 @@ pub fn check_events(
                 ));
                 continue;
             }
-        };
+        }
         super::data::duplicate_keys(&doc, &mut diagnostics);
-        let violations = validator.validate(&value);
-        // What the order needs, then the value goes before the data is
-        // indexed to place its problems.
-        let kind = value
-            .get("event")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let id = value
-            .get("toolCallId")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        drop(value);
-        diagnostics.extend(locate(&doc, &violations));
-        drop(violations);
+        // One index of the data: validated through it, its problems
+        // placed by it, and what the order needs read from it.
+        let index = Index::new(&doc.text);
+        let violations = validator.validate_event(&index);
+        diagnostics.extend(locate_in(&doc, &index, violations));
+        let text = |key: &str| {
+            let root = index.root()?;
+            index.member(root, key).and_then(|m| index.string(m))
+        };
+        let kind = text("event");
+        let id = text("toolCallId");
         let kind = kind.as_deref();
         let id = id.as_deref();
         if let (Some((name, span)), Some(kind)) = (&event.name, kind)
@@ -728,9 +744,15 @@ pub fn check_events(
             "turn_start" => {
                 if let Some(earlier) = started {
                     diagnostics.push(
-                        at(&doc, Code::EventOrder, "/event", "a second `turn_start`")
-                            .with_label(earlier, "the turn started here")
-                            .with_help("a turn's stream has one `turn_start`, its first event"),
+                        at(
+                            &doc,
+                            &index,
+                            Code::EventOrder,
+                            "/event",
+                            "a second `turn_start`",
+                        )
+                        .with_label(earlier, "the turn started here")
+                        .with_help("a turn's stream has one `turn_start`, its first event"),
                     );
                 } else {
                     started = Some(first);
@@ -741,6 +763,7 @@ pub fn check_events(
                 diagnostics.push(
                     at(
                         &doc,
+                        &index,
                         Code::EventOrder,
                         "/event",
                         format!("a `{kind}` event before `turn_start`"),
@@ -756,6 +779,7 @@ pub fn check_events(
             diagnostics.push(
                 at(
                     &doc,
+                    &index,
                     Code::EventOrder,
                     "/event",
                     format!("a `{kind}` event after `turn_stop`"),
@@ -774,6 +798,7 @@ pub fn check_events(
                 Some((expected, since)) => {
                     let mut diagnostic = at(
                         &doc,
+                        &index,
                         Code::StreamModeMismatch,
                         "/event",
                         format!(
@@ -802,6 +827,7 @@ pub fn check_events(
                     diagnostics.push(
                         at(
                             &doc,
+                            &index,
                             Code::DuplicateToolCallId,
                             "/toolCallId",
                             format!("tool call id `{id}` is already used by an earlier tool call"),
@@ -820,7 +846,7 @@ pub fn check_events(
                     "/toolCallId",
                     &order.iter().map(String::as_str).collect::<Vec<_>>(),
                 );
-                diagnostics.extend(locate(&doc, &[violation]));
+                diagnostics.extend(locate_in(&doc, &index, vec![violation]));
             }
             _ => {}
         }

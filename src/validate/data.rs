@@ -1,4 +1,4 @@
-//! JSON data as a file: parsing it (one value, or JSON Lines), running a
+//! JSON data as a file: reading it (one value, or JSON Lines), running a
 //! validator on each value, and placing every [`Violation`] at its line
 //! and column.
 
@@ -20,28 +20,34 @@ pub struct Layout {
     pub encoded: bool,
 }
 
-/// The values of a data file, each with the byte offset it starts at. A
-/// byte order mark before them is not part of any ([`json::without_bom`]).
-pub fn documents(text: &str, layout: Layout) -> Vec<Doc<'_>> {
-    let (text, mut start) = json::without_bom(text);
-    if !layout.lines {
-        return vec![Doc::slice(text, start)];
-    }
-    let mut docs = Vec::new();
-    for line in text.split_inclusive('\n') {
-        if !line.trim().is_empty() {
-            docs.push(Doc::slice(line, start));
+/// The values of a data file, each with the byte offset it starts at, one
+/// at a time. A byte order mark before them is not part of any
+/// ([`json::without_bom`]).
+pub fn documents(text: &str, layout: Layout) -> impl Iterator<Item = Doc<'_>> {
+    let (text, start) = json::without_bom(text);
+    let mut whole = (!layout.lines).then_some(text);
+    let mut lines = layout.lines.then(|| text.split_inclusive('\n'));
+    let mut at = start;
+    std::iter::from_fn(move || {
+        if let Some(text) = whole.take() {
+            return Some(Doc::slice(text, start));
         }
-        start += line.len();
-    }
-    docs
+        for line in lines.as_mut()? {
+            let here = at;
+            at += line.len();
+            if !line.trim().is_empty() {
+                return Some(Doc::slice(line, here));
+            }
+        }
+        None
+    })
 }
 
-/// Parses one document; a syntax error becomes a diagnostic (`code`:
+/// Checks one document's syntax; an error becomes a diagnostic (`code`:
 /// `invalid-json` or `invalid-arguments`) at its place.
-fn parse(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> Option<Value> {
-    let error = match serde_json::from_str(&doc.text) {
-        Ok(value) => return Some(value),
+fn syntax(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> bool {
+    let error = match json::check_syntax(&doc.text) {
+        Ok(()) => return true,
         Err(error) => error,
     };
     // At the end of the text ("EOF while parsing"), point after its last
@@ -57,7 +63,7 @@ fn parse(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> Option<Value> 
         }
         _ => Diagnostic::new(code, span, format!("the data is not JSON: {reason}")),
     });
-    None
+    false
 }
 
 fn next_char(text: &str, at: usize) -> usize {
@@ -66,33 +72,61 @@ fn next_char(text: &str, at: usize) -> usize {
         .map_or(at, |c| at + c.len_utf8())
 }
 
-/// Validates every value of a data file against `validator`.
+/// The JSON text a document carries when it is one string (tool-call
+/// arguments as AG-UI carries them), decoded and mapped to the file.
+fn encoded(doc: &Doc, index: &Index) -> Option<Doc<'static>> {
+    let root = index.root()?;
+    match index.kind(root) {
+        json::Kind::String => doc.string(index.span(root)),
+        _ => None,
+    }
+}
+
+/// Validates every value of a data file against `validator`. A value is
+/// validated, and its problems placed, through one [`Index`] of its text:
+/// it is never built as a `serde_json::Value`.
 pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    let valid = |value: &Value| match (value, layout.encoded) {
-        (Value::String(text), true) => serde_json::from_str::<Value>(text)
-            .is_ok_and(|arguments| validator.is_valid(&arguments)),
-        _ => validator.is_valid(value),
+    let valid = |doc: &Doc| {
+        let index = Index::new(&doc.text);
+        let inner = layout.encoded.then(|| encoded(doc, &index)).flatten();
+        match inner {
+            Some(inner) => {
+                json::check_syntax(&inner.text).is_ok()
+                    && !has_duplicate_keys(&inner.text)
+                    && valid_text(validator, &inner.text)
+            }
+            None => index
+                .root()
+                .is_some_and(|root| validator.is_valid_in(&index, root)),
+        }
     };
-    each_value(source, layout, valid, |doc, value, diagnostics| {
-        if let (Value::String(_), true) = (&value, layout.encoded) {
-            let index = Index::new(&doc.text);
-            let Some(inner) = index.locate("").and_then(|place| doc.string(place.value)) else {
-                return;
-            };
-            if let Some(arguments) = parse(&inner, Code::InvalidArguments, diagnostics) {
+    each_value(source, layout, valid, |doc, diagnostics| {
+        let index = Index::new(&doc.text);
+        let Some(root) = index.root() else {
+            return;
+        };
+        if let Some(inner) = layout.encoded.then(|| encoded(doc, &index)).flatten() {
+            drop(index);
+            if syntax(&inner, Code::InvalidArguments, diagnostics) {
                 duplicate_keys(&inner, diagnostics);
-                if let Err(violations) = validator.validate(&arguments) {
-                    drop(arguments);
-                    diagnostics.extend(locate(&inner, &violations));
+                let index = Index::new(&inner.text);
+                if let Some(root) = index.root()
+                    && let Err(violations) = validator.validate_in(&index, root)
+                {
+                    diagnostics.extend(locate_in(&inner, &index, violations));
                 }
             }
-        } else if let Err(violations) = validator.validate(&value) {
-            // The value goes before the text is indexed to place its
-            // problems: the two are never held at once.
-            drop(value);
-            diagnostics.extend(locate(doc, &violations));
+        } else if let Err(violations) = validator.validate_in(&index, root) {
+            diagnostics.extend(locate_in(doc, &index, violations));
         }
     })
+}
+
+fn valid_text(validator: &Validator, text: &str) -> bool {
+    let index = Index::new(text);
+    index
+        .root()
+        .is_some_and(|root| validator.is_valid_in(&index, root))
 }
 
 /// Checks every `RunAgentInput` of a data file.
@@ -102,27 +136,29 @@ pub fn check_run_input(
     layout: Layout,
 ) -> Vec<Diagnostic> {
     // Warnings (an unknown member, say) leave a payload valid.
-    let valid = |value: &Value| {
-        validator
-            .validate(value, 0)
-            .iter()
-            .all(|v| v.code.severity() != crate::Severity::Error)
+    let valid = |doc: &Doc| {
+        serde_json::from_str::<Value>(&doc.text).is_ok_and(|value| {
+            validator
+                .validate(&value, 0)
+                .iter()
+                .all(|v| v.code.severity() != crate::Severity::Error)
+        })
     };
-    each_value(source, layout, valid, |doc, value, diagnostics| {
+    each_value(source, layout, valid, |doc, diagnostics| {
+        let Ok(value) = serde_json::from_str::<Value>(&doc.text) else {
+            return;
+        };
         let violations = validator.validate(&value, doc.text.len());
+        // The value goes before the text is indexed to place its
+        // problems: the two are never held at once.
         drop(value);
-        diagnostics.extend(locate(doc, &violations));
+        diagnostics.extend(locate(doc, violations));
     })
 }
 
-/// Parses each value of a data file and hands it to `check`; the
-/// diagnostics come back in source order.
 /// The longest one JSON value (a file, or a line of JSON Lines) that
 /// `agentc validate` reads. Tool arguments, replies and `RunAgentInput`s
-/// are kilobytes; held as `serde_json` values and indexed for reporting,
-/// a value costs up to about 130 times its size (a list of one-digit
-/// numbers), so this bounds one value at about half a gigabyte. A JSON
-/// Lines file may still be 16 MiB in all.
+/// are kilobytes. A JSON Lines file may still be 16 MiB in all.
 pub const MAX_VALUE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The error for a value longer than [`MAX_VALUE_BYTES`], at its start.
@@ -142,14 +178,16 @@ fn too_large(doc: &Doc) -> Diagnostic {
 }
 
 /// At most as many diagnostics as one file's are recorded: past them, a
-/// value is only asked whether it is valid (`valid`), without explaining
-/// or placing its problems, and each invalid one counts once, so a JSON
-/// Lines file of millions of bad values costs what validating them does.
+/// value is only asked whether it is valid (`valid`, given a value whose
+/// syntax was checked), without explaining or placing its problems, and
+/// each invalid one counts once, so a JSON Lines file of millions of bad
+/// values costs what validating them does. Values are read one at a time,
+/// and `check` gets each one whose syntax was checked.
 pub(crate) fn each_value(
     source: &Source,
     layout: Layout,
-    valid: impl Fn(&Value) -> bool,
-    mut check: impl FnMut(&Doc, Value, &mut Diagnostics),
+    valid: impl Fn(&Doc) -> bool,
+    mut check: impl FnMut(&Doc, &mut Diagnostics),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Diagnostics::default();
     diagnostics.extend(json::byte_order_mark(source.text()));
@@ -159,15 +197,17 @@ pub(crate) fn each_value(
             continue;
         }
         if diagnostics.is_full() {
-            let value = serde_json::from_str::<Value>(&doc.text);
-            if !value.is_ok_and(|value| valid(&value)) || has_duplicate_keys(&doc.text) {
+            if json::check_syntax(&doc.text).is_err()
+                || has_duplicate_keys(&doc.text)
+                || !valid(&doc)
+            {
                 diagnostics.count_at_least(Severity::Error);
             }
             continue;
         }
-        if let Some(value) = parse(&doc, Code::InvalidJson, &mut diagnostics) {
+        if syntax(&doc, Code::InvalidJson, &mut diagnostics) {
             duplicate_keys(&doc, &mut diagnostics);
-            check(&doc, value, &mut diagnostics);
+            check(&doc, &mut diagnostics);
         }
     }
     let mut diagnostics = diagnostics.into_vec();
@@ -193,12 +233,18 @@ fn has_duplicate_keys(text: &str) -> bool {
 }
 
 /// Places violations found in one document.
-pub fn locate(doc: &Doc, violations: &[Violation]) -> Vec<Diagnostic> {
+pub fn locate(doc: &Doc, violations: Vec<Violation>) -> Vec<Diagnostic> {
     if violations.is_empty() {
         return Vec::new();
     }
-    let index = Index::new(&doc.text);
-    let mut out = Vec::with_capacity(violations.len());
+    locate_in(doc, &Index::new(&doc.text), violations)
+}
+
+/// Places violations found in one document, through its index. Each
+/// violation becomes its diagnostic: its words are moved, not copied.
+pub fn locate_in(doc: &Doc, index: &Index, violations: Vec<Violation>) -> Vec<Diagnostic> {
+    // Where each goes, found first, so the violations can then be moved.
+    let mut spans: Vec<(Span, Vec<Span>)> = Vec::with_capacity(violations.len());
     let mut i = 0;
     while let Some(violation) = violations.get(i) {
         // The problems inside one carried JSON text (a tool call's
@@ -215,27 +261,35 @@ pub fn locate(doc: &Doc, violations: &[Violation]) -> Vec<Diagnostic> {
             .and_then(|place| doc.string(place.value));
         let inner_index = inner.as_ref().map(|inner| Index::new(&inner.text));
         for violation in &violations[i..i + run] {
-            let mut span = span(doc, &index, &violation.pointer, violation.anchor);
+            let mut at = span(doc, index, &violation.pointer, violation.anchor);
             if let (Some(inside), Some(inner), Some(inner_index)) =
                 (&violation.inside, &inner, &inner_index)
             {
-                span = inside_span(inner, inner_index, inside);
+                at = inside_span(inner, inner_index, inside);
             }
-            let mut diagnostic = Diagnostic::new(violation.code, span, violation.message.clone())
-                .with_pointer(violation.pointer.clone());
-            diagnostic.help = violation.help.clone();
+            let mut labels = Vec::with_capacity(violation.related.len());
             for related in &violation.related {
-                let mut at = self::span(doc, &index, &related.pointer, Anchor::Value);
+                let mut label = span(doc, index, &related.pointer, Anchor::Value);
                 if let (Some(inside), Some(inner), Some(inner_index)) =
                     (&related.inside, &inner, &inner_index)
                 {
-                    at = inside_span(inner, inner_index, inside);
+                    label = inside_span(inner, inner_index, inside);
                 }
-                diagnostic = diagnostic.with_label(at, related.message.clone());
+                labels.push(label);
             }
-            out.push(diagnostic);
+            spans.push((at, labels));
         }
         i += run;
+    }
+    let mut out = Vec::with_capacity(violations.len());
+    for (violation, (at, labels)) in violations.into_iter().zip(spans) {
+        let mut diagnostic =
+            Diagnostic::new(violation.code, at, violation.message).with_pointer(violation.pointer);
+        diagnostic.help = violation.help;
+        for (related, label) in violation.related.into_iter().zip(labels) {
+            diagnostic = diagnostic.with_label(label, related.message);
+        }
+        out.push(diagnostic);
     }
     out
 }

@@ -1,7 +1,9 @@
-//! Turns `jsonschema`'s errors into [`Violation`]s a person can act on:
-//! what was expected and what was found, at the value's pointer; unknown
-//! keys with the nearest declared one; and for a union, only the branch
-//! its discriminator names.
+//! The words of a report: what was expected and what was found, at the
+//! value's pointer; unknown keys with the nearest declared one; for a
+//! union, only the branch its discriminator names. [`super::report`] finds
+//! the problems of a value by walking its schema and says them with the
+//! builders here; [`error`] says the same of a `jsonschema` error, for the
+//! rules agentc does not walk itself (`minLength`, `not`, ...).
 
 use super::{Anchor, Violation, describe, json};
 use crate::diagnostic::{Code, did_you_mean, nearest};
@@ -16,86 +18,201 @@ const MAX_REF_HOPS: usize = 16;
 
 /// Adds the violations of one `jsonschema` error.
 pub(super) fn error(schema: &Value, error: &ValidationError, out: &mut Vec<Violation>) {
+    error_with_message(schema, error, || error.to_string(), out);
+}
+
+/// [`error`], with the message for a rule agentc has no words of its own
+/// for (`jsonschema`'s description of the error, which prints the value,
+/// or a masked one for a long value).
+pub(super) fn error_with_message(
+    schema: &Value,
+    error: &ValidationError,
+    message: impl FnOnce() -> String,
+    out: &mut Vec<Violation>,
+) {
     let pointer = error.instance_path().as_str();
     let instance = error.instance().as_ref();
     match error.kind() {
-        ValidationErrorKind::Type { kind } => out.push(Violation::new(
-            Code::TypeMismatch,
+        ValidationErrorKind::Type { kind } => out.push(type_mismatch(
             pointer,
-            format!(
-                "expected {}, found {}",
-                expected_types(kind),
-                describe(instance)
-            ),
+            &expected_types(kind),
+            &describe(instance),
         )),
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let node = node(schema, error);
-            let declared = node
-                .and_then(|n| n.get("properties"))
-                .and_then(|p| p.get(name));
-            let help = declared.map(|d| format!("add `{name}`: {}", brief(schema, d)));
-            out.push(
-                Violation::new(
-                    Code::MissingProperty,
-                    pointer,
-                    format!("missing required property `{name}`"),
-                )
-                .at(Anchor::Start)
-                .with_help_opt(help),
-            );
+            out.push(missing(schema, node(schema, error), pointer, name));
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            let declared: Vec<&str> = node(schema, error)
-                .and_then(|n| n.get("properties"))
-                .and_then(Value::as_object)
-                .map(|p| p.keys().map(String::as_str).collect())
-                .unwrap_or_default();
+            let declared = declared(node(schema, error));
             for key in unexpected {
-                out.push(
-                    Violation::new(
-                        Code::UnknownProperty,
-                        format!("{pointer}/{}", json::escape(key)),
-                        format!("unknown property `{key}`"),
-                    )
-                    .at(Anchor::Key)
-                    .with_help_opt(unknown_key_help(key, &declared)),
-                );
+                out.push(unknown_property(pointer, key, &declared));
             }
         }
         ValidationErrorKind::Enum { options } => {
             let allowed = options.as_array().map(Vec::as_slice).unwrap_or_default();
-            let help = instance
-                .as_str()
-                .and_then(|found| did_you_mean(found, allowed.iter().filter_map(Value::as_str)));
-            out.push(
-                Violation::new(
-                    Code::ValueNotAllowed,
-                    pointer,
-                    format!(
-                        "expected one of {}, found {}",
-                        literals(allowed),
-                        describe(instance)
-                    ),
-                )
-                .with_help_opt(help),
-            );
+            out.push(not_one_of(
+                pointer,
+                allowed,
+                instance.as_str(),
+                &describe(instance),
+            ));
         }
-        ValidationErrorKind::Constant { expected_value } => out.push(Violation::new(
-            Code::ValueNotAllowed,
-            pointer,
-            format!("expected `{expected_value}`, found {}", describe(instance)),
-        )),
+        ValidationErrorKind::Constant { expected_value } => {
+            out.push(not_const(pointer, expected_value, &describe(instance)))
+        }
         ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
             union(schema, error, context, out)
         }
-        _ => out.push(Violation::new(
-            Code::SchemaViolation,
-            pointer,
-            error.to_string(),
-        )),
+        _ => out.push(Violation::new(Code::SchemaViolation, pointer, message())),
     }
+}
+
+pub(super) fn type_mismatch(pointer: &str, expected: &str, found: &str) -> Violation {
+    Violation::new(
+        Code::TypeMismatch,
+        pointer,
+        format!("expected {expected}, found {found}"),
+    )
+}
+
+/// A required property missing from the object at `pointer`, whose schema
+/// is `object` (for the help: what the property takes).
+pub(super) fn missing(
+    schema: &Value,
+    object: Option<&Value>,
+    pointer: &str,
+    name: &str,
+) -> Violation {
+    let declared = object
+        .and_then(|n| n.get("properties"))
+        .and_then(|p| p.get(name));
+    let help = declared.map(|d| format!("add `{name}`: {}", brief(schema, d)));
+    Violation::new(
+        Code::MissingProperty,
+        pointer,
+        format!("missing required property `{name}`"),
+    )
+    .at(Anchor::Start)
+    .with_help_opt(help)
+}
+
+/// The properties an object schema declares.
+pub(super) fn declared(object: Option<&Value>) -> Vec<&str> {
+    object
+        .and_then(|n| n.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A member `key` of the object at `pointer` that its schema does not
+/// declare.
+pub(super) fn unknown_property(pointer: &str, key: &str, declared: &[&str]) -> Violation {
+    Violation::new(
+        Code::UnknownProperty,
+        format!("{pointer}/{}", json::escape(key)),
+        format!("unknown property `{key}`"),
+    )
+    .at(Anchor::Key)
+    .with_help_opt(unknown_key_help(key, declared))
+}
+
+/// A value not in its `enum`; `text` is the value when it is a string.
+pub(super) fn not_one_of(
+    pointer: &str,
+    allowed: &[Value],
+    text: Option<&str>,
+    found: &str,
+) -> Violation {
+    let help = text.and_then(|found| did_you_mean(found, allowed.iter().filter_map(Value::as_str)));
+    Violation::new(
+        Code::ValueNotAllowed,
+        pointer,
+        format!("expected one of {}, found {found}", literals(allowed)),
+    )
+    .with_help_opt(help)
+}
+
+pub(super) fn not_const(pointer: &str, expected: &Value, found: &str) -> Violation {
+    Violation::new(
+        Code::ValueNotAllowed,
+        pointer,
+        format!("expected `{expected}`, found {found}"),
+    )
+}
+
+/// A value that is not an object where a discriminated union wants one.
+pub(super) fn not_an_object(pointer: &str, found: &str) -> Violation {
+    type_mismatch(pointer, "object", found)
+}
+
+/// A discriminated union's value without its discriminator `key`.
+pub(super) fn no_discriminator(pointer: &str, key: &str, tags: &[&str]) -> Violation {
+    Violation::new(
+        Code::MissingProperty,
+        pointer,
+        format!("missing required property `{key}`, which says which variant this is"),
+    )
+    .at(Anchor::Start)
+    .with_help(format!("`{key}` is one of {}", tag_list(tags)))
+}
+
+/// A discriminator that names no variant: `text` is its value when it is
+/// a string, `found` describes it otherwise.
+pub(super) fn unknown_variant(
+    pointer: &str,
+    key: &str,
+    tags: &[&str],
+    text: Option<&str>,
+    shown: &str,
+    found: &str,
+) -> Violation {
+    let allowed = tag_list(tags);
+    let help = text.and_then(|found| did_you_mean(found, tags.iter().copied()));
+    Violation::new(
+        Code::UnknownVariant,
+        format!("{pointer}/{}", json::escape(key)),
+        match text {
+            Some(_) => format!("no variant has `{key}` `{shown}`; expected one of {allowed}"),
+            None => format!("`{key}` names the variant, so it is one of {allowed}; found {found}"),
+        },
+    )
+    .with_help_opt(help)
+}
+
+fn tag_list(tags: &[&str]) -> String {
+    tags.iter()
+        .map(|t| format!("`\"{t}\"`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// "Expected at least one of `a` or `b`": every branch of a union misses
+/// one property.
+pub(super) fn one_of_these(pointer: &str, names: &[String]) -> Violation {
+    Violation::new(
+        Code::MissingProperty,
+        pointer,
+        format!("expected at least one of {}", or_list(names)),
+    )
+    .at(Anchor::Start)
+}
+
+/// A value that matches none of `count` alternatives, with the first
+/// problem of each.
+pub(super) fn no_alternative(pointer: &str, count: usize, firsts: &[String]) -> Violation {
+    let help = firsts
+        .iter()
+        .enumerate()
+        .map(|(i, first)| format!("alternative {}: {first}", i + 1))
+        .collect::<Vec<_>>();
+    Violation::new(
+        Code::NoMatchingVariant,
+        pointer,
+        format!("the value matches none of the {count} alternatives"),
+    )
+    .with_help_opt((!help.is_empty()).then(|| help.join("; ")))
 }
 
 /// A value that matched none of a union's branches.
@@ -116,55 +233,25 @@ fn union(
 
     if let Some((key, tags)) = discriminator(&branches) {
         let Some(object) = instance.as_object() else {
-            out.push(Violation::new(
-                Code::TypeMismatch,
-                pointer,
-                format!("expected object, found {}", describe(instance)),
-            ));
+            out.push(not_an_object(pointer, &describe(instance)));
             return;
         };
-        let allowed = tags
-            .iter()
-            .map(|t| format!("`\"{t}\"`"))
-            .collect::<Vec<_>>()
-            .join(", ");
         match object.get(key) {
-            None => out.push(
-                Violation::new(
-                    Code::MissingProperty,
-                    pointer,
-                    format!("missing required property `{key}`, which says which variant this is"),
-                )
-                .at(Anchor::Start)
-                .with_help(format!("`{key}` is one of {allowed}")),
-            ),
+            None => out.push(no_discriminator(pointer, key, &tags)),
             Some(tag) => match tags.iter().position(|t| Some(*t) == tag.as_str()) {
                 Some(i) => {
                     for inner in branches_errors.get(i).into_iter().flatten() {
                         self::error(schema, inner, out);
                     }
                 }
-                None => {
-                    let help = tag
-                        .as_str()
-                        .and_then(|found| did_you_mean(found, tags.iter().copied()));
-                    out.push(
-                        Violation::new(
-                            Code::UnknownVariant,
-                            format!("{pointer}/{}", json::escape(key)),
-                            match tag.as_str() {
-                                Some(_) => format!(
-                                    "no variant has `{key}` `{tag}`; expected one of {allowed}"
-                                ),
-                                None => format!(
-                                    "`{key}` names the variant, so it is one of {allowed}; found {}",
-                                    describe(tag)
-                                ),
-                            },
-                        )
-                        .with_help_opt(help),
-                    );
-                }
+                None => out.push(unknown_variant(
+                    pointer,
+                    key,
+                    &tags,
+                    tag.as_str(),
+                    &tag.to_string(),
+                    &describe(tag),
+                )),
             },
         }
         return;
@@ -193,14 +280,10 @@ fn union(
                     }
                 }
             }
-            out.push(Violation::new(
-                Code::TypeMismatch,
+            out.push(type_mismatch(
                 pointer,
-                format!(
-                    "expected {}, found {}",
-                    expected.join(" or "),
-                    describe(instance)
-                ),
+                &expected.join(" or "),
+                &describe(instance),
             ));
         }
         [only] => {
@@ -223,36 +306,19 @@ fn union(
                 })
                 .collect();
             match required {
-                Some(names) => out.push(
-                    Violation::new(
-                        Code::MissingProperty,
-                        pointer,
-                        format!("expected at least one of {}", or_list(&names)),
-                    )
-                    .at(Anchor::Start),
-                ),
+                Some(names) => out.push(one_of_these(pointer, &names)),
                 None => {
                     let mut firsts = Vec::new();
-                    for (i, errors) in several.iter().enumerate() {
+                    for errors in several.iter() {
                         let mut found = Vec::new();
                         if let Some(first) = errors.first() {
                             self::error(schema, first, &mut found);
                         }
                         if let Some(v) = found.first() {
-                            firsts.push(format!("alternative {}: {}", i + 1, v.message));
+                            firsts.push(v.message.clone());
                         }
                     }
-                    out.push(
-                        Violation::new(
-                            Code::NoMatchingVariant,
-                            pointer,
-                            format!(
-                                "the value matches none of the {} alternatives",
-                                several.len()
-                            ),
-                        )
-                        .with_help_opt((!firsts.is_empty()).then(|| firsts.join("; "))),
-                    );
+                    out.push(no_alternative(pointer, several.len(), &firsts));
                 }
             }
         }
@@ -262,7 +328,7 @@ fn union(
 /// The property whose `const` tells a union's branches apart, and each
 /// branch's tag: the first property that every branch requires with a
 /// distinct string `const`.
-fn discriminator<'s>(branches: &[&'s Value]) -> Option<(&'s str, Vec<&'s str>)> {
+pub(super) fn discriminator<'s>(branches: &[&'s Value]) -> Option<(&'s str, Vec<&'s str>)> {
     let first = branches.first()?.get("properties")?.as_object()?;
     first.keys().find_map(|key| {
         let tags: Option<Vec<&str>> = branches
@@ -289,7 +355,7 @@ fn node<'s>(schema: &'s Value, error: &ValidationError) -> Option<&'s Value> {
 }
 
 /// Follows local `$ref`s (`#/$defs/Name`).
-fn resolve<'s>(schema: &'s Value, mut node: &'s Value) -> &'s Value {
+pub(super) fn resolve<'s>(schema: &'s Value, mut node: &'s Value) -> &'s Value {
     for _ in 0..MAX_REF_HOPS {
         let Some(target) = node
             .get("$ref")

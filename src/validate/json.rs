@@ -99,11 +99,6 @@ pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {
     at
 }
 
-/// Nesting the index follows. `serde_json` refuses data nested deeper
-/// than 128 levels before any of it is located, so this bound is never
-/// reached by data that parsed; it only keeps the recursion bounded.
-const MAX_DEPTH: usize = 256;
-
 /// Where each byte of a text assembled from a file comes from, as pieces:
 /// a run of bytes copied from the file, or bytes that all stand for one
 /// place of it (an escape, the newline that joins two `data:` lines). One
@@ -274,6 +269,76 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// Nesting the index follows. `serde_json` refuses data nested deeper
+/// than 128 levels before any of it is indexed, so this bound is never
+/// reached by data that parsed; it only keeps the recursion bounded.
+const MAX_DEPTH: usize = 256;
+
+/// The longest text indexed: a node's child count has 28 bits.
+const MAX_INDEXED: usize = 1 << 28;
+
+/// Whether a JSON text is one JSON value, as `serde_json` reads it into a
+/// `Value` (the same errors at the same places, numbers out of range
+/// included), without building anything.
+pub fn check_syntax(text: &str) -> Result<(), serde_json::Error> {
+    serde_json::from_str::<Checked>(text).map(|_| ())
+}
+
+/// A JSON value read and dropped as it is read.
+struct Checked;
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Checked, D::Error> {
+        from.deserialize_any(CheckedVisitor)
+    }
+}
+
+struct CheckedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CheckedVisitor {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_key::<Checked>()?.is_some() {
+            map.next_value::<Checked>()?;
+        }
+        Ok(Checked)
+    }
+}
+
 /// The bytes of one value, and of its key when it is an object member.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Place {
@@ -281,25 +346,50 @@ pub struct Place {
     pub key: Option<Range<usize>>,
 }
 
-/// An index of every value of a JSON text by position, built in one pass.
-/// A node is 24 bytes and each member or item 4 more, wherever it is: a
-/// list of empty lists is indexed in about 10 bytes per byte of text.
+/// Every value of a JSON text, by position, built in one pass: the tree
+/// `agentc validate` validates (`jsonschema` reads it through
+/// [`super::tape`]), and what says which bytes hold the value at a JSON
+/// pointer. A node is 20 bytes whatever it holds, and nothing is copied
+/// out of the text: a list of empty lists costs about 7 bytes per byte of
+/// text, a list of one-digit numbers 10, where a `serde_json::Value` costs
+/// 72 bytes a node (24 and 36 per byte).
+///
+/// Meant for text [`check_syntax`] accepted; on other text the index is
+/// partial, never wrong about what it has. A text of more than 256 MiB is
+/// not indexed.
 pub struct Index<'t> {
     text: &'t str,
     nodes: Vec<Node>,
-    /// The members or items of every object and array, each run together.
-    children: Vec<u32>,
-    /// For each object of more than [`SCANNED`] members, its members
-    /// sorted by key (then by position), each run together: a lookup in a
-    /// wide object is a binary search.
+    /// For each object of more than [`SCANNED`] members, its node and where
+    /// its members start in `sorted`, by node.
+    wide: Vec<(u32, u32)>,
+    /// The members of wide objects that count (the last of repeated keys),
+    /// sorted by key, each object's run together: a lookup in a wide
+    /// object is a binary search.
     sorted: Vec<u32>,
+    /// For each array of more than [`STRIDE`] items, its node and where its
+    /// every `STRIDE`-th item is listed in `strides`, by node.
+    long: Vec<(u32, u32)>,
+    strides: Vec<u32>,
 }
 
-/// Objects of at most this many members are searched from the end.
-const SCANNED: u32 = 16;
+/// Objects of at most this many members are searched from the start.
+const SCANNED: usize = 16;
+
+/// An item of a long array is found from the nearest listed item before
+/// it, at most this many steps away.
+const STRIDE: usize = 64;
 
 /// No key: the value is not an object's member.
 const NO_KEY: u32 = u32::MAX;
+
+/// The node's kind, in the low bits of `info`.
+const KIND_MASK: u32 = 0b111;
+/// A member whose key the object writes again later: `serde_json` keeps
+/// the last, and so does validation.
+const SHADOWED: u32 = 1 << 3;
+/// The count of members (the keys that count) or items, above the flags.
+const COUNT_SHIFT: u32 = 4;
 
 #[derive(Clone, Copy)]
 struct Node {
@@ -307,66 +397,191 @@ struct Node {
     end: u32,
     /// Where the member's key literal starts, or [`NO_KEY`].
     key: u32,
-    /// The node's members or items: `children[first..first + count]`, and
-    /// for a wide object `sorted[by_key..by_key + count]`.
-    first: u32,
-    count: u32,
-    by_key: u32,
-    kind: Kind,
+    /// The node after this one's subtree: the nodes are in document
+    /// order, so a container's children are the nodes from the next one
+    /// to this, each its previous sibling's `next`.
+    next: u32,
+    info: u32,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Scalar,
+/// What a node of an [`Index`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    False,
+    True,
+    Number,
+    String,
     Array,
     Object,
+    /// Not JSON: only in the index of a text `serde_json` refused.
+    Invalid,
+}
+
+impl Kind {
+    fn of(info: u32) -> Kind {
+        match info & KIND_MASK {
+            0 => Kind::Null,
+            1 => Kind::False,
+            2 => Kind::True,
+            3 => Kind::Number,
+            4 => Kind::String,
+            5 => Kind::Array,
+            6 => Kind::Object,
+            _ => Kind::Invalid,
+        }
+    }
+
+    fn bits(self) -> u32 {
+        match self {
+            Kind::Null => 0,
+            Kind::False => 1,
+            Kind::True => 2,
+            Kind::Number => 3,
+            Kind::String => 4,
+            Kind::Array => 5,
+            Kind::Object => 6,
+            Kind::Invalid => 7,
+        }
+    }
+}
+
+/// The children of a node: the items of an array, or every member of an
+/// object, repeated keys included.
+pub struct Children<'i> {
+    nodes: &'i [Node],
+    at: u32,
+    end: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        if self.at >= self.end {
+            return None;
+        }
+        let id = self.at;
+        self.at = self.nodes.get(id as usize).map_or(self.end, |n| n.next);
+        Some(id)
+    }
+}
+
+/// The members of an object that count: [`Index::members`].
+pub struct Members<'i>(Children<'i>);
+
+impl Iterator for Members<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            let id = self.0.next()?;
+            if self
+                .0
+                .nodes
+                .get(id as usize)
+                .is_some_and(|n| n.info & SHADOWED == 0)
+            {
+                return Some(id);
+            }
+        }
+    }
 }
 
 impl<'t> Index<'t> {
-    /// Indexes `text`, which `serde_json` has already accepted. On text it
-    /// did not accept the index is partial, never wrong about what it has.
-    /// A text too long for 32-bit offsets is not indexed.
+    /// Indexes `text`, which [`check_syntax`] has accepted.
     pub fn new(text: &'t str) -> Index<'t> {
         let mut parser = Parser {
+            text,
             bytes: text.as_bytes(),
             at: 0,
-            nodes: Vec::new(),
-            children: Vec::new(),
-            pending: Vec::new(),
+            index: Index {
+                text,
+                nodes: Vec::new(),
+                wide: Vec::new(),
+                sorted: Vec::new(),
+                long: Vec::new(),
+                strides: Vec::new(),
+            },
+            scratch: Vec::new(),
         };
-        if u32::try_from(text.len()).is_ok() {
+        if text.len() < MAX_INDEXED {
             parser.value(0, NO_KEY);
         }
-        let mut index = Index {
-            text,
-            nodes: parser.nodes,
-            children: parser.children,
-            sorted: Vec::new(),
-        };
-        index.sort_wide_objects();
+        // Containers close after their children: list them by node.
+        let mut index = parser.index;
+        index.wide.sort_unstable();
+        index.long.sort_unstable();
         index
     }
 
-    fn sort_wide_objects(&mut self) {
-        let mut sorted = Vec::new();
-        for id in 0..self.nodes.len() {
-            let node = self.nodes[id];
-            if node.kind != Kind::Object || node.count <= SCANNED {
-                continue;
-            }
-            let start = sorted.len();
-            let members = &self.children[node.first as usize..(node.first + node.count) as usize];
-            sorted.extend_from_slice(members);
-            // Stable: equal keys keep their order, the last one last.
-            sorted[start..].sort_by(|&a, &b| self.key_of(a).cmp(&self.key_of(b)));
-            self.nodes[id].by_key = start as u32;
-        }
-        self.sorted = sorted;
+    /// The text indexed.
+    pub fn text(&self) -> &'t str {
+        self.text
     }
 
-    /// The key literal of a member node.
+    /// The node of the whole text's value, if there is one.
+    pub fn root(&self) -> Option<u32> {
+        (!self.nodes.is_empty()).then_some(0)
+    }
+
+    /// How many nodes the index holds.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn node(&self, id: u32) -> Option<&Node> {
+        self.nodes.get(id as usize)
+    }
+
+    pub fn kind(&self, id: u32) -> Kind {
+        self.node(id).map_or(Kind::Invalid, |n| Kind::of(n.info))
+    }
+
+    /// The items of an array, or the members of an object that count
+    /// (each key once).
+    pub fn len(&self, id: u32) -> usize {
+        self.node(id)
+            .map_or(0, |n| (n.info >> COUNT_SHIFT) as usize)
+    }
+
+    /// The bytes of a node's value.
+    pub fn span(&self, id: u32) -> Range<usize> {
+        self.node(id)
+            .map_or(0..0, |n| n.start as usize..n.end as usize)
+    }
+
+    /// A node's value as written.
+    pub fn source(&self, id: u32) -> &'t str {
+        let text: &'t str = self.text;
+        text.get(self.span(id)).unwrap_or_default()
+    }
+
+    /// How many nodes a node's subtree holds, itself included.
+    pub fn size(&self, id: u32) -> usize {
+        self.node(id).map_or(0, |n| (n.next - id) as usize)
+    }
+
+    /// The items of an array, or every member of an object (repeated keys
+    /// included), in order.
+    pub fn children(&self, id: u32) -> Children<'_> {
+        let end = self.node(id).map_or(id, |n| n.next);
+        Children {
+            nodes: &self.nodes,
+            at: id + 1,
+            end,
+        }
+    }
+
+    /// The members of an object that count: of repeated keys, the last,
+    /// as `serde_json` keeps it.
+    pub fn members(&self, id: u32) -> Members<'_> {
+        Members(self.children(id))
+    }
+
+    /// The key literal of a member node, with its quotes.
     fn key_span(&self, id: u32) -> Option<Range<usize>> {
-        let node = self.nodes.get(id as usize)?;
+        let node = self.node(id)?;
         if node.key == NO_KEY {
             return None;
         }
@@ -375,57 +590,76 @@ impl<'t> Index<'t> {
     }
 
     /// The decoded key of a member node.
-    fn key_of(&self, id: u32) -> std::borrow::Cow<'t, str> {
+    pub fn key(&self, id: u32) -> Option<std::borrow::Cow<'t, str>> {
         let text: &'t str = self.text;
         self.key_span(id)
             .and_then(|span| text.get(span))
             .and_then(key_text)
-            .unwrap_or_default()
     }
 
-    /// The member of the object `node` named `token`: the last of repeated
+    fn key_is(&self, id: u32, key: &str) -> bool {
+        self.key(id).is_some_and(|k| k == key)
+    }
+
+    /// The member of the object `id` named `key`: the last of repeated
     /// keys, as `serde_json` keeps it.
-    fn member(&self, node: &Node, token: &str) -> Option<u32> {
-        let range = node.first as usize..(node.first + node.count) as usize;
-        if node.count <= SCANNED {
-            return self.children[range]
-                .iter()
-                .rev()
-                .find(|&&m| self.key_of(m) == token)
-                .copied();
+    pub fn member(&self, id: u32, key: &str) -> Option<u32> {
+        if self.kind(id) != Kind::Object {
+            return None;
         }
-        let sorted = &self.sorted[node.by_key as usize..node.by_key as usize + range.len()];
-        let after = sorted.partition_point(|&m| *self.key_of(m) <= *token);
-        let last = *sorted.get(after.checked_sub(1)?)?;
-        (self.key_of(last) == token).then_some(last)
+        let Ok(at) = self.wide.binary_search_by_key(&id, |&(node, _)| node) else {
+            return self.members(id).find(|&m| self.key_is(m, key));
+        };
+        let start = self.wide[at].1 as usize;
+        let run = self.sorted.get(start..start + self.len(id))?;
+        let found = run.partition_point(|&m| *self.key(m).unwrap_or_default() < *key);
+        let m = *run.get(found)?;
+        self.key_is(m, key).then_some(m)
+    }
+
+    /// The item `i` of the array `id`.
+    pub fn item(&self, id: u32, i: usize) -> Option<u32> {
+        if self.kind(id) != Kind::Array || i >= self.len(id) {
+            return None;
+        }
+        let (mut at, steps) = match self.long.binary_search_by_key(&id, |&(node, _)| node) {
+            Ok(k) => {
+                let start = self.long[k].1 as usize;
+                (*self.strides.get(start + i / STRIDE)?, i % STRIDE)
+            }
+            Err(_) => (id + 1, i),
+        };
+        for _ in 0..steps {
+            at = self.node(at)?.next;
+        }
+        Some(at)
+    }
+
+    /// The decoded text of a string node; borrowed when it has no escape.
+    pub fn string(&self, id: u32) -> Option<std::borrow::Cow<'t, str>> {
+        match self.kind(id) {
+            Kind::String => key_text(self.source(id)),
+            _ => None,
+        }
     }
 
     /// The place of the value at `pointer` (RFC 6901, escaped), or of the
     /// deepest value on its way that exists.
     pub fn locate(&self, pointer: &str) -> Option<Place> {
-        let mut node = 0u32;
-        let tokens = pointer.split('/').skip(1).map(unescape);
-        for token in tokens {
-            let Some(current) = self.nodes.get(node as usize) else {
-                break;
-            };
-            let next = match current.kind {
-                Kind::Object => self.member(current, &token),
-                Kind::Array => token
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&i| i < current.count)
-                    .map(|i| self.children[(current.first + i) as usize]),
-                Kind::Scalar => None,
+        let mut node = self.root()?;
+        for token in pointer.split('/').skip(1).map(unescape) {
+            let next = match self.kind(node) {
+                Kind::Object => self.member(node, &token),
+                Kind::Array => token.parse::<usize>().ok().and_then(|i| self.item(node, i)),
+                _ => None,
             };
             match next {
                 Some(next) => node = next,
                 None => break,
             }
         }
-        let found = self.nodes.get(node as usize)?;
         Some(Place {
-            value: found.start as usize..found.end as usize,
+            value: self.span(node),
             key: self.key_span(node),
         })
     }
@@ -442,13 +676,12 @@ pub fn escape(token: &str) -> String {
 }
 
 struct Parser<'t> {
+    text: &'t str,
     bytes: &'t [u8],
     at: usize,
-    nodes: Vec<Node>,
-    children: Vec<u32>,
-    /// The children of the containers open now, run together: each
-    /// container moves its own to `children` when it closes.
-    pending: Vec<u32>,
+    index: Index<'t>,
+    /// The members of the object being closed.
+    scratch: Vec<u32>,
 }
 
 impl Parser<'_> {
@@ -458,55 +691,67 @@ impl Parser<'_> {
         }
     }
 
-    /// Parses one value and returns its node index.
+    /// Skips a scalar other than a string: to the next delimiter.
+    fn skip_scalar(&mut self) {
+        while self
+            .bytes
+            .get(self.at)
+            .is_some_and(|b| !matches!(b, b',' | b']' | b'}' | b':' | b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.at += 1;
+        }
+    }
+
+    /// Parses one value and returns its node.
     fn value(&mut self, depth: usize, key: u32) -> u32 {
         self.skip_space();
         let start = self.at;
-        let id = self.nodes.len() as u32;
-        self.nodes.push(Node {
+        let id = self.index.nodes.len() as u32;
+        self.index.nodes.push(Node {
             start: start as u32,
             end: start as u32,
             key,
-            first: 0,
-            count: 0,
-            by_key: 0,
-            kind: Kind::Scalar,
+            next: id + 1,
+            info: Kind::Invalid.bits(),
         });
+        let mut count = 0;
         let kind = match self.bytes.get(self.at) {
-            Some(b'{') if depth < MAX_DEPTH => Kind::Object,
-            Some(b'[') if depth < MAX_DEPTH => Kind::Array,
+            Some(b'{') if depth < MAX_DEPTH => {
+                count = self.object(depth);
+                Kind::Object
+            }
+            Some(b'[') if depth < MAX_DEPTH => {
+                count = self.array(depth);
+                Kind::Array
+            }
             Some(b'"') => {
                 self.at = string_end(self.bytes, self.at);
-                Kind::Scalar
+                Kind::String
             }
-            Some(_) => {
-                while self.bytes.get(self.at).is_some_and(|b| {
-                    !matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
-                }) {
-                    self.at += 1;
+            Some(first) => {
+                let first = *first;
+                self.skip_scalar();
+                match (first, &self.bytes[start..self.at]) {
+                    (_, b"null") => Kind::Null,
+                    (_, b"true") => Kind::True,
+                    (_, b"false") => Kind::False,
+                    (b'-' | b'0'..=b'9', _) => Kind::Number,
+                    _ => Kind::Invalid,
                 }
-                Kind::Scalar
             }
-            None => Kind::Scalar,
+            None => Kind::Invalid,
         };
-        if kind != Kind::Scalar {
-            let mark = self.pending.len();
-            match kind {
-                Kind::Object => self.object(depth),
-                _ => self.array(depth),
-            }
-            let node = &mut self.nodes[id as usize];
-            node.first = self.children.len() as u32;
-            node.count = (self.pending.len() - mark) as u32;
-            self.children.extend(self.pending.drain(mark..));
-        }
-        let node = &mut self.nodes[id as usize];
-        node.kind = kind;
+        let next = self.index.nodes.len() as u32;
+        let node = &mut self.index.nodes[id as usize];
         node.end = self.at as u32;
+        node.next = next;
+        node.info = kind.bits() | (count << COUNT_SHIFT);
         id
     }
 
-    fn object(&mut self, depth: usize) {
+    /// Parses an object's members; returns how many keys count.
+    fn object(&mut self, depth: usize) -> u32 {
+        let id = self.index.nodes.len() as u32 - 1;
         self.at += 1;
         loop {
             self.skip_space();
@@ -524,15 +769,72 @@ impl Parser<'_> {
                         break;
                     }
                     self.at += 1;
-                    let value = self.value(depth + 1, key_start as u32);
-                    self.pending.push(value);
+                    self.value(depth + 1, key_start as u32);
                 }
                 _ => break,
             }
         }
+        self.close_object(id)
     }
 
-    fn array(&mut self, depth: usize) {
+    /// Marks the members whose key is written again later, and lists a
+    /// wide object's members by key.
+    fn close_object(&mut self, id: u32) -> u32 {
+        let end = self.index.nodes.len() as u32;
+        let mut members = std::mem::take(&mut self.scratch);
+        members.clear();
+        members.extend(Children {
+            nodes: &self.index.nodes,
+            at: id + 1,
+            end,
+        });
+        let text: &str = self.text;
+        let key_of = |nodes: &[Node], m: u32| {
+            let start = nodes[m as usize].key as usize;
+            text.get(start..string_end(text.as_bytes(), start))
+                .and_then(key_text)
+                .unwrap_or_default()
+        };
+        let mut shadowed = Vec::new();
+        if members.len() <= SCANNED {
+            let keys: Vec<_> = members
+                .iter()
+                .map(|&m| key_of(&self.index.nodes, m))
+                .collect();
+            for (i, key) in keys.iter().enumerate() {
+                if keys[i + 1..].contains(key) {
+                    shadowed.push(members[i]);
+                }
+            }
+        } else {
+            let mut keyed: Vec<_> = members
+                .iter()
+                .map(|&m| (key_of(&self.index.nodes, m), m))
+                .collect();
+            // Stable: equal keys keep their order, the last one last.
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let start = self.index.sorted.len() as u32;
+            for (k, (key, m)) in keyed.iter().enumerate() {
+                if keyed.get(k + 1).is_some_and(|(next, _)| next == key) {
+                    shadowed.push(*m);
+                } else {
+                    self.index.sorted.push(*m);
+                }
+            }
+            self.index.wide.push((id, start));
+        }
+        for &m in &shadowed {
+            self.index.nodes[m as usize].info |= SHADOWED;
+        }
+        let count = (members.len() - shadowed.len()) as u32;
+        self.scratch = members;
+        count
+    }
+
+    /// Parses an array's items; returns how many.
+    fn array(&mut self, depth: usize) -> u32 {
+        let id = self.index.nodes.len() as u32 - 1;
+        let mut count = 0;
         self.at += 1;
         loop {
             self.skip_space();
@@ -544,8 +846,8 @@ impl Parser<'_> {
                 Some(b',') => self.at += 1,
                 Some(_) => {
                     let before = self.at;
-                    let item = self.value(depth + 1, NO_KEY);
-                    self.pending.push(item);
+                    self.value(depth + 1, NO_KEY);
+                    count += 1;
                     if self.at == before {
                         break;
                     }
@@ -553,6 +855,17 @@ impl Parser<'_> {
                 None => break,
             }
         }
+        if count > STRIDE {
+            let start = self.index.strides.len() as u32;
+            let items = Children {
+                nodes: &self.index.nodes,
+                at: id + 1,
+                end: self.index.nodes.len() as u32,
+            };
+            self.index.strides.extend(items.step_by(STRIDE));
+            self.index.long.push((id, start));
+        }
+        count as u32
     }
 }
 
@@ -651,7 +964,7 @@ pub fn duplicate_keys(text: &str, mut found: impl FnMut(Range<usize>, Range<usiz
                         },
                         None => match small.iter().find(|(k, _)| *k == key) {
                             Some((_, first)) => found(first.clone(), span),
-                            None if small.len() < SCANNED as usize => small.push((key, span)),
+                            None if small.len() < SCANNED => small.push((key, span)),
                             None => {
                                 let mut keys: Keys = small.drain(..).collect();
                                 keys.insert(key, span);

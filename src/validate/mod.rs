@@ -14,22 +14,43 @@
 //! [`Diagnostic`]: crate::Diagnostic
 
 pub mod aap;
+mod compile;
 pub mod data;
 mod explain;
 pub mod json;
+mod report;
 pub mod run_input;
+pub mod tape;
 
 use crate::diagnostic::{Code, Diagnostics, MAX_DIAGNOSTICS};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::model::Model;
+use compile::{Enums, Rule};
+use json::{Index, Kind};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use tape::{Tape, TapeNode};
+
+/// A value's text up to this long is printed in a message that quotes it;
+/// a longer one is named by what it is (`an array of 3 items`).
+const SHOWN_BYTES: usize = 200;
 
 /// A compiled schema that validates JSON values. `Send + Sync`: build it
 /// once and share it between threads.
+///
+/// Values are validated as an [`Index`] of their text (20 bytes a node,
+/// read in place), and `jsonschema` only says whether one is valid; the
+/// report of an invalid one walks the schema (`report.rs`), so its cost
+/// follows the value and the problems it lists, never the union branches
+/// it did not take.
 pub struct Validator {
-    schema: Value,
-    compiled: jsonschema::Validator,
+    /// Boxed: the report finds an `enum`'s set and a node's rules by the
+    /// node's address, so the schema never moves.
+    schema: Box<Value>,
+    compiled: jsonschema::Validator<Tape>,
+    enums: Arc<Enums>,
+    rules: HashMap<usize, Rule>,
 }
 
 impl Validator {
@@ -52,9 +73,17 @@ impl Validator {
     /// for schemas shaped like agentc's: closed objects, and unions whose
     /// branches share a `const` discriminator property.
     pub fn from_schema(schema: Value) -> Result<Validator, EmitError> {
-        let compiled = jsonschema::draft202012::new(&schema)
+        let schema = Box::new(schema);
+        let enums = Arc::new(compile::enums(&schema));
+        let compiled = compile::compile(&schema, &enums)
             .map_err(|error| EmitError::new(format!("the schema does not compile: {error}")))?;
-        Ok(Validator { schema, compiled })
+        let rules = compile::rules(&schema);
+        Ok(Validator {
+            schema,
+            compiled,
+            enums,
+            rules,
+        })
     }
 
     /// The JSON Schema this validator checks against.
@@ -63,28 +92,46 @@ impl Validator {
     }
 
     pub fn is_valid(&self, value: &Value) -> bool {
-        self.compiled.is_valid(value)
+        let text = value.to_string();
+        let index = Index::new(&text);
+        index
+            .root()
+            .is_some_and(|root| self.is_valid_in(&index, root))
     }
 
-    /// Every problem of `value`, each at its JSON pointer, up to
-    /// [`MAX_DIAGNOSTICS`] in all: past it, one `too-many-problems` at the root
-    /// says there are more (a list of millions of wrong items is generated
-    /// data, and explaining each would cost gigabytes). A valid value costs
-    /// one `jsonschema` pass and nothing more.
+    /// Every problem of `value`: [`Validator::validate_in`] of its text.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<Violation>> {
-        if self.compiled.is_valid(value) {
+        let text = value.to_string();
+        let index = Index::new(&text);
+        match index.root() {
+            Some(root) => self.validate_in(&index, root),
+            None => Err(vec![Violation::new(
+                Code::SchemaViolation,
+                "",
+                "the value does not match its schema",
+            )]),
+        }
+    }
+
+    /// Whether the value at node `id` of `index` is valid.
+    pub fn is_valid_in(&self, index: &Index, id: u32) -> bool {
+        self.compiled.is_valid(TapeNode::new(index, id))
+    }
+
+    /// Every problem of the value at node `id` of `index`, each at its JSON
+    /// pointer (relative to that value), up to [`MAX_DIAGNOSTICS`] in all:
+    /// past it, one `too-many-problems` at the root says there are more (a
+    /// list of millions of wrong items is generated data, and explaining
+    /// each would cost gigabytes). A valid value costs one `jsonschema`
+    /// pass and nothing more.
+    pub fn validate_in(&self, index: &Index, id: u32) -> Result<(), Vec<Violation>> {
+        if self.is_valid_in(index, id) {
             return Ok(());
         }
-        let mut violations = Vec::new();
-        let mut errors = self.compiled.iter_errors(value);
-        for error in errors.by_ref() {
-            explain::error(&self.schema, &error, &mut violations);
-            // One fewer than a file records, leaving room for the count.
-            if violations.len() >= MAX_DIAGNOSTICS - 1 {
-                break;
-            }
-        }
-        if errors.next().is_some() {
+        // One fewer than a file records, leaving room for the count.
+        let found = report::walk(self, index, id, MAX_DIAGNOSTICS - 1);
+        let mut violations = found.violations;
+        if found.truncated {
             violations.push(Violation::new(
                 Code::TooManyProblems,
                 "",
@@ -95,7 +142,7 @@ impl Validator {
             ));
         }
         if violations.is_empty() {
-            // `is_valid` and `iter_errors` are one validator's two answers;
+            // `jsonschema` and the walk are two readings of one schema;
             // should they ever disagree, still say the value is invalid.
             violations.push(Violation::new(
                 Code::SchemaViolation,
@@ -104,6 +151,21 @@ impl Validator {
             ));
         }
         Err(violations)
+    }
+
+    /// The rule of a schema node the report does not walk itself.
+    fn rule(&self, node: &Value) -> Option<&Rule> {
+        self.rules.get(&compile::address(node))
+    }
+
+    /// Whether a value is one of an `enum`'s `options`.
+    fn enum_contains(&self, options: &Value, node: TapeNode) -> bool {
+        match self.enums.get(&compile::address(options)) {
+            Some(set) => set.contains(node),
+            None => options
+                .as_array()
+                .is_some_and(|list| list.iter().any(|o| tape::equals(node, o))),
+        }
     }
 }
 
@@ -253,6 +315,28 @@ pub(crate) fn describe(value: &Value) -> String {
             n => format!("an array of {n} items"),
         },
         Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// [`describe`] of a value of an [`Index`], without building it.
+pub(crate) fn describe_node(index: &Index, id: u32) -> String {
+    match index.kind(id) {
+        Kind::Null | Kind::Invalid => "null".to_string(),
+        Kind::True => "boolean `true`".to_string(),
+        Kind::False => "boolean `false`".to_string(),
+        Kind::Number => match tape::number(index.source(id)) {
+            Some(n) => format!("number `{n}`"),
+            None => format!("number `{}`", index.source(id)),
+        },
+        Kind::String => describe(&Value::String(
+            index.string(id).unwrap_or_default().into_owned(),
+        )),
+        Kind::Array => match index.len(id) {
+            0 => "an empty array".to_string(),
+            1 => "an array of 1 item".to_string(),
+            n => format!("an array of {n} items"),
+        },
+        Kind::Object => "an object".to_string(),
     }
 }
 

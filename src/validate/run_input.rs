@@ -699,7 +699,7 @@ fn is_uuid(text: &str) -> bool {
 /// The schema for a profile and version: the backend documents some
 /// optional fields as nullable; 1.1 adds `encryptedValueType`; the draft
 /// lacks what 1.0 added.
-fn schema(profile: Profile, version: Version) -> Result<Value, EmitError> {
+pub(super) fn schema(profile: Profile, version: Version) -> Result<Value, EmitError> {
     let mut schema: Value = serde_json::from_str(SCHEMA).map_err(|error| {
         EmitError::new(format!("the RunAgentInput schema is not JSON: {error}"))
     })?;
