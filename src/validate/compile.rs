@@ -4,10 +4,10 @@
 //! does not walk itself.
 
 use super::tape::{Tape, TapeNode, equals};
+use foldhash::HashMap;
 use jsonschema::json::Node;
 use jsonschema::{Keyword, ValidationError};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The values of one `enum`. A list of strings (all of agentc's) is one
@@ -110,7 +110,7 @@ pub(super) fn address(node: &Value) -> usize {
 pub(super) type Enums = HashMap<usize, Arc<EnumSet>>;
 
 pub(super) fn enums(schema: &Value) -> Enums {
-    let mut enums = HashMap::new();
+    let mut enums = HashMap::default();
     let mut stack = vec![schema];
     while let Some(node) = stack.pop() {
         match node {
@@ -225,7 +225,7 @@ fn unwalked(map: &Map<String, Value>, root: bool) -> bool {
 /// The [`Rule`]s of a schema's nodes, by address. agentc's own schemas
 /// have one (the AAP schema's `maxProperties: 0`).
 pub(super) fn rules(root: &Value) -> HashMap<usize, Rule> {
-    let mut rules = HashMap::new();
+    let mut rules = HashMap::default();
     let mut stack = vec![(root, true)];
     while let Some((node, is_root)) = stack.pop() {
         let map = match node {
@@ -286,4 +286,70 @@ fn rule(schema: Value, whole: bool) -> Option<Rule> {
         compiled,
         whole,
     })
+}
+
+/// A union's discriminator (the property whose `const` tells its branches
+/// apart) and each branch's tag, found once per `anyOf` or `oneOf` list.
+pub(super) type Unions = HashMap<usize, (String, Vec<String>)>;
+
+pub(super) fn unions(root: &Value) -> Unions {
+    let mut unions = HashMap::default();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("anyOf" | "oneOf", Value::Array(list)) => {
+                            let branches: Vec<&Value> = list
+                                .iter()
+                                .map(|b| super::explain::resolve(root, b))
+                                .collect();
+                            if let Some((key, tags)) = super::explain::discriminator(&branches) {
+                                let tags = tags.into_iter().map(str::to_string).collect();
+                                unions.insert(address(value), (key.to_string(), tags));
+                            }
+                            stack.extend(list);
+                        }
+                        ("enum" | "const" | "default" | "examples", _) => {}
+                        _ => stack.push(value),
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    unions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_enum_is_one_compact_set_shared_by_jsonschema_and_the_report() {
+        let values: Vec<Value> = (0..100_000).map(|i| json!(format!("v{i}"))).collect();
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "string", "enum": values},
+            "b": {"enum": [1, "x", null]}
+        }});
+        let validator = crate::validate::Validator::from_schema(schema).unwrap();
+        let list = &validator.schema()["properties"]["a"]["enum"];
+        let set = validator
+            .enums
+            .get(&address(list))
+            .expect("a set for the list");
+        // One in the table, one in `jsonschema`'s `enum` keyword.
+        assert_eq!(Arc::strong_count(set), 2);
+        let strings = set.strings.as_ref().expect("all strings");
+        let text: usize = (0..100_000).map(|i| format!("v{i}").len()).sum();
+        assert_eq!(strings.text.len(), text);
+        assert_eq!(strings.ends.len() + strings.sorted.len(), 200_000);
+        assert!(validator.is_valid(&json!({"a": "v99999", "b": null})));
+        assert!(!validator.is_valid(&json!({"a": "v100000"})));
+        assert!(!validator.is_valid(&json!({"b": "y"})));
+        assert!(validator.is_valid(&json!({"b": 1.0})), "numbers by value");
+    }
 }

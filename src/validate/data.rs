@@ -198,8 +198,8 @@ pub(crate) fn each_value(
         }
         if diagnostics.is_full() {
             if json::check_syntax(&doc.text).is_err()
-                || has_duplicate_keys(&doc.text)
                 || !valid(&doc)
+                || has_duplicate_keys(&doc.text)
             {
                 diagnostics.count_at_least(Severity::Error);
             }

@@ -512,7 +512,16 @@ impl<'t> Index<'t> {
         let mut index = parser.index;
         index.wide.sort_unstable();
         index.long.sort_unstable();
+        index.nodes.shrink_to_fit();
         index
+    }
+
+    /// The bytes the index holds on the heap: what a value costs to
+    /// validate and report, beside its text.
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + (self.wide.capacity() + self.long.capacity()) * 8
+            + (self.sorted.capacity() + self.strides.capacity()) * 4
     }
 
     /// The text indexed.
@@ -598,6 +607,17 @@ impl<'t> Index<'t> {
     }
 
     fn key_is(&self, id: u32, key: &str) -> bool {
+        let Some(span) = self.key_span(id) else {
+            return false;
+        };
+        let literal = self.text.as_bytes().get(span).unwrap_or_default();
+        let inner = literal
+            .get(1..literal.len().saturating_sub(1))
+            .unwrap_or_default();
+        // Without an escape, the key is its literal's bytes.
+        if memchr::memchr(b'\\', inner).is_none() {
+            return inner == key.as_bytes();
+        }
         self.key(id).is_some_and(|k| k == key)
     }
 
@@ -619,20 +639,28 @@ impl<'t> Index<'t> {
 
     /// The item `i` of the array `id`.
     pub fn item(&self, id: u32, i: usize) -> Option<u32> {
-        if self.kind(id) != Kind::Array || i >= self.len(id) {
-            return None;
-        }
-        let (mut at, steps) = match self.long.binary_search_by_key(&id, |&(node, _)| node) {
-            Ok(k) => {
-                let start = self.long[k].1 as usize;
-                (*self.strides.get(start + i / STRIDE)?, i % STRIDE)
-            }
-            Err(_) => (id + 1, i),
-        };
+        let (mut at, steps) = self.item_from(id, i)?;
         for _ in 0..steps {
             at = self.node(at)?.next;
         }
         Some(at)
+    }
+
+    /// Where finding item `i` of the array `id` starts, and how many
+    /// siblings it then steps over: fewer than [`STRIDE`].
+    fn item_from(&self, id: u32, i: usize) -> Option<(u32, usize)> {
+        if self.kind(id) != Kind::Array || i >= self.len(id) {
+            return None;
+        }
+        Some(
+            match self.long.binary_search_by_key(&id, |&(node, _)| node) {
+                Ok(k) => {
+                    let start = self.long[k].1 as usize;
+                    (*self.strides.get(start + i / STRIDE)?, i % STRIDE)
+                }
+                Err(_) => (id + 1, i),
+            },
+        )
     }
 
     /// The decoded text of a string node; borrowed when it has no escape.
@@ -990,13 +1018,18 @@ pub fn duplicate_key(doc: &Doc, first: Range<usize>, repeat: Range<usize>) -> Di
         .unwrap_or_default();
     let at = doc.range(repeat);
     let before = doc.range(first);
-    Diagnostic::new(
+    let mut diagnostic = Diagnostic::new(
         Code::DuplicateKey,
         Span::new(at.start, at.end),
         format!("the key `{name}` is written again in this object"),
     )
-    .with_label(Span::new(before.start, before.end), "first written here")
-    .with_help(DUPLICATE_KEY_HELP)
+    .with_help(DUPLICATE_KEY_HELP);
+    // One label, in a list of one: a flood of repeats records 100,000.
+    diagnostic.labels = vec![crate::diagnostic::Label {
+        span: Span::new(before.start, before.end),
+        message: "first written here".to_string(),
+    }];
+    diagnostic
 }
 
 /// What to do about a repeated key, and why it matters.
@@ -1137,6 +1170,93 @@ mod tests {
         assert_eq!(&text[index.locate("/k8").unwrap().value], "true");
         // Not a member: the object itself.
         assert_eq!(index.locate("/nope").unwrap().value, 0..text.len());
+    }
+
+    #[test]
+    fn a_node_is_20_bytes_and_nothing_is_copied_out_of_the_text() {
+        assert_eq!(std::mem::size_of::<Node>(), 20);
+        // The densest JSON there is: a list of empty lists (3 bytes a
+        // node) and of one-digit numbers (2 bytes).
+        for (item, per_byte) in [("[]", 7), ("1", 11)] {
+            let text = format!("[{}]", vec![item; 1 << 20].join(","));
+            let index = Index::new(&text);
+            assert_eq!(index.nodes(), (1 << 20) + 1);
+            assert!(
+                index.heap_bytes() <= per_byte * text.len(),
+                "{item}: {} bytes for {}",
+                index.heap_bytes(),
+                text.len()
+            );
+        }
+    }
+
+    #[test]
+    fn an_item_of_a_long_array_is_found_in_fewer_than_a_stride_of_steps() {
+        let text = format!("[{}]", vec!["[0]"; 1_000_000].join(","));
+        let index = Index::new(&text);
+        for i in [0, 1, 63, 64, 65, 500_000, 999_999] {
+            let (_, steps) = index.item_from(0, i).unwrap();
+            assert!(steps < STRIDE, "{i}: {steps} steps");
+            let item = index.item(0, i).unwrap();
+            assert_eq!(index.span(item).start, 1 + 4 * i);
+            assert_eq!(&text[index.locate(&format!("/{i}/0")).unwrap().value], "0");
+        }
+        assert_eq!(index.item(0, 1_000_000), None);
+        // A nested long array lists its own strides.
+        let text = format!(
+            "[[{}],[{}]]",
+            vec!["1"; 200].join(","),
+            vec!["2"; 300].join(",")
+        );
+        let index = Index::new(&text);
+        assert_eq!(&text[index.locate("/0/150").unwrap().value], "1");
+        assert_eq!(&text[index.locate("/1/299").unwrap().value], "2");
+    }
+
+    #[test]
+    fn repeated_keys_count_once_with_the_last_value_small_or_wide() {
+        for width in [3, 40] {
+            let mut text = String::from("{");
+            for i in 0..width {
+                text.push_str(&format!("\"k{i}\": {i}, "));
+            }
+            text.push_str("\"k1\": \"last\", \"\\u006b2\": true}");
+            let index = Index::new(&text);
+            assert_eq!(index.len(0), width);
+            assert_eq!(index.members(0).count(), width);
+            assert_eq!(index.children(0).count(), width + 2);
+            let k1 = index.member(0, "k1").unwrap();
+            assert_eq!(index.source(k1), "\"last\"");
+            assert_eq!(index.source(index.member(0, "k2").unwrap()), "true");
+            assert_eq!(index.member(0, "nope"), None);
+        }
+    }
+
+    #[test]
+    fn the_syntax_check_reads_json_as_serde_json_does() {
+        for text in [
+            "1e400",
+            "[1,]",
+            "{\"a\" 1}",
+            "\"\\ud800\"",
+            "[",
+            "01",
+            "-",
+            "nul",
+            "[1] 2",
+            "\"\t\"",
+        ] {
+            let value = serde_json::from_str::<serde_json::Value>(text).map(|_| ());
+            let checked = check_syntax(text);
+            assert_eq!(
+                checked.as_ref().map_err(ToString::to_string),
+                value.as_ref().map_err(ToString::to_string),
+                "{text}"
+            );
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(check_syntax(&deep).is_err(), "serde_json's depth limit");
+        assert!(check_syntax(r#"{"a": [1, 2.5, -0, "x\u00e9", null, true]}"#).is_ok());
     }
 
     fn repeats(text: &str) -> Vec<(&str, &str)> {

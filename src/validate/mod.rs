@@ -25,10 +25,10 @@ pub mod tape;
 use crate::diagnostic::{Code, Diagnostics, MAX_DIAGNOSTICS};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::model::Model;
-use compile::{Enums, Rule};
+use compile::{Enums, Rule, Unions};
 use json::{Index, Kind};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use tape::{Tape, TapeNode};
 
@@ -50,7 +50,8 @@ pub struct Validator {
     schema: Box<Value>,
     compiled: jsonschema::Validator<Tape>,
     enums: Arc<Enums>,
-    rules: HashMap<usize, Rule>,
+    rules: foldhash::HashMap<usize, Rule>,
+    unions: Unions,
 }
 
 impl Validator {
@@ -78,11 +79,13 @@ impl Validator {
         let compiled = compile::compile(&schema, &enums)
             .map_err(|error| EmitError::new(format!("the schema does not compile: {error}")))?;
         let rules = compile::rules(&schema);
+        let unions = compile::unions(&schema);
         Ok(Validator {
             schema,
             compiled,
             enums,
             rules,
+            unions,
         })
     }
 
@@ -141,6 +144,19 @@ impl Validator {
                 ),
             ));
         }
+        if found.exhausted {
+            violations.push(
+                Violation::new(
+                    Code::TooManyProblems,
+                    "",
+                    format!(
+                        "agentc stopped explaining this value after {} steps through its schema; it may have more problems",
+                        crate::diagnostic::thousands(found.steps)
+                    ),
+                )
+                .with_help("the schema nests unions without a discriminator, and each is tried branch by branch: give each union a `const` property that tells its branches apart"),
+            );
+        }
         if violations.is_empty() {
             // `jsonschema` and the walk are two readings of one schema;
             // should they ever disagree, still say the value is invalid.
@@ -156,6 +172,12 @@ impl Validator {
     /// The rule of a schema node the report does not walk itself.
     fn rule(&self, node: &Value) -> Option<&Rule> {
         self.rules.get(&compile::address(node))
+    }
+
+    /// The discriminator of a union (its `anyOf` or `oneOf` list), if it
+    /// has one, and each branch's tag.
+    fn discriminator(&self, list: &Value) -> Option<&(String, Vec<String>)> {
+        self.unions.get(&compile::address(list))
     }
 
     /// Whether a value is one of an `enum`'s `options`.

@@ -51,7 +51,20 @@ pub(super) struct Walk<'a> {
 /// more than were listed.
 pub(super) struct Found {
     pub violations: Vec<Violation>,
+    /// More problems were found than listed.
     pub truncated: bool,
+    /// The walk ran out of steps: there may be problems it did not reach.
+    pub exhausted: bool,
+    /// The steps the walk took: one per value visited with one schema.
+    pub steps: usize,
+}
+
+/// The steps a walk may take: each visits one value with one schema, so a
+/// walk of agentc's schemas (whose unions all have a discriminator) takes
+/// a few per value. Only a schema of nested unions without one could take
+/// more, each union's branches walked to see which one the value meant.
+pub(super) fn budget(nodes: usize) -> usize {
+    nodes.saturating_mul(64).saturating_add(1 << 20)
 }
 
 /// Walks the value at node `id` of `index` against the validator's schema,
@@ -59,7 +72,8 @@ pub(super) struct Found {
 pub(super) fn walk(validator: &Validator, index: &Index, id: u32, cap: usize) -> Found {
     // Each step visits one value with one schema: a walk costs what the
     // value's size times the schema's depth does, whatever the unions.
-    let steps = Cell::new(index.size(id).saturating_mul(64).saturating_add(1 << 20));
+    let budget = budget(index.size(id));
+    let steps = Cell::new(budget);
     let mut walk = Walk {
         validator,
         index,
@@ -70,9 +84,12 @@ pub(super) fn walk(validator: &Validator, index: &Index, id: u32, cap: usize) ->
     };
     let mut pointer = String::new();
     walk.schema(validator.schema(), id, &mut pointer);
+    let exhausted = steps.get() == 0;
     Found {
         violations: walk.out.into_iter().map(|(v, _)| v).collect(),
-        truncated: walk.truncated,
+        truncated: walk.truncated && !exhausted,
+        exhausted,
+        steps: budget - steps.get(),
     }
 }
 
@@ -134,11 +151,12 @@ impl<'a> Walk<'a> {
         if let Some(rule) = rule.filter(|r| r.whole) {
             return self.rule(rule, id, ptr);
         }
+        let k = Keywords::of(map);
         let node = self.node(id);
         let kind = self.index.kind(id);
         // In `jsonschema`'s order: the value's own rules, then its members
         // or items, then the applicators.
-        if let Some(types) = map.get("type")
+        if let Some(types) = k.types
             && !type_matches(types, &node)
         {
             let expected = expected_types(types);
@@ -147,13 +165,13 @@ impl<'a> Walk<'a> {
                 Origin::Type,
             );
         }
-        if let Some(expected) = map.get("const")
+        if let Some(expected) = k.constant
             && !equals(node, expected)
         {
             let found = describe_node(self.index, id);
             self.push(explain::not_const(ptr, expected, &found), Origin::Other);
         }
-        if let Some(options @ Value::Array(allowed)) = map.get("enum")
+        if let Some(options @ Value::Array(allowed)) = k.options
             && !self.validator.enum_contains(options, node)
         {
             let text = self.index.string(id);
@@ -169,21 +187,21 @@ impl<'a> Walk<'a> {
         if kind == Kind::Object {
             // `jsonschema` checks one required property of a closed object
             // after its members, the others before.
-            let one = one_required(map);
+            let one = k.one_required();
             if one.is_none()
-                && let Some(Value::Array(required)) = map.get("required")
+                && let Some(Value::Array(required)) = k.required
             {
                 for name in required.iter().filter_map(Value::as_str) {
                     self.required(s, id, name, ptr);
                 }
             }
-            self.members(map, id, ptr);
+            self.members(&k, id, ptr);
             if let Some(name) = one {
                 self.required(s, id, name, ptr);
             }
         }
         if kind == Kind::Array
-            && let Some(items @ (Value::Object(_) | Value::Bool(_))) = map.get("items")
+            && let Some(items @ (Value::Object(_) | Value::Bool(_))) = k.items
         {
             for (i, item) in self.index.children(id).enumerate() {
                 if self.done() {
@@ -196,18 +214,18 @@ impl<'a> Walk<'a> {
                 ptr.truncate(len);
             }
         }
-        if let Some(Value::Array(all)) = map.get("allOf") {
+        if let Some(Value::Array(all)) = k.all_of {
             for branch in all {
                 self.schema(branch, id, ptr);
             }
         }
-        if let Some(Value::Array(branches)) = map.get("anyOf") {
-            self.union(branches, false, id, ptr);
+        if let Some(list @ Value::Array(branches)) = k.any_of {
+            self.union(list, branches, false, id, ptr);
         }
-        if let Some(Value::Array(branches)) = map.get("oneOf") {
-            self.union(branches, true, id, ptr);
+        if let Some(list @ Value::Array(branches)) = k.one_of {
+            self.union(list, branches, true, id, ptr);
         }
-        if let Some(Value::String(reference)) = map.get("$ref")
+        if let Some(Value::String(reference)) = k.reference
             && let Some(target) = self.resolve(reference)
         {
             self.schema(target, id, ptr);
@@ -222,10 +240,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The members of an object: `properties`, `additionalProperties`.
-    fn members(&mut self, map: &'a Map<String, Value>, id: u32, ptr: &mut String) {
-        let properties = map.get("properties").and_then(Value::as_object);
+    fn members(&mut self, k: &Keywords<'a>, id: u32, ptr: &mut String) {
+        let properties = k.properties.and_then(Value::as_object);
         let index = self.index;
-        match map.get("additionalProperties") {
+        match k.additional {
             None => {
                 let Some(properties) = properties else {
                     return;
@@ -283,10 +301,9 @@ impl<'a> Walk<'a> {
 
     /// `anyOf` (or `oneOf`): a discriminated union explains the branch its
     /// discriminator names; another, the branch the value meant.
-    fn union(&mut self, list: &'a [Value], one: bool, id: u32, ptr: &mut String) {
-        let root = self.root();
-        let branches: Vec<&'a Value> = list.iter().map(|b| explain::resolve(root, b)).collect();
-        if let Some((key, tags)) = explain::discriminator(&branches) {
+    fn union(&mut self, union: &'a Value, list: &'a [Value], one: bool, id: u32, ptr: &mut String) {
+        if let Some((key, tags)) = self.validator.discriminator(union) {
+            let tags: Vec<&str> = tags.iter().map(String::as_str).collect();
             // Only the branch of its tag can match a value.
             if self.index.kind(id) != Kind::Object {
                 let found = describe_node(self.index, id);
@@ -422,8 +439,7 @@ impl<'a> Walk<'a> {
 
     /// A local `$ref`'s target.
     fn resolve(&self, reference: &str) -> Option<&'a Value> {
-        let pointer = reference.strip_prefix('#')?;
-        self.root().pointer(pointer)
+        resolve(self.root(), reference)
     }
 
     /// A rule compiled on its own: its `jsonschema` errors, said as
@@ -458,17 +474,76 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The one required property of a closed object with declared ones.
-fn one_required(map: &Map<String, Value>) -> Option<&str> {
-    if map.get("additionalProperties") != Some(&Value::Bool(false))
-        || !map.get("properties").is_some_and(Value::is_object)
-    {
-        return None;
+/// The keywords of a schema node the walk reads, found in one pass over
+/// its members (a handful) rather than a hash lookup each.
+#[derive(Default)]
+struct Keywords<'a> {
+    types: Option<&'a Value>,
+    constant: Option<&'a Value>,
+    options: Option<&'a Value>,
+    required: Option<&'a Value>,
+    properties: Option<&'a Value>,
+    additional: Option<&'a Value>,
+    items: Option<&'a Value>,
+    all_of: Option<&'a Value>,
+    any_of: Option<&'a Value>,
+    one_of: Option<&'a Value>,
+    reference: Option<&'a Value>,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(map: &'a Map<String, Value>) -> Keywords<'a> {
+        let mut k = Keywords::default();
+        for (key, value) in map {
+            let slot = match key.as_str() {
+                "type" => &mut k.types,
+                "const" => &mut k.constant,
+                "enum" => &mut k.options,
+                "required" => &mut k.required,
+                "properties" => &mut k.properties,
+                "additionalProperties" => &mut k.additional,
+                "items" => &mut k.items,
+                "allOf" => &mut k.all_of,
+                "anyOf" => &mut k.any_of,
+                "oneOf" => &mut k.one_of,
+                "$ref" => &mut k.reference,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        k
     }
-    match map.get("required") {
-        Some(Value::Array(required)) if required.len() == 1 => required[0].as_str(),
-        _ => None,
+
+    /// The one required property of a closed object with declared ones.
+    fn one_required(&self) -> Option<&'a str> {
+        if self.additional != Some(&Value::Bool(false))
+            || !self.properties.is_some_and(Value::is_object)
+        {
+            return None;
+        }
+        match self.required {
+            Some(Value::Array(required)) if required.len() == 1 => required[0].as_str(),
+            _ => None,
+        }
     }
+}
+
+/// A local `$ref`'s target (`#` or `#/...`): a JSON pointer into the root,
+/// read without copying its tokens unless one is escaped.
+pub(super) fn resolve<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.contains(['~', '%']) {
+        return root.pointer(pointer);
+    }
+    let mut node = root;
+    for token in pointer.split('/').skip(1) {
+        node = match node {
+            Value::Object(map) => map.get(token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// Whether a value is of a `type` (a name or a list of names).
@@ -673,6 +748,113 @@ mod tests {
             }
         }
         schemas
+    }
+
+    /// A schema of unions nested `depth` deep: each level's two variants
+    /// hold the next level's union in `v` (a discriminator `kind` when
+    /// `tagged`), and the last level holds a string.
+    fn nested_unions(depth: usize, tagged: bool) -> Value {
+        let mut defs = Map::new();
+        for i in 0..depth {
+            let next = match i + 1 < depth {
+                true => json!({"$ref": format!("#/$defs/U{}", i + 1)}),
+                false => json!({"type": "string"}),
+            };
+            for (variant, tag) in [("A", "a"), ("B", "b")] {
+                let mut properties = json!({"v": next});
+                let mut required = vec!["v"];
+                if tagged {
+                    properties["kind"] = json!({"type": "string", "const": tag});
+                    required.push("kind");
+                }
+                defs.insert(
+                    format!("{variant}{i}"),
+                    json!({"type": "object", "properties": properties, "required": required,
+                           "additionalProperties": false}),
+                );
+            }
+            defs.insert(
+                format!("U{i}"),
+                json!({"anyOf": [{"$ref": format!("#/$defs/A{i}")}, {"$ref": format!("#/$defs/B{i}")}]}),
+            );
+        }
+        json!({"$defs": defs, "$ref": "#/$defs/U0"})
+    }
+
+    fn walked(validator: &Validator, value: &Value) -> super::Found {
+        let text = value.to_string();
+        let index = super::Index::new(&text);
+        super::walk(validator, &index, 0, MAX_DIAGNOSTICS - 1)
+    }
+
+    #[test]
+    fn a_union_of_unions_is_explained_along_the_branches_it_names() {
+        // `jsonschema`'s errors explain both branches of every level: 2^40
+        // here. The walk follows the discriminator down.
+        let depth = 40;
+        let validator = Validator::from_schema(nested_unions(depth, true)).unwrap();
+        let mut value = json!(1);
+        for _ in 0..depth {
+            value = json!({"kind": "a", "v": value});
+        }
+        let found = walked(&validator, &value);
+        assert_eq!(found.violations.len(), 1);
+        assert_eq!(
+            found.violations[0].message,
+            "expected string, found number `1`"
+        );
+        assert_eq!(found.violations[0].pointer, "/v".repeat(depth));
+        // Each level: the union, its branch, the branch's `$ref` target,
+        // and the two members.
+        assert!(found.steps <= 5 * depth + 1, "{} steps", found.steps);
+    }
+
+    #[test]
+    fn a_flood_stops_at_the_limit_without_walking_the_rest() {
+        let mut schema = nested_unions(1, true);
+        schema["type"] = json!("array");
+        schema["items"] = schema["$ref"].take();
+        schema.as_object_mut().unwrap().remove("$ref");
+        schema["items"] = json!({"$ref": "#/$defs/U0"});
+        let validator = Validator::from_schema(schema).unwrap();
+        let items = vec![json!({}); 3 * MAX_DIAGNOSTICS];
+        let found = walked(&validator, &Value::Array(items));
+        assert!(found.truncated && !found.exhausted);
+        assert_eq!(found.violations.len(), MAX_DIAGNOSTICS - 1);
+        // One item each, its union, the union's `$ref`: the walk stops
+        // after the first items that fill the list.
+        assert!(found.steps <= 3 * MAX_DIAGNOSTICS, "{} steps", found.steps);
+        let errors = validator
+            .validate(&Value::Array(vec![json!({}); 3 * MAX_DIAGNOSTICS]))
+            .unwrap_err();
+        assert_eq!(errors.len(), MAX_DIAGNOSTICS);
+        assert_eq!(errors.last().unwrap().code, crate::Code::TooManyProblems);
+    }
+
+    #[test]
+    fn unions_without_a_discriminator_are_walked_within_a_budget() {
+        // Each level tries both branches: 2^depth steps, past the budget.
+        // (`jsonschema` tries them too, to say whether the value is valid.)
+        let depth = 21;
+        let validator = Validator::from_schema(nested_unions(depth, false)).unwrap();
+        let mut value = json!(1);
+        for _ in 0..depth {
+            value = json!({"v": value});
+        }
+        let found = walked(&validator, &value);
+        assert!(found.exhausted);
+        assert_eq!(found.steps, super::budget(depth + 1));
+        let errors = validator.validate(&value).unwrap_err();
+        assert!(
+            errors.iter().any(|v| v
+                .message
+                .starts_with("agentc stopped explaining this value after")),
+            "{errors:?}"
+        );
+        // A shallow one is explained as before.
+        let validator = Validator::from_schema(nested_unions(2, false)).unwrap();
+        let errors = validator.validate(&json!({"v": {"v": 1}})).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
     }
 
     #[test]
