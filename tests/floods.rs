@@ -142,6 +142,56 @@ fn one_value_with_a_flood_of_problems_is_reported_up_to_the_limit() {
 }
 
 #[test]
+fn a_list_of_wrong_union_items_is_reported_up_to_the_limit() {
+    // Each `{}` misses the union's discriminator. `jsonschema`'s own errors
+    // explained both variants of each item, each error with its copy of
+    // the item: 3.6 GB for 4 MiB of `{}`.
+    let protocol = "types:\n  A:\n    kind: { type: string, const: a }\n  B:\n    kind: { type: string, const: b }\n  U:\n    anyOf: [A, B]\n    discriminator: kind\n  T:\n    items: { type: \"U[]\" }\n";
+    let data = format!("{{\"items\":[{}{{}}]}}", "{},".repeat(MAX_DIAGNOSTICS + 10));
+    let report = validate("union-items", protocol, &data, &[]);
+    let codes = codes(&report);
+    assert_eq!(codes.len(), MAX_DIAGNOSTICS);
+    assert_eq!(codes[0], "too-many-problems");
+    assert!(codes[1..].iter().all(|c| *c == "missing-property"));
+}
+
+#[test]
+fn a_union_of_unions_is_explained_along_one_branch() {
+    // Unions nested 24 deep: explaining every branch of every level is
+    // 2^24 explanations for a value of 24 objects.
+    let depth = 24;
+    let mut protocol = String::from("types:\n");
+    for i in 0..depth {
+        let next = match i + 1 < depth {
+            true => format!("U{}", i + 1),
+            false => "string".to_string(),
+        };
+        for (variant, tag) in [("A", "a"), ("B", "b")] {
+            protocol.push_str(&format!(
+                "  {variant}{i}:\n    kind: {{ type: string, const: {tag} }}\n    v: {{ type: {next} }}\n"
+            ));
+        }
+        protocol.push_str(&format!(
+            "  U{i}:\n    anyOf: [A{i}, B{i}]\n    discriminator: kind\n"
+        ));
+    }
+    protocol.push_str("  T:\n    v: { type: U0 }\n");
+    let data = format!(
+        "{{\"v\":{}1{}}}",
+        "{\"kind\":\"a\",\"v\":".repeat(depth),
+        "}".repeat(depth)
+    );
+    let report = validate("union-chain", &protocol, &data, &[]);
+    let diagnostics = report["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["message"],
+        "expected string, found number `1`"
+    );
+    assert_eq!(diagnostics[0]["pointer"], "/v".repeat(depth + 1));
+}
+
+#[test]
 fn json_lines_past_the_limit_are_only_counted() {
     // Each `{}` misses both properties: two problems a line.
     let protocol = "types:\n  T:\n    a: { type: string }\n    b: { type: string }\n";

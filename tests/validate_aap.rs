@@ -258,6 +258,37 @@ fn hostile_streams_end_in_a_report() {
     assert_eq!(stream("event: ping\n\n", None), [Code::InvalidEventStream]);
 }
 
+/// What the brief measured: one event of a million `[]` that names no
+/// `event`, one of a `tool_result` whose content is a flood of wrong
+/// blocks. Each is explained as its union's discriminator says (one
+/// problem, or one per block up to the limit), not by every branch.
+#[test]
+fn large_invalid_events_are_explained_by_the_branch_they_name() {
+    let validator = AapValidator::new(Kind::Events).unwrap();
+    let big = format!("data: [{}[]]\n\n", "[],".repeat(1_000_000));
+    let found = check_events(&validator, &Source::new("s.sse", big), None);
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["expected object, found an array of 1000001 items"],
+        "no `event`, so nothing more than that"
+    );
+    let limit = agentc::diagnostic::MAX_DIAGNOSTICS;
+    let blocks = "1,".repeat(2 * limit);
+    let flood = format!(
+        "data: {{\"event\":\"tool_result\",\"toolCallId\":\"c\",\"content\":[{blocks}1]}}\n\n"
+    );
+    let found = check_events(&validator, &Source::new("s.sse", flood), None);
+    assert_eq!(found.len(), limit + 1);
+    assert_eq!(found[0].code, Code::TooManyProblems);
+    assert!(
+        found[1..]
+            .iter()
+            .filter(|d| d.code == Code::TypeMismatch)
+            .all(|d| d.message == "expected object, found number `1`")
+    );
+}
+
 #[test]
 fn what_agentc_emits_for_aap_is_what_the_schema_accepts() {
     // The conformance suite checks this with ajv; the same schema, in Rust.
