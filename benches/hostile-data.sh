@@ -63,6 +63,41 @@ for size in (4, 16):
     small = 'data: {"event":"text_delta","delta":"hi"}\n\n'
     w('sse-one-large-event-%dm.sse' % size, big + small * max(0, (n - len(big)) // len(small)))
     fill('sse-duplicate-keys', 'data: {' + ','.join(['"a":0'] * 100000) + '}\n\n')
+    # A tool result whose content is 1 MiB of wrong blocks, and a valid
+    # tool call whose input is a list of numbers (4 MiB each, the most).
+    fill('sse-tool-result', 'data: {"event":"tool_result","toolCallId":"c","content":['
+         + ','.join(['[]'] * (MiB // 3)) + ']}\n\n')
+    fill('sse-tool-call', 'data: {"event":"tool_call","toolCallId":"c","name":"t","input":{"v":['
+         + ','.join(['1'] * ((4 * MiB - 200) // 2)) + ']}}\n\n')
+# Data against a protocol: one value may be 4 MiB, so the 16 MiB files are
+# JSON Lines of four. A list of wrong union items, objects nested 120 deep,
+# a RunAgentInput of a million messages, an AAP turn reply of wrong blocks.
+w('union.yaml', 'types:\n  A:\n    kind: { type: string, const: a }\n    x: { type: string }\n'
+  '  B:\n    kind: { type: string, const: b }\n    y: { type: number }\n'
+  '  U:\n    anyOf: [A, B]\n    discriminator: kind\n  T:\n    items: { type: "U[]" }\n'
+  '  N:\n    a: { type: string }\n')
+one = 4 * MiB - 100
+union_items = '{"items":[' + ','.join(['{}'] * ((one - 20) // 3)) + ']}'
+nested = '{"a":' * 120 + '1' + '}' * 120
+message = '{"id":"m","role":"user","content":"hi"}'
+run_input = ('{"threadId":"t","runId":"r","state":{},"messages":['
+             + ','.join([message] * ((one - 200) // (len(message) + 1))) + '],"tools":[],"context":[]}')
+block = '{"role":"assistant","content":[{"type":"txet","text":1}]}'
+reply = '{"messages":[' + ','.join([block] * ((one - 100) // (len(block) + 1))) + '],"stopReason":"end_turn"}'
+for name, value in (('union-items', union_items), ('run-input', run_input), ('turn-reply', reply)):
+    w('%s-4m.json' % name, value)
+    w('%s-16m.jsonl' % name, (value + '\n') * 4)
+for size in (4, 16):
+    w('nested-%dm.jsonl' % size, (nested + '\n') * ((size * MiB - 100) // (len(nested) + 1)))
+# Unions nested 20 deep, and one value that takes the first branch of each.
+out = ['types:']
+for i in range(20):
+    nxt = 'U%d' % (i + 1) if i < 19 else 'string'
+    for variant, tag in (('A', 'a'), ('B', 'b')):
+        out.append('  %s%d:\n    kind: { type: string, const: %s }\n    v: { type: %s }' % (variant, i, tag, nxt))
+    out.append('  U%d:\n    anyOf: [A%d, B%d]\n    discriminator: kind' % (i, i, i))
+w('union-chain.yaml', '\n'.join(out) + '\n')
+w('union-chain.json', '{"kind":"a","v":' * 20 + '1' + '}' * 20)
 PY
 row() { # row NAME INPUT COMMAND...
   local name=$1 input=$2; shift 2
@@ -79,8 +114,18 @@ done
 for f in enum-one-4m enum-one-16m enums-repeated-4m enums-repeated-16m enums-distinct-4m enums-distinct-16m; do
   row "$f.yaml (validate)" $f.yaml $A validate $f.yaml --type T enum-data.json
 done
-for f in sse-one-large-event sse-nested-arrays sse-empty-arrays sse-deep sse-wide sse-long-strings sse-small-events sse-multiline sse-duplicate-keys; do
+for f in sse-one-large-event sse-nested-arrays sse-empty-arrays sse-deep sse-wide sse-long-strings sse-small-events sse-multiline sse-duplicate-keys sse-tool-result sse-tool-call; do
   for size in 4 16; do
     row "$f-${size}m.sse" $f-${size}m.sse $A validate aap events $f-${size}m.sse
   done
 done
+row "union-chain.json (validate)" union-chain.json $A validate union-chain.yaml --type U0 union-chain.json
+row "union-items-4m.json (validate)" union-items-4m.json $A validate union.yaml --type T union-items-4m.json
+row "union-items-16m.jsonl (validate)" union-items-16m.jsonl $A validate union.yaml --type T union-items-16m.jsonl --lines
+for size in 4 16; do
+  row "nested-${size}m.jsonl (validate)" nested-${size}m.jsonl $A validate union.yaml --type N nested-${size}m.jsonl --lines
+done
+row "run-input-4m.json (validate run-input)" run-input-4m.json $A validate run-input run-input-4m.json
+row "run-input-16m.jsonl (validate run-input)" run-input-16m.jsonl $A validate run-input run-input-16m.jsonl --lines
+row "turn-reply-4m.json (validate aap)" turn-reply-4m.json $A validate aap post-session-turn-response turn-reply-4m.json
+row "turn-reply-16m.jsonl (validate aap)" turn-reply-16m.jsonl $A validate aap post-session-turn-response turn-reply-16m.jsonl --lines

@@ -419,7 +419,7 @@ fn at(
     message: impl Into<String>,
 ) -> Diagnostic {
     let violation = Violation::new(code, pointer, message);
-    match locate_in(doc, index, vec![violation]).pop() {
+    match locate_in(doc, index, vec![violation]).next() {
         Some(diagnostic) => diagnostic,
         None => Diagnostic::new(code, Span::empty(doc.offset(0)), String::new()),
     }

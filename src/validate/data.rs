@@ -237,12 +237,17 @@ pub fn locate(doc: &Doc, violations: Vec<Violation>) -> Vec<Diagnostic> {
     if violations.is_empty() {
         return Vec::new();
     }
-    locate_in(doc, &Index::new(&doc.text), violations)
+    locate_in(doc, &Index::new(&doc.text), violations).collect()
 }
 
 /// Places violations found in one document, through its index. Each
-/// violation becomes its diagnostic: its words are moved, not copied.
-pub fn locate_in(doc: &Doc, index: &Index, violations: Vec<Violation>) -> Vec<Diagnostic> {
+/// violation becomes its diagnostic as it is taken: its words are moved,
+/// not copied, and the diagnostics go straight to where they are kept.
+pub fn locate_in(
+    doc: &Doc,
+    index: &Index,
+    violations: Vec<Violation>,
+) -> impl Iterator<Item = Diagnostic> {
     // Where each goes, found first, so the violations can then be moved.
     let mut spans: Vec<(Span, Vec<Span>)> = Vec::with_capacity(violations.len());
     let mut i = 0;
@@ -281,17 +286,18 @@ pub fn locate_in(doc: &Doc, index: &Index, violations: Vec<Violation>) -> Vec<Di
         }
         i += run;
     }
-    let mut out = Vec::with_capacity(violations.len());
-    for (violation, (at, labels)) in violations.into_iter().zip(spans) {
-        let mut diagnostic =
-            Diagnostic::new(violation.code, at, violation.message).with_pointer(violation.pointer);
-        diagnostic.help = violation.help;
-        for (related, label) in violation.related.into_iter().zip(labels) {
-            diagnostic = diagnostic.with_label(label, related.message);
-        }
-        out.push(diagnostic);
-    }
-    out
+    violations
+        .into_iter()
+        .zip(spans)
+        .map(|(violation, (at, labels))| {
+            let mut diagnostic = Diagnostic::new(violation.code, at, violation.message)
+                .with_pointer(violation.pointer);
+            diagnostic.help = violation.help;
+            for (related, label) in violation.related.into_iter().zip(labels) {
+                diagnostic = diagnostic.with_label(label, related.message);
+            }
+            diagnostic
+        })
 }
 
 fn span(doc: &Doc, index: &Index, pointer: &str, anchor: Anchor) -> Span {
