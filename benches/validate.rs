@@ -4,7 +4,7 @@
 //! `jsonschema` pass, so the two should stay within a few percent; the
 //! target is agentc ≤ 1.5x. Run with `cargo bench --bench validate`.
 
-use agentc::validate::Validator;
+use agentc::validate::{Validator, json};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -93,6 +93,24 @@ fn bench(c: &mut Criterion) {
                 .filter(|s| {
                     serde_json::from_str::<Value>(black_box(s))
                         .is_ok_and(|v| agentc.validate(&v).is_ok())
+                })
+                .count()
+        })
+    });
+    // As `agentc validate` reads data: each text checked and indexed, and
+    // validated through the index, with no `serde_json` value.
+    group.bench_function("agentc index + Validator (strings)", |b| {
+        b.iter(|| {
+            strings
+                .iter()
+                .filter(|s| {
+                    let text = black_box(s.as_str());
+                    json::check_syntax(text).is_ok() && {
+                        let index = json::Index::new(text);
+                        index
+                            .root()
+                            .is_some_and(|root| agentc.validate_in(&index, root).is_ok())
+                    }
                 })
                 .count()
         })

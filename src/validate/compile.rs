@@ -1,11 +1,10 @@
 //! What a [`super::Validator`] compiles from a schema: `jsonschema`'s
 //! validator over the data's [`Index`](super::json::Index) (through
-//! [`Tape`]), each `enum` once as a compact set, and the rules the report
+//! [`Tape`](super::tape::Tape)), each `enum` once as a compact set, and the rules the report
 //! does not walk itself.
 
-use super::tape::{Tape, TapeNode, equals};
 use foldhash::HashMap;
-use jsonschema::json::Node;
+use jsonschema::json::{Json, Node};
 use jsonschema::{Keyword, ValidationError};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -68,7 +67,9 @@ impl EnumSet {
         }
     }
 
-    pub(super) fn contains(&self, node: TapeNode) -> bool {
+    /// Whether a value (of any representation `jsonschema` reads) is one
+    /// of the set's.
+    pub(super) fn contains<'a, F: Json>(&self, node: &F::Node<'a>) -> bool {
         match &self.strings {
             Some(strings) => node.as_string().is_some_and(|text| {
                 strings
@@ -76,7 +77,7 @@ impl EnumSet {
                     .binary_search_by(|&i| strings.get(i).cmp(&text))
                     .is_ok()
             }),
-            None => self.values.iter().any(|value| equals(node, value)),
+            None => self.values.iter().any(|value| node.equals_value(value)),
         }
     }
 }
@@ -84,9 +85,9 @@ impl EnumSet {
 /// `enum`, checked against its [`EnumSet`].
 struct EnumKeyword(Arc<EnumSet>);
 
-impl<'i> Keyword<'i, Tape> for EnumKeyword {
-    fn validate(&self, instance: TapeNode<'i>) -> Result<(), ValidationError<'i>> {
-        match self.0.contains(instance) {
+impl<'i, F: Json> Keyword<'i, F> for EnumKeyword {
+    fn validate(&self, instance: F::Node<'i>) -> Result<(), ValidationError<'i>> {
+        match self.0.contains::<F>(&instance) {
             true => Ok(()),
             false => Err(ValidationError::custom(
                 "the value is not one of the `enum` values",
@@ -94,8 +95,8 @@ impl<'i> Keyword<'i, Tape> for EnumKeyword {
         }
     }
 
-    fn is_valid(&self, instance: TapeNode<'i>) -> bool {
-        self.0.contains(instance)
+    fn is_valid(&self, instance: F::Node<'i>) -> bool {
+        self.0.contains::<F>(&instance)
     }
 }
 
@@ -133,14 +134,15 @@ pub(super) fn enums(schema: &Value) -> Enums {
     enums
 }
 
-/// `jsonschema`'s validator of the schema, its `enum`s checked against
-/// `enums` (a list `enums` does not hold gets a set of its own).
-pub(super) fn compile(
+/// `jsonschema`'s validator of the schema over the representation `F`,
+/// its `enum`s checked against `enums` (a list `enums` does not hold gets a
+/// set of its own).
+pub(super) fn compile<F: Json>(
     schema: &Value,
     enums: &Arc<Enums>,
-) -> Result<jsonschema::Validator<Tape>, ValidationError<'static>> {
+) -> Result<jsonschema::Validator<F>, ValidationError<'static>> {
     let shared = Arc::clone(enums);
-    jsonschema::options_for::<Tape>()
+    jsonschema::options_for::<F>()
         .with_draft(jsonschema::Draft::Draft202012)
         .with_keyword("enum", move |_, options, _| {
             let set = match shared.get(&address(options)) {
@@ -158,7 +160,7 @@ pub(crate) struct Rule {
     /// What was compiled: the node's assertions (`minLength`, ...), or for
     /// a node the walk does not follow at all, the whole node.
     pub(super) schema: Value,
-    pub(super) compiled: jsonschema::Validator<Tape>,
+    pub(super) compiled: jsonschema::Validator<super::tape::Tape>,
     /// Whether `schema` is the whole node.
     pub(super) whole: bool,
 }
@@ -277,7 +279,7 @@ pub(super) fn rules(root: &Value) -> HashMap<usize, Rule> {
 }
 
 fn rule(schema: Value, whole: bool) -> Option<Rule> {
-    let compiled = jsonschema::options_for::<Tape>()
+    let compiled = jsonschema::options_for::<super::tape::Tape>()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(&schema)
         .ok()?;

@@ -29,7 +29,7 @@ use compile::{Enums, Rule, Unions};
 use json::{Index, Kind};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use tape::{Tape, TapeNode};
 
 /// A value's text up to this long is printed in a message that quotes it;
@@ -49,6 +49,9 @@ pub struct Validator {
     /// node's address, so the schema never moves.
     schema: Box<Value>,
     compiled: jsonschema::Validator<Tape>,
+    /// For the library's `serde_json` values: the same schema compiled over
+    /// them, built on first use (the command line never asks for it).
+    values: OnceLock<Option<jsonschema::Validator<jsonschema::json::SerdeJson>>>,
     enums: Arc<Enums>,
     rules: foldhash::HashMap<usize, Rule>,
     unions: Unions,
@@ -83,6 +86,7 @@ impl Validator {
         Ok(Validator {
             schema,
             compiled,
+            values: OnceLock::new(),
             enums,
             rules,
             unions,
@@ -95,15 +99,28 @@ impl Validator {
     }
 
     pub fn is_valid(&self, value: &Value) -> bool {
-        let text = value.to_string();
-        let index = Index::new(&text);
-        index
-            .root()
-            .is_some_and(|root| self.is_valid_in(&index, root))
+        let values = self
+            .values
+            .get_or_init(|| compile::compile(&self.schema, &self.enums).ok());
+        match values {
+            Some(compiled) => compiled.is_valid(value),
+            None => {
+                let text = value.to_string();
+                let index = Index::new(&text);
+                index
+                    .root()
+                    .is_some_and(|root| self.is_valid_in(&index, root))
+            }
+        }
     }
 
-    /// Every problem of `value`: [`Validator::validate_in`] of its text.
+    /// Every problem of `value`: a valid one costs one `jsonschema` pass
+    /// over it; an invalid one is explained as [`Validator::validate_in`]
+    /// explains its text.
     pub fn validate(&self, value: &Value) -> Result<(), Vec<Violation>> {
+        if self.is_valid(value) {
+            return Ok(());
+        }
         let text = value.to_string();
         let index = Index::new(&text);
         match index.root() {
@@ -183,7 +200,7 @@ impl Validator {
     /// Whether a value is one of an `enum`'s `options`.
     fn enum_contains(&self, options: &Value, node: TapeNode) -> bool {
         match self.enums.get(&compile::address(options)) {
-            Some(set) => set.contains(node),
+            Some(set) => set.contains::<Tape>(&node),
             None => options
                 .as_array()
                 .is_some_and(|list| list.iter().any(|o| tape::equals(node, o))),
