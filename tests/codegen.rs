@@ -509,7 +509,12 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
 /// option on and off, in `langs`, written to `dir`; the module names.
 fn write_hostile(dir: &Path, langs: &[Lang]) -> Vec<String> {
     let mut modules = Vec::new();
-    for (seed, report, _) in hostile_protocols() {
+    let protocols = hostile_protocols();
+    println!(
+        "{} of {HOSTILE_SEEDS} hostile protocols generated",
+        protocols.len()
+    );
+    for (seed, report, _) in protocols {
         let model = report.model.as_ref().expect("a model");
         for (i, options) in VARIANTS.iter().enumerate() {
             let slug = format!("hostile-{seed}-{i}");
