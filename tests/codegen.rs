@@ -1018,11 +1018,12 @@ fn names_the_languages_cannot_take_are_reported() {
 }
 
 /// Every name the generated modules declare themselves is in
-/// `GENERATED_NAMES`, the list a protocol's types are checked against: a
-/// declaration added to a printer without it would let a type of that
-/// name through, and the code would not compile.
+/// `GENERATED_NAMES` or `MODULE_NAMES`, the lists a protocol's types and
+/// derived names are checked against: a declaration added to a printer
+/// without them would let a name through, and the code would not compile.
 #[test]
 fn the_reserved_names_are_what_the_printers_declare() {
+    use codegen::bindings::{GENERATED_NAMES, MODULE_NAMES};
     for (slug, report) in protocols() {
         let model = report.model.as_ref().expect("a model");
         let ours: Vec<String> = model
@@ -1032,15 +1033,33 @@ fn the_reserved_names_are_what_the_printers_declare() {
             .map(|t| t.name.text.clone())
             .collect();
         for file in generate(&report, &slug, &VARIANTS[1]) {
+            // Every name a line at the top level binds.
             for line in file.text.lines() {
-                let Some(rest) = [
+                let rest = [
                     "export interface ",
                     "export type ",
                     "export const ",
+                    "export function ",
+                    "type ",
+                    "function ",
                     "class ",
+                    "def ",
                 ]
                 .iter()
-                .find_map(|start| line.strip_prefix(start)) else {
+                .find_map(|start| line.strip_prefix(start))
+                .or_else(|| {
+                    line.strip_prefix("import ")
+                        .and_then(|l| l.split(" as ").nth(1))
+                })
+                .or_else(|| line.strip_prefix("import { "))
+                .or_else(|| line.strip_prefix("from __future__ import "))
+                .or_else(|| {
+                    // `NAME = ...` and `NAME: ... = ...` in Python.
+                    (file.lang == Lang::Python
+                        && line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+                    .then_some(line)
+                });
+                let Some(rest) = rest else {
                     continue;
                 };
                 let name: String = rest
@@ -1048,13 +1067,13 @@ fn the_reserved_names_are_what_the_printers_declare() {
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
                 let derived = name.ends_with("Args") || name.ends_with("Input");
-                let pascal = name.starts_with(|c: char| c.is_ascii_uppercase());
-                if !pascal || derived || ours.contains(&name) {
+                if name.is_empty() || derived || ours.contains(&name) {
                     continue;
                 }
                 assert!(
-                    codegen::bindings::GENERATED_NAMES.contains(&name.as_str()),
-                    "{}: `{name}` is declared but not in GENERATED_NAMES",
+                    GENERATED_NAMES.contains(&name.as_str())
+                        || MODULE_NAMES.contains(&name.as_str()),
+                    "{}: `{name}` is declared but not in GENERATED_NAMES or MODULE_NAMES:\n{line}",
                     file.name
                 );
             }

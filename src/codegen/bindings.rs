@@ -151,7 +151,7 @@ pub const GLOBAL_NAMES: [&str; 15] = [
 /// The other names the generated modules declare or import at their top
 /// level (none of them PascalCase, so no type can take one): a derived
 /// name is checked against them too.
-pub const MODULE_NAMES: [&str; 19] = [
+pub const MODULE_NAMES: [&str; 18] = [
     "z",
     "__T",
     "assertType",
@@ -170,7 +170,6 @@ pub const MODULE_NAMES: [&str; 19] = [
     "RESPONSE_TYPES",
     "TRIGGER_INPUTS",
     "parse_tool_args",
-    "__future__",
 ];
 
 /// Whether a type may be declared under `name` in every language: PascalCase

@@ -18,7 +18,7 @@
 
 use super::bindings::{self, Bindings, Decl, Prop, Ty};
 use super::options::Options;
-use super::text::{docstring, string_literal};
+use super::text::{docstring, string_literal, string_literals};
 use heck::ToSnakeCase;
 use std::collections::{HashMap, HashSet};
 
@@ -379,14 +379,7 @@ fn ty(ty: &Ty) -> String {
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("list[{}]", self::ty(items)),
-        Ty::Enum(values) => format!(
-            "_t.Literal[{}]",
-            values
-                .iter()
-                .map(|v| string_literal(v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Ty::Enum(values) => format!("_t.Literal[{}]", string_literals(values, ", ")),
         Ty::Const(value) => match value {
             serde_json::Value::String(s) => format!("_t.Literal[{}]", string_literal(s)),
             serde_json::Value::Bool(true) => "_t.Literal[True]".to_string(),

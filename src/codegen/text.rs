@@ -41,11 +41,29 @@ pub fn is_unsafe(c: char) -> bool {
 /// in the Basic Multilingual Plane).
 pub fn string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
+    push_string_literal(&mut out, text);
+    out
+}
+
+/// [`string_literal`], written at the end of `out`.
+pub fn push_string_literal(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
-        literal_char(&mut out, c, true);
+        literal_char(out, c, true);
     }
     out.push('"');
+}
+
+/// Each of `texts` as a [`string_literal`], with `separator` between them:
+/// an enum's values, written into one string.
+pub fn string_literals(texts: &[&str], separator: &str) -> String {
+    let mut out = String::with_capacity(texts.iter().map(|t| t.len() + 2 + separator.len()).sum());
+    for (i, text) in texts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        push_string_literal(&mut out, text);
+    }
     out
 }
 

@@ -225,11 +225,7 @@ fn ty(ty: &Ty) -> String {
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("{}[]", element(items)),
-        Ty::Enum(values) => values
-            .iter()
-            .map(|v| text::string_literal(v))
-            .collect::<Vec<_>>()
-            .join(" | "),
+        Ty::Enum(values) => text::string_literals(values, " | "),
         Ty::Const(value) => literal(value),
     }
 }

@@ -7,7 +7,7 @@
 
 use super::bindings::{self, Bindings, Decl, Entry, Prop, Ty};
 use super::options::Options;
-use super::text::string_literal;
+use super::text::{string_literal, string_literals};
 
 /// The module for `bindings`, after `header`; `types` is the module of
 /// the TypeScript types, as imported (`./shop.js`).
@@ -205,14 +205,7 @@ fn schema(ty: &Ty) -> String {
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("z.array({})", schema(items)),
-        Ty::Enum(values) => format!(
-            "z.enum([{}])",
-            values
-                .iter()
-                .map(|v| string_literal(v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        Ty::Enum(values) => format!("z.enum([{}])", string_literals(values, ", ")),
         Ty::Const(value) => format!("z.literal({})", super::ts::literal(value)),
     }
 }
