@@ -643,7 +643,7 @@ mod tests {
 
     #[test]
     fn the_fetch_hint_quotes_what_a_shell_would_read() {
-        assert!(fetch_hint("main;rm -rf ~").contains("`git fetch origin 'main;rm -rf ~'`"));
+        assert!(fetch_hint("main;rm -rf $HOME").contains("`git fetch origin 'main;rm -rf $HOME'`"));
         assert!(fetch_hint("it's").contains(r"`git fetch origin 'it'\''s'`"));
         assert!(
             fetch_hint("my remote/$(touch x)").contains("`git fetch 'my remote' '$(touch x)'`")
