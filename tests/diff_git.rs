@@ -925,3 +925,57 @@ fn without_the_git_feature_a_revision_is_exit_2() {
         );
     }
 }
+
+/// A folder of the checkout that looks like a bare repository (`HEAD`,
+/// `objects/`, `refs/`: files a pull request can add) with a history in
+/// which nothing changed is never taken for the repository: the old
+/// version comes from the real one, through its `.git`.
+#[test]
+fn a_folder_posing_as_a_bare_repository_is_not_read() {
+    if !git_works() {
+        return;
+    }
+    let repo = history("posing");
+    let fake = Repo::new("posing-fake");
+    fake.write("protocol.yaml", &v2());
+    fake.commit("as now");
+    fake.git(&["commit", "-q", "--allow-empty", "-m", "still as now"]);
+    let shop = repo.0.join("agents/shop");
+    repo.git_in(&shop, &["init", "-q", "--bare", "."]);
+    let target = shop.display().to_string();
+    fake.git(&["push", "-q", &target, "main:main"]);
+    // git itself takes the folder for a repository.
+    let output = repo.git_output(&shop, &["rev-parse", "--git-dir"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        ".",
+        "{output:?}"
+    );
+
+    let output = repo.agentc_in(
+        &shop,
+        &[
+            "diff",
+            "HEAD~1:./protocol.yaml",
+            "protocol.yaml",
+            "--format",
+            "short",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc_in(
+        &shop,
+        &["check", "--against", "HEAD~1", "--format", "short", "."],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+}

@@ -211,11 +211,15 @@ mod with_gix {
         found_from: PathBuf,
     }
 
-    /// Discovery as git does it: from `dir` up, stopping at
-    /// `GIT_CEILING_DIRECTORIES`.
+    /// Discovery as git does it, from `dir` up and stopping at
+    /// `GIT_CEILING_DIRECTORIES`, but only through a `.git`: a folder that
+    /// looks like a bare repository (`HEAD`, `objects/`, `refs/`), which
+    /// any checkout can contain, is never taken for one, so a pull request
+    /// cannot pose a history of its own as the old version.
     fn discovery() -> gix::discover::upwards::Options<'static> {
         gix::discover::upwards::Options {
             match_ceiling_dir_or_error: false,
+            dot_git_only: true,
             ..Default::default()
         }
         .apply_environment()
@@ -244,16 +248,10 @@ mod with_gix {
         }
     }
 
-    /// The top folder of the work tree `dir` is in: the nearest folder
-    /// with a `.git` (a folder that looks like a bare repository, which
-    /// a pull request could add, is not one).
+    /// The top folder of the work tree `dir` is in.
     pub(super) fn top_level(dir: &Path) -> Result<PathBuf, GitError> {
-        let options = gix::discover::upwards::Options {
-            dot_git_only: true,
-            ..discovery()
-        };
         let (path, _trust) =
-            gix::discover::upwards_opts(dir, options).map_err(|e| not_a_repository(dir, &e))?;
+            gix::discover::upwards_opts(dir, discovery()).map_err(|e| not_a_repository(dir, &e))?;
         match path.into_repository_and_work_tree_directories() {
             (_, Some(work_tree)) => Ok(work_tree),
             (_, None) => Err(GitError::new(format!(
