@@ -836,6 +836,8 @@ fn revisions_resolve_as_git_resolves_them() {
     repo.git(&["tag", "v1.2", "HEAD~1"]);
     repo.git(&["tag", "-a", "-m", "annotated", "v1.3", "HEAD~1"]);
     repo.git(&["update-ref", "refs/remotes/origin/main", "HEAD~1"]);
+    // From a pack and packed refs, as a clone has them.
+    repo.git(&["gc", "-q"]);
     let full = repo.git_text(&["rev-parse", "HEAD~1"]);
     let short = full[..9].to_string();
     for revision in [
@@ -978,4 +980,37 @@ fn a_folder_posing_as_a_bare_repository_is_not_read() {
         "{}",
         text(&output)
     );
+}
+
+/// An old version over agentc's 16 MiB limit is refused before it is read.
+#[test]
+fn an_old_version_over_the_size_limit_is_exit_2() {
+    if !git_works() {
+        return;
+    }
+    let repo = Repo::new("large");
+    let mut large = V1.to_string();
+    large.push_str(&format!("# {}\n", "x".repeat(16 * 1024 * 1024)));
+    repo.write("agents/shop/protocol.yaml", &large);
+    repo.commit("large");
+    repo.write("agents/shop/protocol.yaml", V1);
+    for packed in [false, true] {
+        if packed {
+            repo.git(&["gc", "-q"]);
+        }
+        for args in [
+            &["check", "--against", "HEAD", "agents"][..],
+            &["diff", "HEAD:agents/shop", "agents/shop"][..],
+        ] {
+            let output = repo.agentc(args);
+            assert_eq!(output.status.code(), Some(2), "{packed}: {}", text(&output));
+            assert!(
+                text(&output).contains(
+                    "`HEAD:agents/shop/protocol.yaml` is larger than agentc reads (16 MiB)"
+                ),
+                "{packed}: {}",
+                text(&output)
+            );
+        }
+    }
 }
