@@ -186,10 +186,12 @@ pub(crate) fn against(
             }
         };
         let opened = repositories.entry(top.clone()).or_insert_with(|| {
-            let opened = git::Repository::discover(&top)
-                .and_then(|repository| Ok((repository.commit(revision)?, repository)));
+            let opened = git::Repository::discover(&top).and_then(|repository| {
+                let commit = repository.commit(revision)?;
+                Ok((repository, commit))
+            });
             match opened {
-                Ok((commit, repository)) => Some((repository, commit)),
+                Ok(opened) => Some(opened),
                 Err(error) => {
                     let name = match error.code {
                         Code::MissingRevision => Path::new(revision),

@@ -311,7 +311,7 @@ mod with_gix {
             };
             let what = revision;
             let mut id = id;
-            // A tag of a tag of ... a commit; git stops at the same depth.
+            // A tag of a tag of ... a commit, to a bounded depth.
             for _ in 0..64 {
                 let data = match self.object(id, what)? {
                     Some((Kind::Commit, data)) => {
