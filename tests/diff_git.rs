@@ -54,6 +54,16 @@ fn git_works() -> bool {
     works
 }
 
+/// Whether this agentc reads git (the `git` feature) and git can build
+/// the repositories to read.
+fn reads_git() -> bool {
+    if cfg!(not(feature = "git")) {
+        println!("skipped: agentc is built without the `git` feature");
+        return false;
+    }
+    git_works()
+}
+
 impl Repo {
     fn new(name: &str) -> Repo {
         let dir =
@@ -177,7 +187,7 @@ fn history(name: &str) -> Repo {
 
 #[test]
 fn check_against_a_revision_reports_the_changes_since() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("check");
@@ -234,7 +244,7 @@ fn check_against_a_revision_reports_the_changes_since() {
 
 #[test]
 fn diff_reads_revisions_files_and_folders() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("diff");
@@ -319,7 +329,7 @@ fn diff_reads_revisions_files_and_folders() {
 
 #[test]
 fn a_missing_revision_is_exit_2_with_the_fetch_to_run() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("missing");
@@ -373,7 +383,7 @@ fn options_and_drives_are_never_taken_for_revisions() {
 
 #[test]
 fn outside_a_repository_check_against_is_exit_2() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("agentc-diff-nogit-{}", std::process::id()));
@@ -430,7 +440,7 @@ fn markers(dir: &Path) -> Vec<String> {
 #[cfg(unix)]
 #[test]
 fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let source = history("partial-source");
@@ -492,7 +502,7 @@ fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
 #[cfg(unix)]
 #[test]
 fn commands_that_git_configuration_names_never_run() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("commands");
@@ -646,7 +656,7 @@ fn commands_that_git_configuration_names_never_run() {
 #[cfg(unix)]
 #[test]
 fn versions_are_read_with_no_git_on_the_path() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("no-git");
@@ -707,7 +717,7 @@ fn versions_are_read_with_no_git_on_the_path() {
 #[test]
 fn a_damaged_or_missing_object_is_exit_2() {
     use std::os::unix::fs::PermissionsExt;
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("damaged");
@@ -769,7 +779,7 @@ fn a_damaged_or_missing_object_is_exit_2() {
 #[cfg(unix)]
 #[test]
 fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = Repo::new("kinds");
@@ -829,7 +839,7 @@ fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
 /// The revision forms users write resolve as in git.
 #[test]
 fn revisions_resolve_as_git_resolves_them() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("forms");
@@ -886,7 +896,7 @@ fn revisions_resolve_as_git_resolves_them() {
 /// user typed is quoted for the shell.
 #[test]
 fn the_suggested_fetch_quotes_the_revision() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("quote");
@@ -934,7 +944,7 @@ fn without_the_git_feature_a_revision_is_exit_2() {
 /// version comes from the real one, through its `.git`.
 #[test]
 fn a_folder_posing_as_a_bare_repository_is_not_read() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("posing");
@@ -985,7 +995,7 @@ fn a_folder_posing_as_a_bare_repository_is_not_read() {
 /// An old version over agentc's 16 MiB limit is refused before it is read.
 #[test]
 fn an_old_version_over_the_size_limit_is_exit_2() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = Repo::new("large");
