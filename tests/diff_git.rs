@@ -1024,3 +1024,43 @@ fn an_old_version_over_the_size_limit_is_exit_2() {
         }
     }
 }
+
+/// A linked work tree (`git worktree add`), whose `.git` is a file naming
+/// the repository, reads the same history.
+#[test]
+fn a_linked_work_tree_reads_its_repository() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("linked");
+    let dir = Repo::folder("linked-tree");
+    let tree = dir.0.join("tree");
+    let tree_arg = tree.display().to_string();
+    repo.git(&["worktree", "add", "-q", &tree_arg, "HEAD"]);
+    let output = repo.agentc_in(
+        &tree,
+        &[
+            "check",
+            "--against",
+            "HEAD~1",
+            "--format",
+            "short",
+            "agents",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("agents/shop/protocol.yaml:7:3: warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc_in(
+        &tree.join("agents"),
+        &["diff", "HEAD~1:./shop", "shop", "--format", "short"],
+    );
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+}

@@ -253,6 +253,9 @@ mod with_gix {
         let (path, _trust) =
             gix::discover::upwards_opts(dir, discovery()).map_err(|e| not_a_repository(dir, &e))?;
         match path.into_repository_and_work_tree_directories() {
+            // A linked work tree's `.git` file, found as `.git`, has the
+            // empty path for its folder.
+            (_, Some(work_tree)) if work_tree.as_os_str().is_empty() => Ok(PathBuf::from(".")),
             (_, Some(work_tree)) => Ok(work_tree),
             (_, None) => Err(GitError::new(format!(
                 "{} is in a bare git repository, which has no work tree",
@@ -289,7 +292,13 @@ mod with_gix {
 
         /// The top folder of its work tree; `None` for a bare repository.
         pub fn work_tree(&self) -> Option<&Path> {
-            self.repo.workdir()
+            self.repo.workdir().map(|top| {
+                if top.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    top
+                }
+            })
         }
 
         /// The commit `revision` names (a tag is followed to its commit).
