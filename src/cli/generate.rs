@@ -308,7 +308,7 @@ fn regenerate(args: &GenArgs) -> String {
     }
     let quoted: Vec<String> = words
         .iter()
-        .map(|w| agentc::render::shell_word(w).into_owned())
+        .map(|w| agentc::diagnostic::shell_word(w).into_owned())
         .collect();
     quoted.join(" ")
 }

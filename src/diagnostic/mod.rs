@@ -232,6 +232,27 @@ impl Failure {
     }
 }
 
+/// `word` as a POSIX shell reads it back as one word: as it is when it is
+/// made only of characters no shell treats specially, else in single
+/// quotes (a `'` inside as `'\''`). For the commands a help line suggests,
+/// which people copy and paste: a path or a revision from the input must
+/// not become a second command.
+pub fn shell_word(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !word.is_empty()
+        && word.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b'/' | b':' | b'@' | b'%' | b'+' | b'=' | b',' | b'-'
+                )
+        });
+    if plain {
+        std::borrow::Cow::Borrowed(word)
+    } else {
+        std::borrow::Cow::Owned(format!("'{}'", word.replace('\'', "'\\''")))
+    }
+}
+
 /// The most diagnostics one [`Diagnostics`] (one file's) records; past it,
 /// they are counted, and [`Diagnostics::into_vec`] adds one
 /// `too-many-problems` saying how many more there were. No file a person
@@ -460,5 +481,32 @@ mod tests {
             did_you_mean("optinal", ["type", "optional", "description"]).as_deref(),
             Some("did you mean `optional`?")
         );
+    }
+}
+
+#[cfg(test)]
+mod shell_tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_read_back_as_one_word() {
+        assert_eq!(shell_word("origin/main"), "origin/main");
+        assert_eq!(shell_word("web/src/agents"), "web/src/agents");
+        assert_eq!(shell_word("main;rm -rf ~"), "'main;rm -rf ~'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("$(id)"), "'$(id)'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("--lang"), "--lang");
+    }
+
+    #[test]
+    fn shell_quoting_keeps_safe_words_and_quotes_the_rest() {
+        assert_eq!(shell_word("release/v1.2_x-y@z"), "release/v1.2_x-y@z");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("a'b"), r"'a'\''b'");
+        assert_eq!(shell_word("a\nb"), "'a\nb'");
+        assert_eq!(shell_word("~x"), "'~x'");
+        assert_eq!(shell_word("*"), "'*'");
     }
 }
