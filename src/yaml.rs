@@ -7,12 +7,14 @@
 //! its text from the source. The limits against hostile input (alias
 //! expansion, nesting depth, value size) are enforced here.
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
+use crate::diagnostic::{Checkpoint, Code, Diagnostic, Diagnostics, Edit, MAX_DIAGNOSTICS};
 use crate::source::Source;
 use crate::span::Span;
 use saphyr_parser::{Event, Parser, ScanError};
 use std::borrow::Cow;
 use std::collections::HashMap;
+
+mod indentation;
 
 /// Deepest nesting of mappings and sequences accepted. Real protocols nest
 /// less than ten levels; the bound keeps every later stage (and dropping the
@@ -255,7 +257,22 @@ pub fn abbreviate(text: &str) -> String {
 
 /// Parses the source into its root node. Returns `None` when the text is
 /// not a readable single YAML document (the reasons are in `diags`).
+///
+/// When the parser fails on an indentation mistake, the mistake is
+/// reported where it is made (see [`indentation`]), and the file is read
+/// on without the misplaced lines, so that the rest of it is still
+/// checked: the tree then comes from a repaired copy of the text, with
+/// every offset unchanged.
 pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>> {
+    let checkpoint = diags.checkpoint();
+    match build(source, diags) {
+        Ok(root) => root,
+        Err(error) => recover(source, error, checkpoint, diags),
+    }
+}
+
+/// The tree of a text, or the syntax error that stopped the parser.
+fn build<'s>(source: &'s Source, diags: &mut Diagnostics) -> Result<Option<Node<'s>>, ScanError> {
     let mut builder = Builder::new(source, diags);
     let mut parser = Parser::new_from_str(source.text());
     loop {
@@ -267,13 +284,102 @@ pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>
                     break;
                 }
             }
-            Some(Err(error)) => {
-                builder.syntax_error(&error);
-                return None;
+            Some(Err(error)) => return Err(error),
+        }
+    }
+    Ok(builder.finish())
+}
+
+/// How many times a text is repaired and read again at most. Each round is
+/// linear (a parse, an analysis, a copy), and one round repairs every
+/// mistake the analysis finds, so a second one is rare.
+const MAX_REPAIRS: usize = 3;
+
+/// After a syntax error: the indentation mistakes that explain it, and the
+/// tree of the text without them; or the parser's own error.
+fn recover(
+    source: &Source,
+    mut error: ScanError,
+    checkpoint: Checkpoint,
+    diags: &mut Diagnostics,
+) -> Option<Node<'static>> {
+    let mut found: Vec<Diagnostic> = Vec::new();
+    let mut more = 0;
+    let mut repaired: Option<Source> = None;
+    let mut round = 0;
+    loop {
+        let current = repaired.as_ref().unwrap_or(source);
+        let offset = Offsets::new(current.text()).byte(error.marker().index());
+        let analysis = if round < MAX_REPAIRS {
+            indentation::analyze(current.text())
+        } else {
+            indentation::Analysis::default()
+        };
+        round += 1;
+        let explained = analysis
+            .problems
+            .first()
+            .is_some_and(|first| near(current, offset, first));
+        let text = analysis
+            .repaired
+            .and_then(|bytes| String::from_utf8(bytes).ok());
+        let Some(text) = text.filter(|_| explained) else {
+            report(diags, found, more);
+            diags.push(syntax_error(current, &error, offset));
+            return None;
+        };
+        for problem in &analysis.problems {
+            if found.len() < MAX_DIAGNOSTICS {
+                found.push(problem.diagnostic(source));
+            } else {
+                more += 1;
+            }
+        }
+        more += analysis.more;
+        let next = Source::new(source.name(), text);
+        diags.rollback(checkpoint);
+        match build(&next, diags) {
+            Ok(root) => {
+                report(diags, found, more);
+                return root.map(Node::into_owned);
+            }
+            Err(next_error) => {
+                error = next_error;
+                repaired = Some(next);
             }
         }
     }
-    builder.finish()
+}
+
+/// Adds the indentation diagnostics, and counts those past the limit.
+fn report(diags: &mut Diagnostics, found: Vec<Diagnostic>, more: usize) {
+    diags.extend(found);
+    for _ in 0..more {
+        // Past `MAX_DIAGNOSTICS` found, the list is full: this only counts.
+        diags.push_with(Code::YamlSyntax, || {
+            Diagnostic::new(Code::YamlSyntax, Span::empty(0), "indentation")
+        });
+    }
+}
+
+/// Whether an indentation problem explains the parser's error at `offset`:
+/// it is on the error's line, or on the next line that is not blank (the
+/// parser, reading a value, can stop at the end of the line before).
+fn near(source: &Source, offset: usize, problem: &indentation::Problem) -> bool {
+    let (error_line, _) = source.line_of(offset);
+    let (line, _) = source.line_of(problem.line_start);
+    if line == error_line {
+        return true;
+    }
+    if line < error_line {
+        return false;
+    }
+    (error_line + 1..line).all(|between| {
+        let text = source
+            .line_text(between + 1)
+            .trim_start_matches([' ', '\t']);
+        text.is_empty() || text.starts_with('#')
+    })
 }
 
 #[derive(PartialEq)]
@@ -610,32 +716,6 @@ impl<'s, 'd> Builder<'s, 'd> {
         Span::new(span.start as usize, span.start as usize + trimmed)
     }
 
-    fn syntax_error(&mut self, error: &ScanError) {
-        let offset = self.offsets.byte(error.marker().index());
-        let text = self.source.text();
-        let mut diagnostic = Diagnostic::new(
-            Code::YamlSyntax,
-            Span::new(offset, next_char_end(text, offset)),
-            error.info().to_string(),
-        );
-        if let Some(shorthand) = shorthand_before(text, offset) {
-            let written = text.get(shorthand.range()).unwrap_or_default();
-            diagnostic = diagnostic
-                .with_help(format!(
-                    "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
-                ))
-                .with_fix(
-                    format!("quote `{written}`"),
-                    vec![Edit {
-                        span: shorthand,
-                        text: format!("\"{written}\""),
-                    }],
-                )
-                .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
-        }
-        self.diags.push(diagnostic);
-    }
-
     fn finish(self) -> Option<Node<'s>> {
         // A stream with no document at all (empty, or only comments).
         let root = self.root.unwrap_or_else(|| null_node(Span::empty(0)));
@@ -737,6 +817,54 @@ fn next_char_end(text: &str, offset: usize) -> usize {
     text.get(offset..)
         .and_then(|rest| rest.chars().next())
         .map_or(offset, |c| offset + c.len_utf8())
+}
+
+/// The parser's error, as a diagnostic, with what agentc can add to it.
+fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic {
+    let text = source.text();
+    let mut diagnostic = Diagnostic::new(
+        Code::YamlSyntax,
+        Span::new(offset, next_char_end(text, offset)),
+        error.info().to_string(),
+    );
+    if let Some(shorthand) = shorthand_before(text, offset) {
+        let written = text.get(shorthand.range()).unwrap_or_default();
+        diagnostic = diagnostic
+            .with_help(format!(
+                "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
+            ))
+            .with_fix(
+                format!("quote `{written}`"),
+                vec![Edit {
+                    span: shorthand,
+                    text: format!("\"{written}\""),
+                }],
+            )
+            .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
+    } else if let Some(value) = indentation::plain_value_around(source, offset) {
+        let written = source.slice(value);
+        let quoted = quote(written);
+        diagnostic = diagnostic
+            .with_help(format!("quote the value: {quoted}"))
+            .with_fix(
+                "quote the value",
+                vec![Edit {
+                    span: value,
+                    text: quoted,
+                }],
+            )
+            .with_note("in a value without quotes, `: ` starts a mapping");
+    }
+    diagnostic
+}
+
+/// `text` as a YAML quoted scalar: in single quotes when it has no `'`,
+/// else in double quotes with `\` and `"` escaped.
+fn quote(text: &str) -> String {
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// When a syntax error sits on `[]` right after a type name, as in
