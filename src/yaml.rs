@@ -1041,6 +1041,134 @@ mod tests {
         assert!(root.unwrap().count() < 2 * MAX_ALIAS_NODES);
     }
 
+    /// The message and help of the first `yaml-syntax` diagnostic.
+    fn first_syntax_error(text: &str) -> (String, String) {
+        let (_, diags) = parse_str(text);
+        let d = diags
+            .iter()
+            .find(|d| d.code == Code::YamlSyntax)
+            .unwrap_or_else(|| panic!("no yaml-syntax in {text:?}: {diags:?}"));
+        (d.message.clone(), d.help.clone().unwrap_or_default())
+    }
+
+    #[test]
+    fn the_explanation_shows_what_agentc_says() {
+        // docs/codes/yaml-syntax.md: each ```yaml block followed by a plain
+        // block gives the message, then `help: ...`.
+        let page = include_str!("../docs/codes/yaml-syntax.md");
+        let blocks: Vec<(&str, String)> = page
+            .split("```")
+            .skip(1)
+            .step_by(2)
+            .map(|block| {
+                let (lang, body) = block.split_once('\n').unwrap_or((block, ""));
+                (lang.trim(), body.to_string())
+            })
+            .collect();
+        let mut checked = 0;
+        for pair in blocks.windows(2) {
+            let [(lang, yaml), (said, output)] = pair else {
+                continue;
+            };
+            if *lang != "yaml" || !said.is_empty() {
+                continue;
+            }
+            let mut lines = output.lines();
+            let message = lines.next().unwrap_or_default();
+            let help = lines
+                .next()
+                .and_then(|l| l.strip_prefix("help: "))
+                .unwrap_or_default();
+            assert_eq!(
+                first_syntax_error(yaml),
+                (message.into(), help.into()),
+                "{yaml}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 4, "only {checked} examples");
+    }
+
+    /// Every span of the tree, keys and values.
+    fn spans(node: &Node, out: &mut Vec<Span>) {
+        out.push(node.span);
+        match &node.kind {
+            NodeKind::Scalar(_) => {}
+            NodeKind::Mapping(entries) => {
+                for entry in entries {
+                    out.push(entry.key.span);
+                    spans(&entry.value, out);
+                }
+            }
+            NodeKind::Sequence(items) => {
+                for item in items {
+                    spans(item, out);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_misplaced_line_is_reported_and_the_rest_is_read() {
+        let text = "types:\n  Order:\n    id:\n      type: string\n     total:\n      type: number\n  Item:\n    name:\n      type: string\n";
+        let (root, diags) = parse_str(text);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let d = &diags[0];
+        assert_eq!(&text[d.span.range()], "total");
+        let fix = d.fix.as_ref().unwrap();
+        let line = text.find("     total").unwrap();
+        assert_eq!(fix.edits[0].span, Span::new(line, line + 5));
+        assert_eq!(fix.edits[0].text, "    ");
+        // The tree holds everything but the misplaced block, and nothing of
+        // the tree starts inside it.
+        let root = root.unwrap();
+        let types = root.as_mapping().unwrap()[0].value.as_mapping().unwrap();
+        let keys: Vec<&str> = types.iter().map(|e| e.key.text.as_ref()).collect();
+        assert_eq!(keys, ["Order", "Item"]);
+        let blanked = text.find("     total").unwrap()..text.find("  Item").unwrap();
+        let mut all = Vec::new();
+        spans(&root, &mut all);
+        for span in all {
+            assert!(
+                !blanked.contains(&(span.start as usize)),
+                "{span} in {blanked:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_explaining_mistake_takes_the_parsers_place() {
+        // Not indentation: the parser's message stays.
+        let (message, _) = first_syntax_error("a: [1, 2\nb: 1\n");
+        assert_eq!(message, "illegal placement of ':' indicator");
+        // A tab is reported at the tab, a line after the parser's place.
+        let text = "a:\n  b: 1\n\tc: 2\n";
+        let (_, diags) = parse_str(text);
+        assert_eq!(diags[0].span, Span::new(10, 11));
+        assert!(diags[0].message.contains("tab"));
+        // Duplicate keys before the mistake are reported once.
+        let (_, diags) = parse_str("a: 1\na: 2\nb:\n  c: 1\n d: 2\n");
+        let codes: Vec<&str> = diags.iter().map(|d| d.code.name()).collect();
+        assert_eq!(codes, ["duplicate-key", "yaml-syntax"]);
+    }
+
+    #[test]
+    fn a_colon_in_a_plain_value_gets_a_quoting_fix() {
+        let text = "tools:\n  t:\n    description: Note: the id\n";
+        let (_, diags) = parse_str(text);
+        assert_eq!(
+            diags[0].message,
+            "mapping values are not allowed in this context"
+        );
+        let fix = diags[0].fix.as_ref().unwrap();
+        assert_eq!(&text[fix.edits[0].span.range()], "Note: the id");
+        assert_eq!(fix.edits[0].text, "'Note: the id'");
+        assert_eq!(quote("it's: \"x\" \\"), r#""it's: \"x\" \\""#);
+        // Continued on the next line: no fix (quoting one line would break it).
+        let (_, diags) = parse_str("a: Note: x\n  more\n");
+        assert!(diags[0].fix.is_none());
+    }
+
     #[test]
     fn non_ascii_text_maps_to_byte_offsets() {
         let text = format!("{}: 1\nk: \"ü\"\n", "é".repeat(100));

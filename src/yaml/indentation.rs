@@ -25,6 +25,10 @@ use crate::span::Span;
 /// protocol comes near, and the parser's own limits apply anyway).
 const MAX_LEVELS: usize = 1024;
 
+/// How many open levels on each side of a misplaced line are looked at for
+/// the columns it could move to.
+const NEAREST: usize = 8;
+
 /// What a block collection is the value of, to name it in a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Owner {
@@ -714,17 +718,22 @@ impl<'t> Analyzer<'t> {
         keep: usize,
     ) -> Option<usize> {
         let seq = shape == Shape::Item;
+        // The nearest few levels on each side are looked at, so that a
+        // deep stack costs no more per line.
         let lower = self.stack[..keep]
             .iter()
             .rev()
+            .take(NEAREST)
             .find(|l| l.seq == seq && l.col < col);
         let upper = self.stack[keep..]
             .iter()
+            .take(NEAREST)
             .find(|l| l.seq == seq && l.col > col);
         let among = self.stack[..keep]
             .iter()
             .rev()
-            .find(|l| l.col == col && l.seq != seq)
+            .take_while(|l| l.col == col)
+            .find(|l| l.seq != seq)
             .map(place);
         let child = self.first_child(line, col, first);
         let mut all: Vec<Place> = lower.into_iter().chain(upper).map(place).collect();
@@ -769,11 +778,18 @@ impl<'t> Analyzer<'t> {
         }
         let seq = shape == Shape::Item;
         let child = self.first_child(line, content, first);
-        let mut places: Vec<Place> = self
-            .stack
+        // The levels a tab can reach (past the spaces before it) that keep
+        // the block under the line under it, deepest first.
+        let from = self.stack.partition_point(|l| l.col <= spaces);
+        let to = match child {
+            Some((col, _)) => self.stack.partition_point(|l| l.col <= col),
+            None => self.stack.len(),
+        };
+        let mut places: Vec<Place> = self.stack[from..to.max(from)]
             .iter()
             .rev()
-            .filter(|l| l.seq == seq && l.col > spaces)
+            .take(NEAREST)
+            .filter(|l| l.seq == seq)
             .map(place)
             .filter(|p| keeps_block(p, child))
             .take(2)
