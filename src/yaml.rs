@@ -261,25 +261,49 @@ pub fn abbreviate(text: &str) -> String {
 /// When the parser fails on an indentation mistake, the mistake is
 /// reported where it is made (see [`indentation`]), and the file is read
 /// on without the misplaced lines, so that the rest of it is still
-/// checked: the tree then comes from a repaired copy of the text, with
-/// every offset unchanged.
+/// checked: the tree is then read from a repaired copy of the text, whose
+/// offsets are the source's, and still borrows its text from the source.
 pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>> {
     let checkpoint = diags.checkpoint();
-    match build(source, diags) {
+    match build(source, source.text(), diags) {
         Ok(root) => root,
         Err(error) => recover(source, error, checkpoint, diags),
     }
 }
 
 /// The tree of a text, or the syntax error that stopped the parser.
-fn build<'s>(source: &'s Source, diags: &mut Diagnostics) -> Result<Option<Node<'s>>, ScanError> {
+///
+/// `text` is the source's text, or a repaired copy of it whose every byte
+/// outside the blanked lines is the source's, at the same offset: the tree
+/// then still borrows from the source.
+fn build<'s>(
+    source: &'s Source,
+    text: &str,
+    diags: &mut Diagnostics,
+) -> Result<Option<Node<'s>>, ScanError> {
+    let offsets = Offsets::new(text);
     let mut builder = Builder::new(source, diags);
-    let mut parser = Parser::new_from_str(source.text());
+    let mut parser = Parser::new_from_str(text);
     loop {
         match parser.next_event() {
             None => break,
             Some(Ok((event, span))) => {
-                let span = builder.offsets.span(span);
+                let span = offsets.span(span);
+                let event = match event {
+                    Event::Scalar(value, style, anchor, _) => {
+                        Event::Scalar(rebase(source.text(), text, value), style, anchor, None)
+                    }
+                    Event::MappingStart(anchor, _) => Event::MappingStart(anchor, None),
+                    Event::SequenceStart(anchor, _) => Event::SequenceStart(anchor, None),
+                    Event::Nothing => Event::Nothing,
+                    Event::StreamStart => Event::StreamStart,
+                    Event::StreamEnd => Event::StreamEnd,
+                    Event::DocumentStart(explicit) => Event::DocumentStart(explicit),
+                    Event::DocumentEnd => Event::DocumentEnd,
+                    Event::Alias(id) => Event::Alias(id),
+                    Event::MappingEnd => Event::MappingEnd,
+                    Event::SequenceEnd => Event::SequenceEnd,
+                };
                 if builder.on_event(event, span) == Flow::Stop {
                     break;
                 }
@@ -290,6 +314,22 @@ fn build<'s>(source: &'s Source, diags: &mut Diagnostics) -> Result<Option<Node<
     Ok(builder.finish())
 }
 
+/// A scalar's text read from `parsed`, as the same bytes of `original`
+/// when it is a slice of `parsed` that `original` has at the same offset
+/// (always, when they are one text), else as a copy.
+fn rebase<'s>(original: &'s str, parsed: &str, value: Cow<'_, str>) -> Cow<'s, str> {
+    match value {
+        Cow::Borrowed(slice) => {
+            let start = (slice.as_ptr() as usize).wrapping_sub(parsed.as_ptr() as usize);
+            match original.get(start..start.saturating_add(slice.len())) {
+                Some(same) if std::ptr::eq(same, slice) || same == slice => Cow::Borrowed(same),
+                _ => Cow::Owned(slice.to_owned()),
+            }
+        }
+        Cow::Owned(owned) => Cow::Owned(owned),
+    }
+}
+
 /// How many times a text is repaired and read again at most. Each round is
 /// linear (a parse, an analysis, a copy), and one round repairs every
 /// mistake the analysis finds, so a second one is rare.
@@ -297,12 +337,12 @@ const MAX_REPAIRS: usize = 3;
 
 /// After a syntax error: the indentation mistakes that explain it, and the
 /// tree of the text without them; or the parser's own error.
-fn recover(
-    source: &Source,
+fn recover<'s>(
+    source: &'s Source,
     mut error: ScanError,
     checkpoint: Checkpoint,
     diags: &mut Diagnostics,
-) -> Option<Node<'static>> {
+) -> Option<Node<'s>> {
     let mut found: Vec<Diagnostic> = Vec::new();
     let mut more = 0;
     let mut repaired: Option<Source> = None;
@@ -324,7 +364,7 @@ fn recover(
             .repaired
             .and_then(|bytes| String::from_utf8(bytes).ok());
         let Some(text) = text.filter(|_| explained) else {
-            report(diags, found, more);
+            // What the earlier rounds found is already reported.
             diags.push(syntax_error(current, &error, offset));
             return None;
         };
@@ -337,12 +377,12 @@ fn recover(
         }
         more += analysis.more;
         let next = Source::new(source.name(), text);
+        // The indentation first: they are the cause of what follows, and
+        // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
-        match build(&next, diags) {
-            Ok(root) => {
-                report(diags, found, more);
-                return root.map(Node::into_owned);
-            }
+        report(diags, &found, more);
+        match build(source, next.text(), diags) {
+            Ok(root) => return root,
             Err(next_error) => {
                 error = next_error;
                 repaired = Some(next);
@@ -352,8 +392,8 @@ fn recover(
 }
 
 /// Adds the indentation diagnostics, and counts those past the limit.
-fn report(diags: &mut Diagnostics, found: Vec<Diagnostic>, more: usize) {
-    diags.extend(found);
+fn report(diags: &mut Diagnostics, found: &[Diagnostic], more: usize) {
+    diags.extend(found.iter().cloned());
     for _ in 0..more {
         // Past `MAX_DIAGNOSTICS` found, the list is full: this only counts.
         diags.push_with(Code::YamlSyntax, || {
@@ -415,7 +455,6 @@ pub(crate) const SEARCHED_KEYS: usize = 16;
 struct Builder<'s, 'd> {
     source: &'s Source,
     diags: &'d mut Diagnostics,
-    offsets: Offsets<'s>,
     stack: Vec<Frame<'s>>,
     /// The entries of the open mappings, innermost last.
     entries: Vec<Entry<'s>>,
@@ -437,7 +476,6 @@ impl<'s, 'd> Builder<'s, 'd> {
         Builder {
             source,
             diags,
-            offsets: Offsets::new(source.text()),
             stack: Vec::new(),
             entries: Vec::new(),
             items: Vec::new(),
@@ -1148,7 +1186,8 @@ mod tests {
         assert!(diags[0].message.contains("tab"));
         // Duplicate keys before the mistake are reported once.
         let (_, diags) = parse_str("a: 1\na: 2\nb:\n  c: 1\n d: 2\n");
-        let codes: Vec<&str> = diags.iter().map(|d| d.code.name()).collect();
+        let mut codes: Vec<&str> = diags.iter().map(|d| d.code.name()).collect();
+        codes.sort();
         assert_eq!(codes, ["duplicate-key", "yaml-syntax"]);
     }
 
@@ -1167,6 +1206,54 @@ mod tests {
         // Continued on the next line: no fix (quoting one line would break it).
         let (_, diags) = parse_str("a: Note: x\n  more\n");
         assert!(diags[0].fix.is_none());
+    }
+
+    proptest::proptest! {
+        /// One line of a real protocol moved by a column or two, or
+        /// indented with a tab: whatever is left out to read on, nothing of
+        /// the tree (so no later diagnostic) starts in it.
+        #[test]
+        fn nothing_read_on_starts_in_a_blanked_line(
+            line in 0usize..300,
+            change in proptest::sample::select(vec!["-1", "+1", "+2", "tab"]),
+        ) {
+            let text = include_str!("../protocols/shop-assistant/protocol.yaml");
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let line = line % lines.len();
+            let mut edited = String::new();
+            for (i, original) in lines.iter().enumerate() {
+                let changed = match (i == line, change) {
+                    (false, _) => original.to_string(),
+                    (true, "-1") => original.strip_prefix(' ').unwrap_or(original).to_string(),
+                    (true, "+1") => format!(" {original}"),
+                    (true, "+2") => format!("  {original}"),
+                    (true, _) => format!("\t{original}"),
+                };
+                edited.push_str(&changed);
+            }
+            let source = Source::new("t.yaml", edited.clone());
+            let mut diags = Diagnostics::default();
+            let root = parse(&source, &mut diags);
+            let blanked: Vec<(usize, usize)> = indentation::analyze(&edited)
+                .problems
+                .iter()
+                .filter_map(|p| p.blanked)
+                .collect();
+            if let Some(root) = root {
+                let mut all = Vec::new();
+                spans(&root, &mut all);
+                for span in all {
+                    let start = span.start as usize;
+                    proptest::prop_assert!(
+                        !blanked.iter().any(|&(from, to)| (from..to).contains(&start)),
+                        "{span} is in {blanked:?}"
+                    );
+                }
+            }
+            for d in diags.into_vec() {
+                proptest::prop_assert!(d.span.end as usize <= edited.len());
+            }
+        }
     }
 
     #[test]

@@ -89,11 +89,14 @@ pub(super) enum Kind {
     UnderValue(Holder),
     /// The line is indented with a tab (and maybe more lines after it).
     /// `tab` is the first tab's offset; `more` lines after it are
-    /// indented with tabs too, the last of them starting at `last`.
+    /// indented with tabs too, the last of them starting at `last`; the
+    /// lines of the run where a tab read as a space does not fit are left
+    /// out with their blocks, `dropped` lines in all.
     Tab {
         tab: usize,
         more: usize,
         last: usize,
+        dropped: usize,
     },
 }
 
@@ -397,16 +400,26 @@ impl<'t> Analyzer<'t> {
         };
         let repair = blanked.unwrap_or((line.start, line.start + content));
         self.repair(repair);
+        let lines = blanked.map_or(0, |(start, end)| {
+            1 + memchr::memchr_iter(b'\n', &self.bytes[start..end]).count()
+        });
         match self.tab_run {
             Some(run) => {
                 // Past the limit there is no problem to add the line to.
                 if let Some(Problem {
-                    kind: Kind::Tab { more, last, .. },
+                    kind:
+                        Kind::Tab {
+                            more,
+                            last,
+                            dropped,
+                            ..
+                        },
                     ..
                 }) = self.analysis.problems.get_mut(run)
                 {
                     *more += 1;
                     *last = line.start;
+                    *dropped += lines;
                 }
             }
             None => {
@@ -416,6 +429,7 @@ impl<'t> Analyzer<'t> {
                         tab,
                         more: 0,
                         last: line.start,
+                        dropped: lines,
                     },
                     subject,
                     line_start: line.start,
@@ -452,7 +466,8 @@ impl<'t> Analyzer<'t> {
                 let first = token(text, col, line.start);
                 let shape = shape_of(first);
                 if holder == Holder::Other || shape == Shape::Other {
-                    return Some(line.next);
+                    // Not YAML, and not a line this can place: stop.
+                    return None;
                 }
                 return self.under_value(line, col, first, holder);
             }
@@ -473,7 +488,7 @@ impl<'t> Analyzer<'t> {
                     After::Children { .. } => Holder::Other,
                 };
                 if holder == Holder::Other {
-                    return Some(line.next);
+                    return None;
                 }
                 self.under_value(line, col, first, holder)
             }
@@ -1269,7 +1284,10 @@ impl Problem {
             (Kind::Tab { tab, .. }, _) => Span::new(tab, tab + 1),
             (_, Subject::Key(key)) => key,
             (_, Subject::Item(dash)) => dash,
-            (_, Subject::Other) => Span::new(self.content, self.content + 1),
+            (_, Subject::Other) => Span::new(
+                self.content,
+                super::next_char_end(source.text(), self.content),
+            ),
         };
         let mut diagnostic = match self.kind {
             Kind::Misplaced => {
@@ -1389,6 +1407,22 @@ impl Problem {
                     }],
                 );
             }
+        }
+        if let Kind::Tab {
+            more: 1.., dropped, ..
+        } = self.kind
+        {
+            let mut note = "until this is fixed, agentc reads each tab as one space".to_string();
+            if dropped > 0 {
+                note.push_str(&format!(
+                    ", and checks the rest of the file without the {dropped} {} where that does not fit",
+                    if dropped == 1 { "line" } else { "lines" }
+                ));
+            }
+            return diagnostic.with_note(note);
+        }
+        if let (Kind::Tab { .. }, None) = (self.kind, self.blanked) {
+            return diagnostic.with_note("until this is fixed, agentc reads the tab as one space");
         }
         if let Some((start, end)) = self.blanked {
             let first = source.position(start).line;
