@@ -294,6 +294,25 @@ impl Diagnostics {
         }
     }
 
+    /// What is recorded so far, to take back what follows with
+    /// [`Diagnostics::rollback`] (a stage that reads its input again).
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            found: self.found.len(),
+            dropped: self.dropped,
+            worst_dropped: self.worst_dropped,
+            at_least: self.at_least,
+        }
+    }
+
+    /// Forgets everything recorded or counted since `checkpoint`.
+    pub(crate) fn rollback(&mut self, checkpoint: Checkpoint) {
+        self.found.truncate(checkpoint.found);
+        self.dropped = checkpoint.dropped;
+        self.worst_dropped = checkpoint.worst_dropped;
+        self.at_least = checkpoint.at_least;
+    }
+
     /// Whether [`MAX_DIAGNOSTICS`] are recorded, so more are only counted.
     pub fn is_full(&self) -> bool {
         self.found.len() >= MAX_DIAGNOSTICS
@@ -359,6 +378,15 @@ impl Diagnostics {
         }
         self.found
     }
+}
+
+/// What a [`Diagnostics`] held at one moment.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    found: usize,
+    dropped: usize,
+    worst_dropped: Option<Severity>,
+    at_least: bool,
 }
 
 impl From<Vec<Diagnostic>> for Diagnostics {
