@@ -138,6 +138,7 @@ fn a_version_against_itself_has_no_changes() {
 /// that fail with "No client handler for tool" unless the client ships
 /// its handler first.
 #[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
 fn the_real_history_of_the_octavus_example_app() {
     let Some(corpus) = common::shared("corpus/octavus-examples") else {
         return;
