@@ -31,6 +31,24 @@ while size < n:
 w('unknown-types-16m.yaml', 'types:\n'+''.join(parts))
 w('lines-16m.jsonl', '{}\n'*(n//3))
 w('array-4m.json', '['+'1,'*(2*MiB-10)+'1]')
+# Indentation mistakes (docs/codes/yaml-syntax.md), each repeated to the
+# limit, and a valid file of the same shape with one mistake at its end
+# (the text is parsed twice) or none.
+def fill(name, head, unit, tail=''):
+    parts=[head]; size=len(head)+len(tail); i=0
+    while True:
+        part=unit(i)
+        if size+len(part) > n: break
+        parts.append(part); size+=len(part); i+=1
+    parts.append(tail); w(name, ''.join(parts))
+types=lambda i: '  T%d:\n    id:\n      type: string\n'%i
+fill('indent-deep-16m.yaml', 'types:\n', lambda i: types(i)+'     total:\n      type: number\n')
+fill('indent-under-value-16m.yaml', 'types:\n', lambda i: types(i)+'        description: x\n')
+fill('indent-tab-lines-16m.yaml', 'types:\n', lambda i: types(i)+'\ttotal:\n      type: number\n')
+fill('indent-tabs-16m.yaml', 'types:\n', lambda i: '\tT%d:\n\t\tid:\n\t\t\ttype: string\n'%i)
+fill('indent-items-16m.yaml', 'agent:\n  tools:\n', lambda i: '    - t%d\n   - u%d\n'%(i,i))
+fill('indent-last-16m.yaml', 'types:\n', types, '  Z:\n    a:\n      type: string\n     b: 1\n')
+fill('indent-none-16m.yaml', 'types:\n', types)
 os.makedirs('toml',exist_ok=True)
 w('toml/agentc.toml', 'exclude = ["' + 'a'*100000 + '", 5]\n')
 w('toml/p.yaml', 'types:\n  A:\n    x: {type: string}\n')
@@ -48,7 +66,8 @@ row() { # row NAME COMMAND...
 }
 echo "| input | human | json | sarif | short | github |"
 echo "|---|---|---|---|---|---|"
-for f in long-line wide-line long-name dup-400k types-1m ignores-200k flow-list-16m flow-map-16m keys-16m distinct-keys-16m unknown-types-16m; do
+for f in long-line wide-line long-name dup-400k types-1m ignores-200k flow-list-16m flow-map-16m keys-16m distinct-keys-16m unknown-types-16m \
+  indent-deep-16m indent-under-value-16m indent-tab-lines-16m indent-tabs-16m indent-items-16m indent-last-16m indent-none-16m; do
   row "$f.yaml" $A check $f.yaml
 done
 row "agentc.toml with a 100,000-character line" $A check toml

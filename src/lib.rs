@@ -43,6 +43,11 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Where the time went (`agentc check --timings`).
     pub timings: Timings,
+    /// Whether compiling found no error, as the pipeline judged it, before
+    /// a configuration or an `agentc-ignore` comment changed a severity:
+    /// what emitting, generating and diffing need of the model, which
+    /// assume every name resolves and no type is recursive.
+    pub sound: bool,
 }
 
 /// Time spent in each phase of checking a file: reading it from disk,
@@ -94,7 +99,14 @@ impl FileReport {
             model: None,
             diagnostics,
             timings: Timings::default(),
+            sound: false,
         }
+    }
+
+    /// The model, when compiling found no error ([`FileReport::sound`]),
+    /// whatever a configuration later made of the diagnostics.
+    pub fn sound_model(&self) -> Option<&Model> {
+        self.model.as_ref().filter(|_| self.sound)
     }
 
     pub fn has_errors(&self) -> bool {
@@ -150,11 +162,13 @@ pub fn compile_source(source: Source) -> FileReport {
     let mut diagnostics = diags.into_vec();
     order(&mut diagnostics);
     lap(&mut timings.check);
+    let sound = model.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
     FileReport {
         source,
         model,
         diagnostics,
         timings,
+        sound,
     }
 }
 
@@ -165,7 +179,7 @@ pub fn check_targets(compilation: &mut FileReport, targets: &[emit::Target]) {
     if targets.is_empty() || compilation.has_errors() {
         return;
     }
-    let Some(model) = &compilation.model else {
+    let Some(model) = compilation.sound_model() else {
         return;
     };
     let started = Instant::now();

@@ -7,12 +7,14 @@
 //! its text from the source. The limits against hostile input (alias
 //! expansion, nesting depth, value size) are enforced here.
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
+use crate::diagnostic::{Checkpoint, Code, Diagnostic, Diagnostics, Edit, MAX_DIAGNOSTICS};
 use crate::source::Source;
 use crate::span::Span;
 use saphyr_parser::{Event, Parser, ScanError};
 use std::borrow::Cow;
 use std::collections::HashMap;
+
+mod indentation;
 
 /// Deepest nesting of mappings and sequences accepted. Real protocols nest
 /// less than ten levels; the bound keeps every later stage (and dropping the
@@ -255,25 +257,169 @@ pub fn abbreviate(text: &str) -> String {
 
 /// Parses the source into its root node. Returns `None` when the text is
 /// not a readable single YAML document (the reasons are in `diags`).
+///
+/// When the parser fails on an indentation mistake, the mistake is
+/// reported where it is made (see [`indentation`]), and the file is read
+/// on without the misplaced lines, so that the rest of it is still
+/// checked: the tree is then read from a repaired copy of the text, whose
+/// offsets are the source's, and still borrows its text from the source.
 pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>> {
+    let checkpoint = diags.checkpoint();
+    match build(source, source.text(), diags) {
+        Ok(root) => root,
+        Err(error) => recover(source, error, checkpoint, diags),
+    }
+}
+
+/// The tree of a text, or the syntax error that stopped the parser.
+///
+/// `text` is the source's text, or a repaired copy of it whose every byte
+/// outside the blanked lines is the source's, at the same offset: the tree
+/// then still borrows from the source.
+fn build<'s>(
+    source: &'s Source,
+    text: &str,
+    diags: &mut Diagnostics,
+) -> Result<Option<Node<'s>>, ScanError> {
+    let offsets = Offsets::new(text);
     let mut builder = Builder::new(source, diags);
-    let mut parser = Parser::new_from_str(source.text());
+    let mut parser = Parser::new_from_str(text);
     loop {
         match parser.next_event() {
             None => break,
             Some(Ok((event, span))) => {
-                let span = builder.offsets.span(span);
+                let span = offsets.span(span);
+                let event = match event {
+                    Event::Scalar(value, style, anchor, _) => {
+                        Event::Scalar(rebase(source.text(), text, value), style, anchor, None)
+                    }
+                    Event::MappingStart(anchor, _) => Event::MappingStart(anchor, None),
+                    Event::SequenceStart(anchor, _) => Event::SequenceStart(anchor, None),
+                    Event::Nothing => Event::Nothing,
+                    Event::StreamStart => Event::StreamStart,
+                    Event::StreamEnd => Event::StreamEnd,
+                    Event::DocumentStart(explicit) => Event::DocumentStart(explicit),
+                    Event::DocumentEnd => Event::DocumentEnd,
+                    Event::Alias(id) => Event::Alias(id),
+                    Event::MappingEnd => Event::MappingEnd,
+                    Event::SequenceEnd => Event::SequenceEnd,
+                };
                 if builder.on_event(event, span) == Flow::Stop {
                     break;
                 }
             }
-            Some(Err(error)) => {
-                builder.syntax_error(&error);
-                return None;
+            Some(Err(error)) => return Err(error),
+        }
+    }
+    Ok(builder.finish())
+}
+
+/// A scalar's text read from `parsed`, as the same bytes of `original`
+/// when it is a slice of `parsed` that `original` has at the same offset
+/// (always, when they are one text), else as a copy.
+fn rebase<'s>(original: &'s str, parsed: &str, value: Cow<'_, str>) -> Cow<'s, str> {
+    match value {
+        Cow::Borrowed(slice) => {
+            let start = (slice.as_ptr() as usize).wrapping_sub(parsed.as_ptr() as usize);
+            match original.get(start..start.saturating_add(slice.len())) {
+                Some(same) if std::ptr::eq(same, slice) || same == slice => Cow::Borrowed(same),
+                _ => Cow::Owned(slice.to_owned()),
+            }
+        }
+        Cow::Owned(owned) => Cow::Owned(owned),
+    }
+}
+
+/// How many times a text is repaired and read again at most. Each round is
+/// linear (a parse, an analysis, a copy), and one round repairs every
+/// mistake the analysis finds, so a second one is rare.
+const MAX_REPAIRS: usize = 3;
+
+/// After a syntax error: the indentation mistakes that explain it, and the
+/// tree of the text without them; or the parser's own error.
+fn recover<'s>(
+    source: &'s Source,
+    mut error: ScanError,
+    checkpoint: Checkpoint,
+    diags: &mut Diagnostics,
+) -> Option<Node<'s>> {
+    let mut found: Vec<Diagnostic> = Vec::new();
+    let mut more = 0;
+    let mut repaired: Option<Source> = None;
+    let mut round = 0;
+    loop {
+        let current = repaired.as_ref().unwrap_or(source);
+        let offset = Offsets::new(current.text()).byte(error.marker().index());
+        let analysis = if round < MAX_REPAIRS {
+            indentation::analyze(current.text())
+        } else {
+            indentation::Analysis::default()
+        };
+        round += 1;
+        let explained = analysis
+            .problems
+            .first()
+            .is_some_and(|first| near(current, offset, first));
+        let text = analysis
+            .repaired
+            .and_then(|bytes| String::from_utf8(bytes).ok());
+        let Some(text) = text.filter(|_| explained) else {
+            // What the earlier rounds found is already reported.
+            diags.push(syntax_error(current, &error, offset));
+            return None;
+        };
+        for problem in &analysis.problems {
+            if found.len() < MAX_DIAGNOSTICS {
+                found.push(problem.diagnostic(source));
+            } else {
+                more += 1;
+            }
+        }
+        more += analysis.more;
+        let next = Source::new(source.name(), text);
+        // The indentation first: they are the cause of what follows, and
+        // must not be crowded out by a flood past the limit.
+        diags.rollback(checkpoint);
+        report(diags, &found, more);
+        match build(source, next.text(), diags) {
+            Ok(root) => return root,
+            Err(next_error) => {
+                error = next_error;
+                repaired = Some(next);
             }
         }
     }
-    builder.finish()
+}
+
+/// Adds the indentation diagnostics, and counts those past the limit.
+fn report(diags: &mut Diagnostics, found: &[Diagnostic], more: usize) {
+    diags.extend(found.iter().cloned());
+    for _ in 0..more {
+        // Past `MAX_DIAGNOSTICS` found, the list is full: this only counts.
+        diags.push_with(Code::YamlSyntax, || {
+            Diagnostic::new(Code::YamlSyntax, Span::empty(0), "indentation")
+        });
+    }
+}
+
+/// Whether an indentation problem explains the parser's error at `offset`:
+/// it is on the error's line, or on the next line that is not blank (the
+/// parser, reading a value, can stop at the end of the line before).
+fn near(source: &Source, offset: usize, problem: &indentation::Problem) -> bool {
+    let (error_line, _) = source.line_of(offset);
+    let (line, _) = source.line_of(problem.line_start);
+    if line == error_line {
+        return true;
+    }
+    if line < error_line {
+        return false;
+    }
+    (error_line + 1..line).all(|between| {
+        let text = source
+            .line_text(between + 1)
+            .trim_start_matches([' ', '\t']);
+        text.is_empty() || text.starts_with('#')
+    })
 }
 
 #[derive(PartialEq)]
@@ -309,7 +455,6 @@ pub(crate) const SEARCHED_KEYS: usize = 16;
 struct Builder<'s, 'd> {
     source: &'s Source,
     diags: &'d mut Diagnostics,
-    offsets: Offsets<'s>,
     stack: Vec<Frame<'s>>,
     /// The entries of the open mappings, innermost last.
     entries: Vec<Entry<'s>>,
@@ -331,7 +476,6 @@ impl<'s, 'd> Builder<'s, 'd> {
         Builder {
             source,
             diags,
-            offsets: Offsets::new(source.text()),
             stack: Vec::new(),
             entries: Vec::new(),
             items: Vec::new(),
@@ -610,32 +754,6 @@ impl<'s, 'd> Builder<'s, 'd> {
         Span::new(span.start as usize, span.start as usize + trimmed)
     }
 
-    fn syntax_error(&mut self, error: &ScanError) {
-        let offset = self.offsets.byte(error.marker().index());
-        let text = self.source.text();
-        let mut diagnostic = Diagnostic::new(
-            Code::YamlSyntax,
-            Span::new(offset, next_char_end(text, offset)),
-            error.info().to_string(),
-        );
-        if let Some(shorthand) = shorthand_before(text, offset) {
-            let written = text.get(shorthand.range()).unwrap_or_default();
-            diagnostic = diagnostic
-                .with_help(format!(
-                    "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
-                ))
-                .with_fix(
-                    format!("quote `{written}`"),
-                    vec![Edit {
-                        span: shorthand,
-                        text: format!("\"{written}\""),
-                    }],
-                )
-                .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
-        }
-        self.diags.push(diagnostic);
-    }
-
     fn finish(self) -> Option<Node<'s>> {
         // A stream with no document at all (empty, or only comments).
         let root = self.root.unwrap_or_else(|| null_node(Span::empty(0)));
@@ -737,6 +855,54 @@ fn next_char_end(text: &str, offset: usize) -> usize {
     text.get(offset..)
         .and_then(|rest| rest.chars().next())
         .map_or(offset, |c| offset + c.len_utf8())
+}
+
+/// The parser's error, as a diagnostic, with what agentc can add to it.
+fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic {
+    let text = source.text();
+    let mut diagnostic = Diagnostic::new(
+        Code::YamlSyntax,
+        Span::new(offset, next_char_end(text, offset)),
+        error.info().to_string(),
+    );
+    if let Some(shorthand) = shorthand_before(text, offset) {
+        let written = text.get(shorthand.range()).unwrap_or_default();
+        diagnostic = diagnostic
+            .with_help(format!(
+                "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
+            ))
+            .with_fix(
+                format!("quote `{written}`"),
+                vec![Edit {
+                    span: shorthand,
+                    text: format!("\"{written}\""),
+                }],
+            )
+            .with_note("YAML reads `{type: string[]}` as the key `type` followed by a list; `{type: \"string[]\"}` is the array shorthand");
+    } else if let Some(value) = indentation::plain_value_around(source, offset) {
+        let written = source.slice(value);
+        let quoted = quote(written);
+        diagnostic = diagnostic
+            .with_help(format!("quote the value: {quoted}"))
+            .with_fix(
+                "quote the value",
+                vec![Edit {
+                    span: value,
+                    text: quoted,
+                }],
+            )
+            .with_note("in a value without quotes, `: ` starts a mapping");
+    }
+    diagnostic
+}
+
+/// `text` as a YAML quoted scalar: in single quotes when it has no `'`,
+/// else in double quotes with `\` and `"` escaped.
+fn quote(text: &str) -> String {
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// When a syntax error sits on `[]` right after a type name, as in
@@ -911,6 +1077,183 @@ mod tests {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, Code::AliasLimit);
         assert!(root.unwrap().count() < 2 * MAX_ALIAS_NODES);
+    }
+
+    /// The message and help of the first `yaml-syntax` diagnostic.
+    fn first_syntax_error(text: &str) -> (String, String) {
+        let (_, diags) = parse_str(text);
+        let d = diags
+            .iter()
+            .find(|d| d.code == Code::YamlSyntax)
+            .unwrap_or_else(|| panic!("no yaml-syntax in {text:?}: {diags:?}"));
+        (d.message.clone(), d.help.clone().unwrap_or_default())
+    }
+
+    #[test]
+    fn the_explanation_shows_what_agentc_says() {
+        // docs/codes/yaml-syntax.md: each ```yaml block followed by a plain
+        // block gives the message, then `help: ...`.
+        let page = include_str!("../docs/codes/yaml-syntax.md");
+        let blocks: Vec<(&str, String)> = page
+            .split("```")
+            .skip(1)
+            .step_by(2)
+            .map(|block| {
+                let (lang, body) = block.split_once('\n').unwrap_or((block, ""));
+                (lang.trim(), body.to_string())
+            })
+            .collect();
+        let mut checked = 0;
+        for pair in blocks.windows(2) {
+            let [(lang, yaml), (said, output)] = pair else {
+                continue;
+            };
+            if *lang != "yaml" || !said.is_empty() {
+                continue;
+            }
+            let mut lines = output.lines();
+            let message = lines.next().unwrap_or_default();
+            let help = lines
+                .next()
+                .and_then(|l| l.strip_prefix("help: "))
+                .unwrap_or_default();
+            assert_eq!(
+                first_syntax_error(yaml),
+                (message.into(), help.into()),
+                "{yaml}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 4, "only {checked} examples");
+    }
+
+    /// Every span of the tree, keys and values.
+    fn spans(node: &Node, out: &mut Vec<Span>) {
+        out.push(node.span);
+        match &node.kind {
+            NodeKind::Scalar(_) => {}
+            NodeKind::Mapping(entries) => {
+                for entry in entries {
+                    out.push(entry.key.span);
+                    spans(&entry.value, out);
+                }
+            }
+            NodeKind::Sequence(items) => {
+                for item in items {
+                    spans(item, out);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_misplaced_line_is_reported_and_the_rest_is_read() {
+        let text = "types:\n  Order:\n    id:\n      type: string\n     total:\n      type: number\n  Item:\n    name:\n      type: string\n";
+        let (root, diags) = parse_str(text);
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        let d = &diags[0];
+        assert_eq!(&text[d.span.range()], "total");
+        let fix = d.fix.as_ref().unwrap();
+        let line = text.find("     total").unwrap();
+        assert_eq!(fix.edits[0].span, Span::new(line, line + 5));
+        assert_eq!(fix.edits[0].text, "    ");
+        // The tree holds everything but the misplaced block, and nothing of
+        // the tree starts inside it.
+        let root = root.unwrap();
+        let types = root.as_mapping().unwrap()[0].value.as_mapping().unwrap();
+        let keys: Vec<&str> = types.iter().map(|e| e.key.text.as_ref()).collect();
+        assert_eq!(keys, ["Order", "Item"]);
+        let blanked = text.find("     total").unwrap()..text.find("  Item").unwrap();
+        let mut all = Vec::new();
+        spans(&root, &mut all);
+        for span in all {
+            assert!(
+                !blanked.contains(&(span.start as usize)),
+                "{span} in {blanked:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_explaining_mistake_takes_the_parsers_place() {
+        // Not indentation: the parser's message stays.
+        let (message, _) = first_syntax_error("a: [1, 2\nb: 1\n");
+        assert_eq!(message, "illegal placement of ':' indicator");
+        // A tab is reported at the tab, a line after the parser's place.
+        let text = "a:\n  b: 1\n\tc: 2\n";
+        let (_, diags) = parse_str(text);
+        assert_eq!(diags[0].span, Span::new(10, 11));
+        assert!(diags[0].message.contains("tab"));
+        // Duplicate keys before the mistake are reported once.
+        let (_, diags) = parse_str("a: 1\na: 2\nb:\n  c: 1\n d: 2\n");
+        let mut codes: Vec<&str> = diags.iter().map(|d| d.code.name()).collect();
+        codes.sort();
+        assert_eq!(codes, ["duplicate-key", "yaml-syntax"]);
+    }
+
+    #[test]
+    fn a_colon_in_a_plain_value_gets_a_quoting_fix() {
+        let text = "tools:\n  t:\n    description: Note: the id\n";
+        let (_, diags) = parse_str(text);
+        assert_eq!(
+            diags[0].message,
+            "mapping values are not allowed in this context"
+        );
+        let fix = diags[0].fix.as_ref().unwrap();
+        assert_eq!(&text[fix.edits[0].span.range()], "Note: the id");
+        assert_eq!(fix.edits[0].text, "'Note: the id'");
+        assert_eq!(quote("it's: \"x\" \\"), r#""it's: \"x\" \\""#);
+        // Continued on the next line: no fix (quoting one line would break it).
+        let (_, diags) = parse_str("a: Note: x\n  more\n");
+        assert!(diags[0].fix.is_none());
+    }
+
+    proptest::proptest! {
+        /// One line of a real protocol moved by a column or two, or
+        /// indented with a tab: whatever is left out to read on, nothing of
+        /// the tree (so no later diagnostic) starts in it.
+        #[test]
+        fn nothing_read_on_starts_in_a_blanked_line(
+            line in 0usize..300,
+            change in proptest::sample::select(vec!["-1", "+1", "+2", "tab"]),
+        ) {
+            let text = include_str!("../protocols/shop-assistant/protocol.yaml");
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let line = line % lines.len();
+            let mut edited = String::new();
+            for (i, original) in lines.iter().enumerate() {
+                let changed = match (i == line, change) {
+                    (false, _) => original.to_string(),
+                    (true, "-1") => original.strip_prefix(' ').unwrap_or(original).to_string(),
+                    (true, "+1") => format!(" {original}"),
+                    (true, "+2") => format!("  {original}"),
+                    (true, _) => format!("\t{original}"),
+                };
+                edited.push_str(&changed);
+            }
+            let source = Source::new("t.yaml", edited.clone());
+            let mut diags = Diagnostics::default();
+            let root = parse(&source, &mut diags);
+            let blanked: Vec<(usize, usize)> = indentation::analyze(&edited)
+                .problems
+                .iter()
+                .filter_map(|p| p.blanked)
+                .collect();
+            if let Some(root) = root {
+                let mut all = Vec::new();
+                spans(&root, &mut all);
+                for span in all {
+                    let start = span.start as usize;
+                    proptest::prop_assert!(
+                        !blanked.iter().any(|&(from, to)| (from..to).contains(&start)),
+                        "{span} is in {blanked:?}"
+                    );
+                }
+            }
+            for d in diags.into_vec() {
+                proptest::prop_assert!(d.span.end as usize <= edited.len());
+            }
+        }
     }
 
     #[test]

@@ -9,8 +9,11 @@
 //! does not know fails it.
 //!
 //! Needs node, npm, and a Python with PyYAML (`$AGENTC_CI_TOOLS_BIN/python`,
-//! pre-commit's venv, or `python3`) to read the YAML; skips with the reason
-//! without them, unless `AGENTC_REQUIRE_PACKAGING=1`.
+//! pre-commit's venv, or `python3`) to read the YAML, so the tests are
+//! `#[ignore]`d: `.ci/run` runs them (`cargo test -- --include-ignored`).
+//! Run so without them, they say why and return, unless
+//! `AGENTC_REQUIRE_PACKAGING=1` (or, for SchemaStore's check-jsonschema,
+//! `AGENTC_REQUIRE_CI_TOOLS=1`).
 
 mod common;
 
@@ -166,6 +169,7 @@ fn write(dir: &Path, file: &str, text: &str) {
 }
 
 #[test]
+#[ignore = "needs node, npm, bash and a Python with PyYAML: pip install pyyaml (CI runs it)"]
 fn the_action_installs_agentc_and_annotates_the_problems() {
     if !(has("node") && has("npm") && has("bash")) {
         return;
@@ -391,6 +395,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
 }
 
 #[test]
+#[ignore = "needs PyYAML and check-jsonschema: AGENTC_CI_TOOLS_BIN, a venv of tests/ci_snippets/requirements.txt (CI runs it)"]
 fn action_yml_passes_github_s_schema_and_pins_this_version() {
     let Some(action) = action() else { return };
     assert_eq!(

@@ -14,9 +14,12 @@
 //!
 //! The SDKs are found at `tests/conformance/node_modules/` (Node: `$NODE`,
 //! else `node`) and in the Python of `$AGENTC_AG_UI_PYTHON`, else
-//! `target/conformance/venv/bin/python`. Without them the test is skipped
-//! with the reason printed, unless `AGENTC_REQUIRE_AG_UI_SDKS=1` (as
-//! `.ci/run` sets) makes that a failure.
+//! `target/conformance/venv/bin/python`. The test is `#[ignore]`d, since a
+//! fresh clone has neither; `.ci/run` installs them and runs it (`cargo
+//! test -- --include-ignored`). Run so without them, it says why and
+//! returns, unless `AGENTC_REQUIRE_AG_UI_SDKS=1` (as `.ci/run` sets) makes
+//! that a failure. The AG-UI draft's fixtures come from `../shared/corpus/`
+//! (`AGENTC_REQUIRE_SHARED=1` makes their absence a failure).
 
 mod common;
 
@@ -29,18 +32,14 @@ use std::process::Command;
 
 const SECTION: &str = "## AG-UI 1.0 SDKs";
 
-fn required() -> bool {
-    std::env::var("AGENTC_REQUIRE_AG_UI_SDKS").is_ok_and(|v| v == "1")
-}
-
 fn skip(reason: &str) {
-    if required() {
-        panic!(
-            "{reason}\nrun .ci/run or tests/conformance/install, which install the pinned SDKs, \
+    common::unavailable(
+        "AGENTC_REQUIRE_AG_UI_SDKS",
+        &format!(
+            "{reason}: run tests/conformance/install, which installs the pinned SDKs, \
              or point AGENTC_AG_UI_PYTHON at a Python with ag-ui-protocol==1.0.0"
-        );
-    }
-    eprintln!("skipped: {reason} (run tests/conformance/install, or set AGENTC_AG_UI_PYTHON)");
+        ),
+    );
 }
 
 fn python() -> PathBuf {
@@ -95,6 +94,7 @@ fn payloads() -> BTreeMap<String, Value> {
         }
     }
     if let Some(fixtures) = common::shared("corpus/ag-ui-draft/fixtures") {
+        let before = all.len();
         for definition in ["RunAgentInput", "UserMessage", "ToolMessage", "Tool"] {
             for kind in ["valid", "invalid"] {
                 for path in common::files(&fixtures.join(definition).join(kind), "json") {
@@ -113,6 +113,8 @@ fn payloads() -> BTreeMap<String, Value> {
                 }
             }
         }
+        let drafts = all.len() - before;
+        assert!(drafts >= 25, "only {drafts} payloads of the AG-UI draft");
     }
     all
 }
@@ -172,6 +174,7 @@ fn listed() -> BTreeMap<String, [String; 3]> {
 }
 
 #[test]
+#[ignore = "needs @ag-ui/core and ag-ui-protocol, and ../shared/corpus beside the checkout: tests/conformance/install (CI runs it)"]
 fn agentc_agrees_with_both_ag_ui_sdks_except_where_listed() {
     let root = common::root();
     let here = root.join("tests/conformance");
@@ -186,7 +189,12 @@ fn agentc_agrees_with_both_ag_ui_sdks_except_where_listed() {
         return skip(&format!("no Node.js (`{}`)", node()));
     }
     let payloads = payloads();
-    assert!(payloads.len() >= 50, "only {} payloads", payloads.len());
+    let drafts = payloads.keys().filter(|n| n.starts_with("draft/")).count();
+    assert!(
+        payloads.len() - drafts >= 30,
+        "only {} payloads of this repository",
+        payloads.len() - drafts
+    );
 
     let manifest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ag-ui-sdks-manifest.json");
     let items: Vec<Value> = payloads

@@ -6,6 +6,7 @@ mod common;
 use agentc::render::human;
 
 #[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
 fn real_protocols_check_without_errors() {
     let Some(dir) = common::shared("corpus/octavus-examples") else {
         return;

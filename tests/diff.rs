@@ -138,6 +138,7 @@ fn a_version_against_itself_has_no_changes() {
 /// that fail with "No client handler for tool" unless the client ships
 /// its handler first.
 #[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
 fn the_real_history_of_the_octavus_example_app() {
     let Some(corpus) = common::shared("corpus/octavus-examples") else {
         return;
@@ -189,4 +190,40 @@ fn the_real_history_of_the_octavus_example_app() {
         "{}",
         found[0].message
     );
+}
+
+/// Errors that a configuration turned off (or an `agentc-ignore` comment
+/// silenced) are gone from a version's report, not from its model: the
+/// diff never compares such a model, and says so, as an error when it is
+/// the new version (a gate that skipped in silence would pass it).
+#[test]
+fn a_version_whose_errors_are_silenced_is_not_compared() {
+    let case = common::root().join("protocols/diff/tool-added");
+    let old = compile(&case, "old.yaml");
+    let text = std::fs::read_to_string(case.join("new.yaml")).expect("read");
+    let broken = text.replacen("type: string", "type: strin", 1);
+    assert_ne!(broken, text);
+    let mut new = agentc::compile("new.yaml", broken.clone());
+    assert!(new.has_errors());
+    let config = Config::parse(
+        Path::new("agentc.toml"),
+        b"[severity]\nunknown-type = \"off\"\n",
+    )
+    .expect("a configuration");
+    config.apply(&mut new.diagnostics);
+    assert!(!new.has_errors());
+    let found = agentc::diff::reports(&old, &new, "old.yaml", &config.diff);
+    let codes: Vec<(&str, agentc::Severity)> =
+        found.iter().map(|d| (d.code.name(), d.severity)).collect();
+    assert_eq!(codes, [("diff-skipped", agentc::Severity::Error)]);
+
+    // As the old version: not compared, a warning (a broken base must not
+    // block its own fix).
+    let mut old = agentc::compile("old.yaml", broken);
+    config.apply(&mut old.diagnostics);
+    let new = compile(&case, "new.yaml");
+    let found = agentc::diff::reports(&old, &new, "old.yaml", &config.diff);
+    let codes: Vec<(&str, agentc::Severity)> =
+        found.iter().map(|d| (d.code.name(), d.severity)).collect();
+    assert_eq!(codes, [("diff-skipped", agentc::Severity::Warning)]);
 }

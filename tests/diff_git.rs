@@ -2,6 +2,7 @@
 //! temporary git repository, committed twice, with the real binary.
 //! Skipped, with the reason printed, where `git` cannot run.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -53,6 +54,16 @@ fn git_works() -> bool {
     works
 }
 
+/// Whether this agentc reads git (the `git` feature) and git can build
+/// the repositories to read.
+fn reads_git() -> bool {
+    if cfg!(not(feature = "git")) {
+        println!("skipped: agentc is built without the `git` feature");
+        return false;
+    }
+    git_works()
+}
+
 impl Repo {
     fn new(name: &str) -> Repo {
         let dir =
@@ -64,8 +75,34 @@ impl Repo {
         repo
     }
 
+    /// A temporary folder for a clone, scripts and markers, without a
+    /// repository of its own.
+    fn folder(name: &str) -> Repo {
+        let dir =
+            std::env::temp_dir().join(format!("agentc-diff-git-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create the folder");
+        Repo(dir)
+    }
+
     fn git(&self, args: &[&str]) {
-        let output = Command::new("git")
+        self.git_in(&self.0, args);
+    }
+
+    /// What git prints, run in this repository, when it succeeds.
+    fn git_text(&self, args: &[&str]) -> String {
+        let output = self.git_output(&self.0, args);
+        assert!(output.status.success(), "git {args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    fn git_in(&self, dir: &Path, args: &[&str]) {
+        let output = self.git_output(dir, args);
+        assert!(output.status.success(), "git {args:?}: {output:?}");
+    }
+
+    fn git_output(&self, dir: &Path, args: &[&str]) -> Output {
+        Command::new("git")
             .args([
                 "-c",
                 "user.name=agentc",
@@ -79,12 +116,11 @@ impl Repo {
                 "init.defaultBranch=main",
             ])
             .args(args)
-            .current_dir(&self.0)
+            .current_dir(dir)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HOME", &self.0)
             .output()
-            .expect("run git");
-        assert!(output.status.success(), "git {args:?}: {output:?}");
+            .expect("run git")
     }
 
     fn write(&self, path: &str, text: &str) {
@@ -103,12 +139,18 @@ impl Repo {
     }
 
     fn agentc_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.agentc_with(dir, args, &[])
+    }
+
+    /// agentc run in `dir` with `env` added to its environment.
+    fn agentc_with(&self, dir: &Path, args: &[&str], env: &[(&str, &OsStr)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(args)
             .current_dir(dir)
             .env("NO_COLOR", "1")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HOME", &self.0)
+            .envs(env.iter().copied())
             .output()
             .expect("run agentc")
     }
@@ -145,7 +187,7 @@ fn history(name: &str) -> Repo {
 
 #[test]
 fn check_against_a_revision_reports_the_changes_since() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("check");
@@ -202,7 +244,7 @@ fn check_against_a_revision_reports_the_changes_since() {
 
 #[test]
 fn diff_reads_revisions_files_and_folders() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("diff");
@@ -287,7 +329,7 @@ fn diff_reads_revisions_files_and_folders() {
 
 #[test]
 fn a_missing_revision_is_exit_2_with_the_fetch_to_run() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let repo = history("missing");
@@ -341,7 +383,7 @@ fn options_and_drives_are_never_taken_for_revisions() {
 
 #[test]
 fn outside_a_repository_check_against_is_exit_2() {
-    if !git_works() {
+    if !reads_git() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("agentc-diff-nogit-{}", std::process::id()));
@@ -358,6 +400,666 @@ fn outside_a_repository_check_against_is_exit_2() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(
         text(&output).contains("is not in a git repository"),
+        "{}",
+        text(&output)
+    );
+}
+
+/// A shell script at `path` that leaves `marker` when it runs (and
+/// fails, as a broken command would): whatever runs it is seen.
+#[cfg(unix)]
+fn program(path: &Path, marker: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("create folders");
+    std::fs::write(
+        path,
+        format!("#!/bin/sh\n: > '{}'\nexit 1\n", marker.display()),
+    )
+    .expect("write the script");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// The markers left in `dir`, by name.
+fn markers(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A partial clone (`--filter=blob:none`) has the old version's tree but
+/// not its file. git would fetch it from the promisor remote; agentc
+/// reports it missing (exit 2, never "a new protocol" and exit 0), and
+/// fetches nothing: the remote is a program that leaves a marker.
+#[cfg(unix)]
+#[test]
+fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
+    if !reads_git() {
+        return;
+    }
+    let source = history("partial-source");
+    // The old version's file must be in no checked-out one (history()'s
+    // agents/new is V1 too).
+    source.write("agents/new/protocol.yaml", &V1.replace("Look up", "Find"));
+    source.git(&["commit", "-q", "-a", "--amend", "--no-edit"]);
+    source.git(&["config", "uploadpack.allowFilter", "true"]);
+    let dir = Repo::folder("partial");
+    let url = format!("file://{}", source.0.display());
+    dir.git_in(
+        &dir.0,
+        &["clone", "-q", "--filter=blob:none", &url, "clone"],
+    );
+    let clone = dir.0.join("clone");
+    let marker = dir.0.join("fetched");
+    let remote = dir.0.join("remote.sh");
+    program(&remote, &marker);
+    let ext = format!("ext::{}", remote.display());
+    dir.git_in(&clone, &["config", "remote.origin.url", &ext]);
+    dir.git_in(&clone, &["config", "protocol.ext.allow", "always"]);
+
+    // git itself would fetch the old version from the remote, so a fetch
+    // would be seen.
+    let output = dir.git_output(
+        &clone,
+        &["cat-file", "-e", "HEAD~1:agents/shop/protocol.yaml"],
+    );
+    assert!(marker.exists(), "git did not try to fetch: {output:?}");
+    std::fs::remove_file(&marker).expect("remove the marker");
+
+    for args in [
+        &["check", "--against", "HEAD~1", "agents"][..],
+        &["diff", "HEAD~1:agents/shop", "agents/shop"][..],
+    ] {
+        let output = dir.agentc_in(&clone, args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {all}");
+        assert!(all.contains("missing-revision"), "{all}");
+        assert!(
+            all.contains("`HEAD~1:agents/shop/protocol.yaml` is not in this clone: its file"),
+            "{all}"
+        );
+        assert!(all.contains("this is a partial clone"), "{all}");
+        assert!(
+            all.contains("`git cat-file -e 'HEAD~1:agents/shop/protocol.yaml'`"),
+            "{all}"
+        );
+        assert!(!marker.exists(), "{args:?} fetched");
+    }
+    // What the clone has, it reads: the checked-out version.
+    let output = dir.agentc_in(&clone, &["check", "--against", "HEAD", "agents"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(!marker.exists());
+}
+
+/// The commands a repository's configuration, the global one and the
+/// environment can name: agentc runs none of them.
+#[cfg(unix)]
+#[test]
+fn commands_that_git_configuration_names_never_run() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("commands");
+    let marks = repo.0.join("markers");
+    std::fs::create_dir_all(&marks).expect("create the markers folder");
+    let command = |name: &str| -> String {
+        let path = repo.0.join("programs").join(format!("{name}.sh"));
+        program(&path, &marks.join(name));
+        path.display().to_string()
+    };
+    let hooks = repo.0.join("hooks");
+    for hook in [
+        "pre-commit",
+        "post-checkout",
+        "post-merge",
+        "post-index-change",
+        "reference-transaction",
+        "fsmonitor-watchman",
+        "pre-auto-gc",
+    ] {
+        program(&hooks.join(hook), &marks.join(format!("hook-{hook}")));
+    }
+    let settings = [
+        ("core.fsmonitor", command("fsmonitor")),
+        ("core.sshCommand", command("ssh-command")),
+        ("core.hooksPath", hooks.display().to_string()),
+        ("core.pager", command("pager")),
+        ("pager.show", command("pager-show")),
+        ("core.editor", command("editor")),
+        ("core.askPass", command("askpass")),
+        ("core.alternateRefsCommand", command("alternate-refs")),
+        ("credential.helper", format!("!{}", command("credential"))),
+        ("diff.external", command("external-diff")),
+        ("diff.d.textconv", command("textconv")),
+        ("filter.f.smudge", command("smudge")),
+        ("filter.f.clean", command("clean")),
+        ("filter.f.process", command("filter-process")),
+        ("gpg.program", command("gpg")),
+        ("remote.origin.url", format!("ext::{}", command("remote"))),
+        ("remote.origin.promisor", "true".to_string()),
+        ("protocol.ext.allow", "always".to_string()),
+        ("uploadpack.packObjectsHook", command("pack-objects-hook")),
+    ];
+    for (key, value) in &settings {
+        repo.git(&["config", key, value]);
+    }
+    let global = repo.0.join("global.gitconfig");
+    std::fs::write(
+        &global,
+        format!(
+            "[core]\n\tfsmonitor = {}\n\tpager = {}\n[diff]\n\texternal = {}\n",
+            command("global-fsmonitor"),
+            command("global-pager"),
+            command("global-external-diff")
+        ),
+    )
+    .expect("write the global config");
+
+    // The scripts do run when git is asked to run them.
+    let output = repo.git_output(&repo.0, &["diff", "HEAD~1", "HEAD"]);
+    assert!(
+        markers(&marks).contains(&"external-diff".to_string()),
+        "{output:?} {:?}",
+        markers(&marks)
+    );
+    std::fs::remove_dir_all(&marks).expect("clear the markers");
+    std::fs::create_dir_all(&marks).expect("create the markers folder");
+    repo.write(".gitattributes", "* filter=f diff=d\n");
+
+    let env: Vec<(&str, String)> = [
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PAGER",
+        "PAGER",
+        "GIT_EDITOR",
+        "EDITOR",
+        "VISUAL",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+    ]
+    .into_iter()
+    .map(|name| (name, command(&format!("env-{name}"))))
+    .chain([
+        ("GIT_CONFIG_GLOBAL", global.display().to_string()),
+        ("GIT_CONFIG_COUNT", "1".to_string()),
+        ("GIT_CONFIG_KEY_0", "core.fsmonitor".to_string()),
+        ("GIT_CONFIG_VALUE_0", command("env-config-fsmonitor")),
+    ])
+    .collect();
+    let env: Vec<(&str, &OsStr)> = env.iter().map(|(k, v)| (*k, OsStr::new(v))).collect();
+
+    let output = repo.agentc_with(
+        &repo.0,
+        &[
+            "check",
+            "--against",
+            "HEAD~1",
+            "--format",
+            "short",
+            "agents",
+        ],
+        &env,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc_with(
+        &repo.0,
+        &[
+            "diff",
+            "HEAD~1:agents/shop",
+            "agents/shop",
+            "--format",
+            "short",
+        ],
+        &env,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    assert_eq!(markers(&marks), Vec::<String>::new(), "commands ran");
+
+    // A commit the clone lacks: git would fetch it from the promisor
+    // remote (and run its program); agentc reports it missing.
+    let absent = "0123456789abcdef0123456789abcdef01234567";
+    let spec = format!("{absent}:agents/shop");
+    for args in [
+        &["check", "--against", absent, "agents"][..],
+        &["diff", &spec, "agents/shop"][..],
+    ] {
+        let output = repo.agentc_with(&repo.0, args, &env);
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+        assert!(
+            text(&output).contains("missing-revision"),
+            "{}",
+            text(&output)
+        );
+    }
+    assert_eq!(markers(&marks), Vec::<String>::new(), "commands ran");
+}
+
+/// With no git to run (the only `git` on `PATH` leaves a marker), both
+/// commands read the old version as before: agentc starts no process.
+#[cfg(unix)]
+#[test]
+fn versions_are_read_with_no_git_on_the_path() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("no-git");
+    let bin = repo.0.join("bin");
+    let marker = repo.0.join("git-ran");
+    program(&bin.join("git"), &marker);
+    let path = [("PATH", bin.as_os_str())];
+    let output = repo.agentc_with(
+        &repo.0,
+        &[
+            "check",
+            "--against",
+            "HEAD~1",
+            "--format",
+            "short",
+            "agents",
+        ],
+        &path,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains(
+            "agents/shop/protocol.yaml:7:3: warning[tool-added] tool `get-browser-info` can now be called"
+        ),
+        "{}",
+        text(&output)
+    );
+    for old in ["HEAD~1:agents/shop", "HEAD~1:./agents/shop/protocol.yaml"] {
+        let output = repo.agentc_with(
+            &repo.0,
+            &["diff", old, "agents/shop", "--format", "short"],
+            &path,
+        );
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        assert!(
+            text(&output).contains("warning[tool-added]"),
+            "{}",
+            text(&output)
+        );
+    }
+    // From a folder below the top, `./` starts there.
+    let output = repo.agentc_with(
+        &repo.0.join("agents"),
+        &["diff", "HEAD~1:./shop", "shop", "--format", "short"],
+        &path,
+    );
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    assert!(!marker.exists(), "git ran");
+}
+
+/// The old version's object, damaged or gone: an error (exit 2), never a
+/// protocol that did not exist (which would pass the check).
+#[cfg(unix)]
+#[test]
+fn a_damaged_or_missing_object_is_exit_2() {
+    use std::os::unix::fs::PermissionsExt;
+    if !reads_git() {
+        return;
+    }
+    let repo = history("damaged");
+    let loose = |revision: &str| {
+        let id = repo.git_text(&["rev-parse", revision]);
+        repo.0.join(".git/objects").join(&id[..2]).join(&id[2..])
+    };
+    let old = loose("HEAD~1:agents/shop/protocol.yaml");
+    let new = loose("HEAD:agents/shop/protocol.yaml");
+    assert!(old.is_file() && new.is_file(), "the objects are not loose");
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let runs = [
+        &["check", "--against", "HEAD~1", "agents"][..],
+        &["diff", "HEAD~1:agents/shop", "agents/shop"][..],
+    ];
+
+    // Not an object at all.
+    std::fs::write(&old, b"not zlib").expect("damage the object");
+    for args in runs {
+        let output = repo.agentc(args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {all}");
+        assert!(all.contains("invalid-path"), "{all}");
+        assert!(
+            all.contains("`HEAD~1:agents/shop/protocol.yaml` could not be read from git"),
+            "{all}"
+        );
+        assert!(all.contains("`git fsck`"), "{all}");
+    }
+
+    // A well-formed object that is not the one its id names.
+    std::fs::copy(&new, &old).expect("swap the object");
+    for args in runs {
+        let output = repo.agentc(args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {all}");
+        assert!(
+            all.contains("`HEAD~1:agents/shop/protocol.yaml` is corrupt in the git repository"),
+            "{all}"
+        );
+    }
+
+    // Gone.
+    std::fs::remove_file(&old).expect("remove the object");
+    for args in runs {
+        let output = repo.agentc(args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {all}");
+        assert!(all.contains("missing-revision"), "{all}");
+        assert!(
+            all.contains("`HEAD~1:agents/shop/protocol.yaml` is not in this clone"),
+            "{all}"
+        );
+    }
+}
+
+/// Only a path that is not at the revision means "new"; what is there
+/// but is not a protocol file is an error.
+#[cfg(unix)]
+#[test]
+fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
+    if !reads_git() {
+        return;
+    }
+    let repo = Repo::new("kinds");
+    repo.write(
+        "agents/shop/protocol.yaml/inside.md",
+        "a folder named protocol.yaml\n",
+    );
+    repo.write("agents/empty/README.md", "no protocol here\n");
+    std::fs::create_dir_all(repo.0.join("agents/link")).expect("create");
+    std::os::unix::fs::symlink(
+        "../../agents/new.yaml",
+        repo.0.join("agents/link/protocol.yaml"),
+    )
+    .expect("symlink");
+    repo.commit("old");
+    // Now each is a protocol file.
+    std::fs::remove_dir_all(repo.0.join("agents/shop/protocol.yaml")).expect("remove");
+    std::fs::remove_file(repo.0.join("agents/link/protocol.yaml")).expect("remove");
+    repo.write("agents/shop/protocol.yaml", V1);
+    repo.write("agents/link/protocol.yaml", V1);
+    repo.write("agents/empty/protocol.yaml", V1);
+
+    let output = repo.agentc(&["check", "--against", "HEAD", "agents/shop"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("`HEAD:agents/shop/protocol.yaml` is a folder, not a file"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc(&["check", "--against", "HEAD", "agents/link"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("`HEAD:agents/link/protocol.yaml` is a symbolic link"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc(&["diff", "HEAD:agents/empty", "agents/empty"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("`HEAD:agents/empty` is a folder without `protocol.yaml`"),
+        "{}",
+        text(&output)
+    );
+    // `check --against` of a folder that was not a protocol then: new.
+    let output = repo.agentc(&["check", "--against", "HEAD", "agents/empty"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    // A revision that names no commit.
+    let output = repo.agentc(&["diff", "HEAD^{tree}:agents/shop", "agents/shop"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("`HEAD^{tree}` is a tree, not a commit"),
+        "{}",
+        text(&output)
+    );
+}
+
+/// The revision forms users write resolve as in git.
+#[test]
+fn revisions_resolve_as_git_resolves_them() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("forms");
+    repo.git(&["tag", "v1.2", "HEAD~1"]);
+    repo.git(&["tag", "-a", "-m", "annotated", "v1.3", "HEAD~1"]);
+    repo.git(&["update-ref", "refs/remotes/origin/main", "HEAD~1"]);
+    // From a pack and packed refs, as a clone has them.
+    repo.git(&["gc", "-q"]);
+    let full = repo.git_text(&["rev-parse", "HEAD~1"]);
+    let short = full[..9].to_string();
+    for revision in [
+        "HEAD~1",
+        "HEAD^",
+        "v1.2",
+        "v1.3",
+        "origin/main",
+        &full,
+        &short,
+    ] {
+        let output = repo.agentc(&[
+            "check",
+            "--against",
+            revision,
+            "--format",
+            "short",
+            "agents",
+        ]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{revision}: {}",
+            text(&output)
+        );
+        assert_eq!(
+            text(&output).matches("warning[tool-added]").count(),
+            1,
+            "{revision}: {}",
+            text(&output)
+        );
+    }
+    for revision in ["main", "HEAD"] {
+        let output = repo.agentc(&["check", "--against", revision, "agents"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{revision}: {}",
+            text(&output)
+        );
+        assert!(!text(&output).contains("tool-added"), "{}", text(&output));
+    }
+}
+
+/// The `git fetch` a missing revision suggests is safe to paste: what the
+/// user typed is quoted for the shell.
+#[test]
+fn the_suggested_fetch_quotes_the_revision() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("quote");
+    let output = repo.agentc(&["check", "--against", "origin/it's here;touch x", "agents"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains(r"`git fetch origin 'it'\''s here;touch x'`"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc(&["diff", "$(touch x):agents/shop", "agents/shop"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("`git fetch origin '$(touch x)'`"),
+        "{}",
+        text(&output)
+    );
+}
+
+/// Built without the `git` feature (for wasm), a revision is an error.
+#[cfg(not(feature = "git"))]
+#[test]
+fn without_the_git_feature_a_revision_is_exit_2() {
+    if !git_works() {
+        return;
+    }
+    let repo = history("no-feature");
+    for args in [
+        &["check", "--against", "HEAD~1", "agents"][..],
+        &["diff", "HEAD~1:agents/shop", "agents/shop"][..],
+    ] {
+        let output = repo.agentc(args);
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+        assert!(
+            text(&output).contains("built without git support"),
+            "{}",
+            text(&output)
+        );
+    }
+}
+
+/// A folder of the checkout that looks like a bare repository (`HEAD`,
+/// `objects/`, `refs/`: files a pull request can add) with a history in
+/// which nothing changed is never taken for the repository: the old
+/// version comes from the real one, through its `.git`.
+#[test]
+fn a_folder_posing_as_a_bare_repository_is_not_read() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("posing");
+    let fake = Repo::new("posing-fake");
+    fake.write("protocol.yaml", &v2());
+    fake.commit("as now");
+    fake.git(&["commit", "-q", "--allow-empty", "-m", "still as now"]);
+    let shop = repo.0.join("agents/shop");
+    repo.git_in(&shop, &["init", "-q", "--bare", "."]);
+    let target = shop.display().to_string();
+    fake.git(&["push", "-q", &target, "main:main"]);
+    // git itself takes the folder for a repository.
+    let output = repo.git_output(&shop, &["rev-parse", "--git-dir"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        ".",
+        "{output:?}"
+    );
+
+    let output = repo.agentc_in(
+        &shop,
+        &[
+            "diff",
+            "HEAD~1:./protocol.yaml",
+            "protocol.yaml",
+            "--format",
+            "short",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc_in(
+        &shop,
+        &["check", "--against", "HEAD~1", "--format", "short", "."],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+}
+
+/// An old version over agentc's 16 MiB limit is refused before it is read.
+#[test]
+fn an_old_version_over_the_size_limit_is_exit_2() {
+    if !reads_git() {
+        return;
+    }
+    let repo = Repo::new("large");
+    let mut large = V1.to_string();
+    large.push_str(&format!("# {}\n", "x".repeat(16 * 1024 * 1024)));
+    repo.write("agents/shop/protocol.yaml", &large);
+    repo.commit("large");
+    repo.write("agents/shop/protocol.yaml", V1);
+    for packed in [false, true] {
+        if packed {
+            repo.git(&["gc", "-q"]);
+        }
+        for args in [
+            &["check", "--against", "HEAD", "agents"][..],
+            &["diff", "HEAD:agents/shop", "agents/shop"][..],
+        ] {
+            let output = repo.agentc(args);
+            assert_eq!(output.status.code(), Some(2), "{packed}: {}", text(&output));
+            assert!(
+                text(&output).contains(
+                    "`HEAD:agents/shop/protocol.yaml` is larger than agentc reads (16 MiB)"
+                ),
+                "{packed}: {}",
+                text(&output)
+            );
+        }
+    }
+}
+
+/// A linked work tree (`git worktree add`), whose `.git` is a file naming
+/// the repository, reads the same history.
+#[test]
+fn a_linked_work_tree_reads_its_repository() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("linked");
+    let dir = Repo::folder("linked-tree");
+    let tree = dir.0.join("tree");
+    let tree_arg = tree.display().to_string();
+    repo.git(&["worktree", "add", "-q", &tree_arg, "HEAD"]);
+    let output = repo.agentc_in(
+        &tree,
+        &[
+            "check",
+            "--against",
+            "HEAD~1",
+            "--format",
+            "short",
+            "agents",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(
+        text(&output).contains("agents/shop/protocol.yaml:7:3: warning[tool-added]"),
+        "{}",
+        text(&output)
+    );
+    let output = repo.agentc_in(
+        &tree.join("agents"),
+        &["diff", "HEAD~1:./shop", "shop", "--format", "short"],
+    );
+    assert!(
+        text(&output).contains("warning[tool-added]"),
         "{}",
         text(&output)
     );

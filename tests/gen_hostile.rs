@@ -246,3 +246,45 @@ fn emit_output_is_written_whole_through_a_temporary_file() {
         .count();
     assert_eq!(leftovers, 0);
 }
+
+/// An error that `agentc.toml` turns off, or an `agentc-ignore` comment
+/// silences, is gone from `check`'s report, but the model still has it: a
+/// type that does not resolve. `gen` reports it and writes nothing, and the
+/// contract diff says it did not compare (an error: a gate that skipped in
+/// silence would pass what it never compared).
+#[test]
+fn errors_a_configuration_silences_still_stop_gen_and_the_diff() {
+    let project = project();
+    let protocol = project.dir.join("agents/shop/protocol.yaml");
+    let yaml = std::fs::read_to_string(&protocol).expect("read");
+    std::fs::write(&protocol, yaml.replacen("type: Money", "type: Mony", 1)).expect("write");
+    std::fs::write(
+        project.dir.join("agentc.toml"),
+        "[severity]\nunknown-type = \"off\"\n\n[[gen]]\nlang = [\"ts\", \"zod\", \"python\"]\nout = \"gen\"\n",
+    )
+    .expect("write agentc.toml");
+    let check = agentc(&project.dir, &["check", "agents/shop"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    let output = agentc(&project.dir, &["gen"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(text(&output).contains("unknown-type"), "{}", text(&output));
+    assert!(text(&output).contains("silences"), "{}", text(&output));
+    assert!(!project.dir.join("gen/shop-assistant.ts").exists());
+
+    let old = project.dir.join("old.yaml");
+    std::fs::write(&old, &yaml).expect("write");
+    let output = agentc(
+        &project.dir,
+        &[
+            "diff",
+            "old.yaml",
+            "agents/shop/protocol.yaml",
+            "--format",
+            "short",
+        ],
+    );
+    // The diff compiles NEW itself, without the configuration's
+    // severities for its own errors: they stop it.
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(text(&output).contains("unknown-type"), "{}", text(&output));
+}

@@ -11,18 +11,26 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// The real protocols the edits start from: the project's examples and,
-/// when present, the corpus.
-fn protocols() -> Vec<String> {
-    let mut paths: Vec<PathBuf> = common::valid_protocols();
-    if let Some(corpus) = common::shared("corpus/octavus-examples") {
-        paths.extend(common::yaml_files(&corpus));
-    }
-    paths.sort();
+/// The texts of `paths`.
+fn texts(paths: &[PathBuf]) -> Vec<String> {
     paths
         .iter()
-        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .map(|p| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display())))
         .collect()
+}
+
+/// The real protocols the edits start from: the project's examples.
+fn protocols() -> Vec<String> {
+    texts(&common::valid_protocols())
+}
+
+/// The corpus's real protocols (`../shared/corpus/octavus-examples/`), when
+/// present.
+fn corpus() -> Option<Vec<String>> {
+    let corpus = common::shared("corpus/octavus-examples")?;
+    let texts = texts(&common::yaml_files(&corpus));
+    assert!(!texts.is_empty(), "no protocols in {}", corpus.display());
+    Some(texts)
 }
 
 #[derive(Clone, Debug)]
@@ -89,38 +97,69 @@ fn params(method: &str, uri: &str, (line, character): (u32, u32)) -> Value {
     }
 }
 
+/// Opens `text`, then takes `steps`: each edit must be followed by its
+/// diagnostics, each request by an answer that is not an internal error.
+fn random_edits(text: &str, utf8: bool, steps: Vec<Step>) -> Result<(), TestCaseError> {
+    let mut client = Client::start(utf8);
+    let uri = scratch("edited.yaml");
+    client.open(&uri, text);
+    for step in steps {
+        match step {
+            Step::Edit { start, end, text } => {
+                let range = json!({"start": {"line": start.0, "character": start.1},
+                                   "end": {"line": end.0, "character": end.1}});
+                // Waits for the diagnostics of the edited text.
+                client.change(&uri, range, &text);
+            }
+            Step::Request { method, at } => {
+                let response = client.respond(method, params(method, &uri, at));
+                if let Err(error) = response.response_result {
+                    // Not answering a method is fine; failing inside is not.
+                    prop_assert_ne!(error.code, -32603, "{}: {}", method, error.message);
+                }
+            }
+        }
+    }
+    client.shutdown();
+    Ok(())
+}
+
+fn random_steps() -> impl Strategy<Value = (prop::sample::Index, bool, Vec<Step>)> {
+    (
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+        prop::collection::vec(step(), 1..60),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
     fn every_request_is_answered_through_random_edits(
-        which in any::<prop::sample::Index>(),
-        utf8 in any::<bool>(),
-        steps in prop::collection::vec(step(), 1..60),
+        (which, utf8, steps) in random_steps(),
     ) {
         let protocols = protocols();
-        let text = which.get(&protocols);
-        let mut client = Client::start(utf8);
-        let uri = scratch("edited.yaml");
-        client.open(&uri, text);
-        for step in steps {
-            match step {
-                Step::Edit { start, end, text } => {
-                    let range = json!({"start": {"line": start.0, "character": start.1},
-                                       "end": {"line": end.0, "character": end.1}});
-                    // Waits for the diagnostics of the edited text.
-                    client.change(&uri, range, &text);
-                }
-                Step::Request { method, at } => {
-                    let response = client.respond(method, params(method, &uri, at));
-                    if let Err(error) = response.response_result {
-                        // Not answering a method is fine; failing inside is not.
-                        prop_assert_ne!(error.code, -32603, "{}: {}", method, error.message);
-                    }
-                }
-            }
-        }
-        client.shutdown();
+        random_edits(which.get::<String>(&protocols), utf8, steps)?;
+    }
+}
+
+/// The same random edits and requests over the corpus's protocols.
+#[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
+fn every_request_is_answered_through_random_edits_of_the_corpus() {
+    let Some(corpus) = corpus() else {
+        return;
+    };
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases: 64,
+        ..ProptestConfig::default()
+    });
+    let result = runner.run(&random_steps(), |(which, utf8, steps)| {
+        random_edits(which.get::<String>(&corpus), utf8, steps)
+    });
+    if let Err(error) = result {
+        panic!("{error}");
     }
 }
 
@@ -177,7 +216,25 @@ fn offset(text: &str, line: u32, character: u32) -> usize {
 /// this test computed for them, and no check but theirs.
 #[test]
 fn a_long_session_holds_only_what_is_open() {
-    let texts = protocols();
+    long_session(&protocols());
+}
+
+/// The same session, its scratch files opened with the corpus's
+/// protocols too.
+#[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
+fn a_long_session_over_the_corpus_holds_only_what_is_open() {
+    let Some(corpus) = corpus() else {
+        return;
+    };
+    let mut texts = protocols();
+    texts.extend(corpus);
+    long_session(&texts);
+}
+
+/// The long session of `a_long_session_holds_only_what_is_open`, its
+/// scratch files opened with `texts`.
+fn long_session(texts: &[String]) {
     let mut files: Vec<(String, Option<String>)> = Vec::new();
     for path in common::valid_protocols() {
         let dir = path.parent().unwrap();
@@ -211,7 +268,7 @@ fn a_long_session_holds_only_what_is_open() {
             0..=2 => {
                 let text = on_disk
                     .clone()
-                    .unwrap_or_else(|| random.pick(&texts).clone());
+                    .unwrap_or_else(|| random.pick(texts).clone());
                 client.notify(
                     "textDocument/didOpen",
                     json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),

@@ -6,8 +6,10 @@
 //! fix; file names must be URI references.
 //!
 //! The schema is read from `$AGENTC_SARIF_SCHEMA`, else from
-//! `target/sarif/sarif-schema-2.1.0.json` (where `.ci/run` puts it). Without
-//! it the schema checks are skipped with the reason printed, unless
+//! `target/sarif/sarif-schema-2.1.0.json` (where `.ci/run` puts it). A
+//! fresh clone has neither, so the schema checks are `#[ignore]`d, and
+//! `.ci/run` runs them (`cargo test -- --include-ignored`); run so without
+//! the schema, they say why and return, unless
 //! `AGENTC_REQUIRE_SARIF_SCHEMA=1` (as `.ci/run` sets) makes that a failure.
 //! The content checks and the snapshot need no schema.
 
@@ -40,19 +42,19 @@ fn validator() -> Option<jsonschema::Validator> {
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) => {
-            let reason = format!("cannot read the SARIF schema {}: {e}", path.display());
-            if std::env::var("AGENTC_REQUIRE_SARIF_SCHEMA").is_ok_and(|v| v == "1") {
-                panic!(
-                    "{reason}\n\
+            common::unavailable(
+                "AGENTC_REQUIRE_SARIF_SCHEMA",
+                &format!(
+                    "cannot read the SARIF schema {}: {e}\n\
                      run .ci/run, which fetches it, or extract it from the serde-sarif crate:\n  \
                      mkdir -p target/sarif && curl -sSfL \
                      https://static.crates.io/crates/serde-sarif/serde-sarif-0.8.0.crate \
                      | tar -xzO serde-sarif-0.8.0/src/schema.json \
                      > target/sarif/sarif-schema-2.1.0.json\n\
-                     or point AGENTC_SARIF_SCHEMA at a copy"
-                );
-            }
-            eprintln!("skipped: {reason} (set AGENTC_SARIF_SCHEMA, or run .ci/run)");
+                     or point AGENTC_SARIF_SCHEMA at a copy",
+                    path.display()
+                ),
+            );
             return None;
         }
     };
@@ -142,6 +144,7 @@ fn odd_compilation() -> FileReport {
 }
 
 #[test]
+#[ignore = "needs the SARIF 2.1.0 schema: target/sarif/ or AGENTC_SARIF_SCHEMA, see docs/conformance.md (CI runs it)"]
 fn every_log_is_valid_sarif() {
     let Some(validator) = validator() else {
         return;
@@ -157,6 +160,7 @@ fn every_log_is_valid_sarif() {
         .collect();
     logs.push((ODD_NAME.into(), sarif::render(&[odd_compilation()])));
     logs.push(("no files".into(), sarif::render(&[])));
+    logs.push(("a contract change".into(), contract_change_log()));
     logs.push(("every file at once".into(), sarif::render(&files)));
     // Paths that gave nothing to check: tool execution notifications.
     let failures = [
@@ -198,6 +202,7 @@ fn every_log_is_valid_sarif() {
 /// renderer would write (a line 0, an unencoded file name), so a pass
 /// above means something.
 #[test]
+#[ignore = "needs the SARIF 2.1.0 schema: target/sarif/ or AGENTC_SARIF_SCHEMA, see docs/conformance.md (CI runs it)"]
 fn the_schema_rejects_a_broken_log() {
     let Some(validator) = validator() else {
         return;
@@ -462,10 +467,9 @@ fn region(json: &Value) -> Value {
     })
 }
 
-/// A contract change (`agentc diff`) is a result in the new file with the
-/// old version's place as a related location, and the log is valid.
-#[test]
-fn a_contract_change_carries_the_old_location() {
+/// The SARIF log of a contract change (`agentc diff`): the tool removed
+/// in `protocols/diff/tool-removed/`, against `origin/main`.
+fn contract_change_log() -> String {
     let case = common::root().join("protocols/diff/tool-removed");
     let read = |file: &str| std::fs::read(case.join(file)).expect("read the diff fixture");
     let old = agentc::compile("protocols/diff/tool-removed/old.yaml", read("old.yaml"));
@@ -473,7 +477,15 @@ fn a_contract_change_carries_the_old_location() {
     let base = "origin/main:protocols/diff/tool-removed/old.yaml";
     let found = agentc::diff::reports(&old, &new, base, &Default::default());
     new.diagnostics = found;
-    let log = parse(&sarif::render(std::slice::from_ref(&new)));
+    sarif::render(std::slice::from_ref(&new))
+}
+
+/// A contract change is a result in the new file with the old version's
+/// place as a related location (`every_log_is_valid_sarif` validates the
+/// log).
+#[test]
+fn a_contract_change_carries_the_old_location() {
+    let log = parse(&contract_change_log());
     let result = &log["runs"][0]["results"][0];
     assert_eq!(result["ruleId"], "tool-removed");
     let related = &result["relatedLocations"][0];
@@ -483,8 +495,4 @@ fn a_contract_change_carries_the_old_location() {
     );
     assert_eq!(related["physicalLocation"]["region"]["startLine"], 44);
     assert_eq!(related["message"]["text"], "the old version");
-    if let Some(validator) = validator() {
-        let errors = violations(&validator, &log);
-        assert!(errors.is_empty(), "{errors:?}");
-    }
 }

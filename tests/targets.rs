@@ -15,15 +15,6 @@ fn consumers() -> impl Iterator<Item = Target> {
     Target::ALL.into_iter().filter(|&t| t != Target::JsonSchema)
 }
 
-/// The example protocols and, when present, the corpus.
-fn protocols() -> Vec<PathBuf> {
-    let mut paths = common::valid_protocols();
-    if let Some(corpus) = common::shared("corpus/octavus-examples") {
-        paths.extend(common::files(&corpus, "yaml"));
-    }
-    paths
-}
-
 /// Everything a target emits for a protocol: every tool, and every
 /// response type for the providers with structured output.
 fn outputs(model: &Model, target: Target) -> (Vec<(String, Output)>, Diagnostics) {
@@ -224,11 +215,12 @@ fn check_rules(target: Target, schema: &Value) -> Result<(), String> {
     }
 }
 
-#[test]
-fn every_emitted_schema_follows_its_targets_rules() {
+/// Checks every schema each target emits for `paths` (those without
+/// errors) against the target's rules; how many were checked.
+fn check_every_schema(paths: &[PathBuf]) -> usize {
     let mut checked = 0;
-    for path in protocols() {
-        let compiled = common::compile(&path);
+    for path in paths {
+        let compiled = common::compile(path);
         if compiled.has_errors() {
             continue;
         }
@@ -240,7 +232,7 @@ fn every_emitted_schema_follows_its_targets_rules() {
                     if let Err(problems) = check_rules(target, &schema) {
                         panic!(
                             "{} {} {what} {name}:\n{problems}\n{schema:#}",
-                            common::display(&path),
+                            common::display(path),
                             target.name()
                         );
                     }
@@ -249,7 +241,23 @@ fn every_emitted_schema_follows_its_targets_rules() {
             }
         }
     }
-    assert!(checked > 50, "only {checked} schemas checked");
+    checked
+}
+
+#[test]
+fn every_emitted_schema_follows_its_targets_rules() {
+    let checked = check_every_schema(&common::valid_protocols());
+    assert!(checked >= 40, "only {checked} schemas checked");
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus beside the checkout (CI runs it)"]
+fn every_schema_emitted_for_the_corpus_follows_its_targets_rules() {
+    let Some(corpus) = common::shared("corpus/octavus-examples") else {
+        return;
+    };
+    let checked = check_every_schema(&common::files(&corpus, "yaml"));
+    assert!(checked >= 50, "only {checked} schemas checked");
 }
 
 #[test]
@@ -306,6 +314,7 @@ agent:\n  model: openai/gpt-5\n  system: system\ntriggers:\n  go: {}\nhandlers:\
 }
 
 #[test]
+#[ignore = "needs ../shared/spec beside the checkout (CI runs it)"]
 fn the_tools_prompt_renders_as_the_backend_does() {
     let Some(readme) = common::shared("spec/README.md") else {
         return;

@@ -15,7 +15,7 @@ use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, Timings, project, source};
+use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, project, source};
 use std::path::Path;
 
 /// The name the protocol is checked under, as if read from disk.
@@ -254,12 +254,7 @@ fn render_emitted(
     diags: Diagnostics,
     emitted: Result<Output, emit::EmitError>,
 ) {
-    let mut report = FileReport {
-        source: compiled.source.clone(),
-        model: None,
-        diagnostics: compiled.diagnostics.clone(),
-        timings: Timings::default(),
-    };
+    let mut report = FileReport::uncompiled(compiled.source.clone(), compiled.diagnostics.clone());
     report.add(diags);
     assert_on_text(&report);
     human::render_capped(&report, human::Style::Plain, human::DEFAULT_MAX_DIAGNOSTICS);
@@ -282,12 +277,7 @@ fn validate_data(
     };
     // The summary line counts the values.
     let _ = data::documents(source.text(), layout).count();
-    let checked = FileReport {
-        source: source.clone(),
-        model: None,
-        diagnostics,
-        timings: Timings::default(),
-    };
+    let checked = FileReport::uncompiled(source.clone(), diagnostics);
     report_all(std::slice::from_ref(&checked));
 }
 

@@ -163,7 +163,8 @@ pub(crate) struct CheckArgs {
 #[derive(clap::Args)]
 pub(crate) struct DiffArgs {
     /// The old version: a protocol file, an agent folder, or `REV:PATH`
-    /// read with `git show` (PATH from the repository's top, or `./PATH`).
+    /// read from git (PATH from the repository's top, or `./PATH`; agentc
+    /// never runs git and never fetches).
     pub(crate) old: String,
     /// The new version, in the same forms.
     pub(crate) new: String,

@@ -118,7 +118,6 @@ fn load(spec: &str) -> Result<Loaded, Failure> {
         )
         .with_help("give a protocol file, an agent folder, or `REV:PATH` (`origin/main:agents/shop/protocol.yaml`)"));
     };
-    let here = Path::new(".");
     let failure = |error: git::GitError| {
         let failure = Failure::new(spec, error.code, error.message);
         match error.help {
@@ -126,8 +125,16 @@ fn load(spec: &str) -> Result<Loaded, Failure> {
             None => failure,
         }
     };
-    git::verify(here, revision).map_err(failure)?;
-    match git::show(here, revision, inside).map_err(failure)? {
+    git::check_revision(revision).map_err(failure)?;
+    let here = Path::new(".");
+    let repository = git::Repository::discover(here).map_err(failure)?;
+    let commit = repository.commit(revision).map_err(failure)?;
+    // `./PATH` starts from the current folder's place in the work tree.
+    let place = repository
+        .work_tree()
+        .and_then(|top| inside_repository(here, top));
+    let path = git::tree_path(inside, place.as_deref()).map_err(failure)?;
+    match repository.read(&commit, &path).map_err(failure)? {
         Some(bytes) => Ok(Loaded {
             name: spec.to_string(),
             bytes,
@@ -144,8 +151,10 @@ fn load(spec: &str) -> Result<Loaded, Failure> {
 
 /// `agentc check --against REV`: for each checked protocol, the changes
 /// since the same path at `revision`, added to its report. A protocol
-/// that did not exist there is new, and has none. What git cannot give
-/// (no repository, no such revision) is a failure of the run.
+/// that did not exist there is new, and has none. Whatever else keeps the
+/// old version from being read (no repository, no such revision, an
+/// object the clone lacks or that is damaged) is a failure of the run:
+/// the check never passes on a version it could not compare.
 pub(crate) fn against(
     revision: &str,
     checked: &mut [(PathBuf, &Config, &mut FileReport)],
@@ -156,10 +165,10 @@ pub(crate) fn against(
         failures.push(Failure::new(revision, Code::InvalidPath, error.message));
         return failures;
     }
-    // One lookup of the repository per folder, one check of the revision
-    // per repository.
+    // One lookup of the repository per folder, one opening of it and
+    // resolution of the revision per repository.
     let mut tops: HashMap<PathBuf, Result<PathBuf, git::GitError>> = HashMap::new();
-    let mut verified: HashMap<PathBuf, bool> = HashMap::new();
+    let mut repositories: HashMap<PathBuf, Option<(git::Repository, git::Commit)>> = HashMap::new();
     for (path, config, report) in checked.iter_mut() {
         let folder = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -176,22 +185,43 @@ pub(crate) fn against(
                 continue;
             }
         };
-        if !*verified
-            .entry(top.clone())
-            .or_insert_with(|| match git::verify(&top, revision) {
-                Ok(()) => true,
+        let opened = repositories.entry(top.clone()).or_insert_with(|| {
+            let opened = git::Repository::discover(&top).and_then(|repository| {
+                let commit = repository.commit(revision)?;
+                Ok((repository, commit))
+            });
+            match opened {
+                Ok(opened) => Some(opened),
                 Err(error) => {
-                    push_failure(&mut failures, Path::new(revision), error);
-                    false
+                    let name = match error.code {
+                        Code::MissingRevision => Path::new(revision),
+                        _ => &top,
+                    };
+                    push_failure(&mut failures, name, error);
+                    None
                 }
-            })
-        {
-            continue;
-        }
-        let Some(inside) = inside_repository(path, &top) else {
+            }
+        });
+        let Some((repository, commit)) = opened else {
             continue;
         };
-        let bytes = match git::show(&top, revision, &inside) {
+        let Some(inside) = inside_repository(path, &top) else {
+            push_failure(
+                &mut failures,
+                path,
+                git::GitError {
+                    code: Code::InvalidPath,
+                    message: format!(
+                        "`{}` is not inside the work tree of its git repository (`{}`), so it has no old version to compare with",
+                        path.display(),
+                        top.display()
+                    ),
+                    help: None,
+                },
+            );
+            continue;
+        };
+        let bytes = match repository.read(commit, &inside) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => continue,
             Err(error) => {

@@ -140,8 +140,12 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         let Some(protocol) = files.into_iter().next() else {
             continue;
         };
-        let Some(model) = protocol.model.as_ref().filter(|_| !protocol.has_errors()) else {
+        if protocol.has_errors() {
             reports.push(errors_only(protocol));
+            continue;
+        }
+        let Some(model) = protocol.sound_model() else {
+            reports.push(silenced_errors(&protocol));
             continue;
         };
         let slug = slug_of(&planned.path);
@@ -304,7 +308,7 @@ fn regenerate(args: &GenArgs) -> String {
     }
     let quoted: Vec<String> = words
         .iter()
-        .map(|w| agentc::render::shell_word(w).into_owned())
+        .map(|w| agentc::diagnostic::shell_word(w).into_owned())
         .collect();
     quoted.join(" ")
 }
@@ -317,6 +321,20 @@ fn shown(path: &Path) -> PathBuf {
         Ok(relative) => relative.to_path_buf(),
         Err(_) => path.to_path_buf(),
     }
+}
+
+/// The errors a configuration or an `agentc-ignore` comment silenced in a
+/// protocol, as compiling found them: generated code needs a protocol
+/// without errors, whatever `check` was told to show.
+fn silenced_errors(protocol: &FileReport) -> FileReport {
+    let mut found = errors_only(agentc::compile_source(protocol.source.clone()));
+    for diagnostic in &mut found.diagnostics {
+        diagnostic.notes.push(
+            "agentc.toml or an `agentc-ignore` comment silences this for `agentc check`, but `agentc gen` writes code only for a protocol without errors".to_string(),
+        );
+    }
+    found.model = None;
+    found
 }
 
 /// A protocol's report with only its errors: what stops generation.

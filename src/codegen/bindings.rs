@@ -9,9 +9,10 @@ use crate::diagnostic::{Code, Diagnostic};
 use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
 use crate::model::{Model, TypeId};
 use crate::span::Span;
-use crate::syntax::{BlockKind, Field, Literal, TypeDefKind};
+use crate::syntax::{BlockKind, Field, TypeDefKind};
 use heck::ToUpperCamelCase;
-use std::collections::HashMap;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// A type as the printers write it.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +30,9 @@ pub enum Ty<'m> {
     Array(Box<Ty<'m>>),
     /// A string `enum`: one of these values.
     Enum(Vec<&'m str>),
-    /// A `const`: exactly this value, as JSON text (`"text"`, `3`, `true`).
-    Const(String),
+    /// A `const`: exactly this value (a string, a number, a boolean; `null`
+    /// for a number JSON cannot hold).
+    Const(Value),
 }
 
 /// An object's property, or a tool's parameter, or an input.
@@ -146,6 +148,58 @@ pub const GLOBAL_NAMES: [&str; 15] = [
     "String", "Symbol", "None", "True", "False",
 ];
 
+/// The other names the generated modules declare or import at their top
+/// level (none of them PascalCase, so no type can take one): a derived
+/// name is checked against them too.
+pub const MODULE_NAMES: [&str; 18] = [
+    "z",
+    "__T",
+    "assertType",
+    "toolHandlers",
+    "toolArgs",
+    "responseTypes",
+    "triggerInputs",
+    "annotations",
+    "_b",
+    "_t",
+    "_p",
+    "_Model",
+    "_Int",
+    "_whole",
+    "TOOL_ARGS",
+    "RESPONSE_TYPES",
+    "TRIGGER_INPUTS",
+    "parse_tool_args",
+];
+
+/// Whether a type may be declared under `name` in every language: PascalCase
+/// (an ASCII capital, then ASCII letters and digits), as the types
+/// language requires (`invalid-type-name`, which a configuration can turn
+/// off; the generated code cannot).
+pub fn is_type_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The name derived from a tool's or trigger's `name`: its words in
+/// UpperCamelCase, then `suffix` (`get-order` → `GetOrderArgs`). A
+/// character that is not an ASCII letter or digit cannot be in an
+/// identifier in every language: it separates words and is dropped
+/// (`über-cart` → `BerCartArgs`). A name that would start with a digit
+/// starts with `prefix` (`3d-render` → `Tool3dRenderArgs`).
+pub fn derived_name(name: &str, prefix: &str, suffix: &str) -> String {
+    let words: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    let camel = words.to_upper_camel_case();
+    if camel.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{prefix}{camel}{suffix}")
+    } else {
+        format!("{camel}{suffix}")
+    }
+}
+
 impl<'m> Bindings<'m> {
     /// The bindings of a protocol without errors, or the names that make
     /// them impossible (`gen-reserved-name`, `gen-name-collision`).
@@ -164,7 +218,7 @@ impl<'m> Bindings<'m> {
             let props = builder.props(&object);
             builder.bindings.tools.push(Entry {
                 key: &tool.name.text,
-                type_name: format!("{}Args", tool.name.text.to_upper_camel_case()),
+                type_name: derived_name(&tool.name.text, "Tool", "Args"),
                 description: tool
                     .presentation
                     .description
@@ -173,6 +227,7 @@ impl<'m> Bindings<'m> {
                 props,
             });
         }
+        let mut responses = HashSet::new();
         for block in model.protocol.blocks() {
             if block.kind != Some(BlockKind::NextMessage) {
                 continue;
@@ -180,7 +235,7 @@ impl<'m> Bindings<'m> {
             if let Some(name) = block.response_type.as_ref().and_then(|t| match &t.kind {
                 crate::syntax::TypeExprKind::Named(name) => Some(name.as_str()),
                 _ => None,
-            }) && !builder.bindings.responses.contains(&name)
+            }) && responses.insert(name)
             {
                 builder.bindings.responses.push(name);
             }
@@ -189,7 +244,7 @@ impl<'m> Bindings<'m> {
             let props = builder.inputs(lowering, &trigger.input, trigger.name.span);
             builder.bindings.triggers.push(Entry {
                 key: &trigger.name.text,
-                type_name: format!("{}Input", trigger.name.text.to_upper_camel_case()),
+                type_name: derived_name(&trigger.name.text, "Trigger", "Input"),
                 description: trigger.description.as_ref().map(|d| d.text.as_str()),
                 props,
             });
@@ -292,7 +347,7 @@ impl<'m> Builder<'_, 'm> {
                 enum_values,
                 constant,
             } => match (constant, enum_values) {
-                (Some(constant), _) => Ty::Const(const_json(constant)),
+                (Some(constant), _) => Ty::Const(crate::emit::schema::literal_json(constant)),
                 (None, Some(values)) => {
                     Ty::Enum(values.iter().map(|v| v.scalar.text.as_ref()).collect())
                 }
@@ -310,11 +365,6 @@ impl<'m> Builder<'_, 'm> {
             Kind::Object(_) | Kind::Union(_) => Ty::Unknown,
         }
     }
-}
-
-/// A `const` as JSON text.
-fn const_json(literal: &Literal) -> String {
-    crate::emit::schema::literal_json(literal).to_string()
 }
 
 /// Every declared type after the types it uses, otherwise in declaration
@@ -360,13 +410,26 @@ fn dependency_order(model: &Model) -> Vec<TypeId> {
 }
 
 /// Names the generated code cannot declare: a type named like a global or
-/// a generated declaration, and a derived name (`GetOrderArgs`) taken
-/// twice.
+/// a generated declaration, or not PascalCase, and a derived name
+/// (`GetOrderArgs`) that is already a name of the generated code (a type,
+/// a declaration of its own, another derived name).
 fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for def in &model.protocol.types {
         let name = def.name.text.as_str();
-        if GENERATED_NAMES.contains(&name) || GLOBAL_NAMES.contains(&name) {
+        if !is_type_name(name) {
+            problems.push(
+                Diagnostic::new(
+                    Code::GenReservedName,
+                    def.name.span,
+                    format!("a type named `{name}` cannot be generated: a type's name is an identifier in every language, and only a PascalCase name is one everywhere"),
+                )
+                .with_help(match derived_name(name, "Type", "") {
+                    pascal if is_type_name(&pascal) => format!("rename the type to `{pascal}`"),
+                    _ => "rename the type: an ASCII capital letter, then ASCII letters and digits".to_string(),
+                }),
+            );
+        } else if GENERATED_NAMES.contains(&name) || GLOBAL_NAMES.contains(&name) {
             problems.push(
                 Diagnostic::new(
                     Code::GenReservedName,
@@ -377,18 +440,19 @@ fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
             );
         }
     }
-    // Each derived name, with what it comes from.
-    let mut taken: HashMap<&str, String> = model
-        .protocol
-        .types
+    // Each name of the generated code, with what it is (`None`: the
+    // code's own).
+    let mut taken: HashMap<&str, Option<String>> = GENERATED_NAMES
         .iter()
-        .map(|def| {
-            (
-                def.name.text.as_str(),
-                format!("the type `{}`", def.name.text),
-            )
-        })
+        .chain(&GLOBAL_NAMES)
+        .chain(&MODULE_NAMES)
+        .map(|&name| (name, None))
         .collect();
+    for def in &model.protocol.types {
+        taken
+            .entry(def.name.text.as_str())
+            .or_insert_with(|| Some(format!("the type `{}`", def.name.text)));
+    }
     let derived =
         bindings
             .tools
@@ -401,7 +465,7 @@ fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
     for (entry, span, what) in derived {
         let name = entry.type_name.as_str();
         match taken.get(name) {
-            Some(other) => problems.push(
+            Some(Some(other)) => problems.push(
                 Diagnostic::new(
                     Code::GenNameCollision,
                     span,
@@ -409,8 +473,16 @@ fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
                 )
                 .with_help("rename one of them"),
             ),
+            Some(None) => problems.push(
+                Diagnostic::new(
+                    Code::GenNameCollision,
+                    span,
+                    format!("the {what} would be generated as `{name}`, a name the generated code declares or uses itself"),
+                )
+                .with_help(format!("rename the {}", what.split(' ').next().unwrap_or("tool"))),
+            ),
             None => {
-                taken.insert(name, what);
+                taken.insert(name, Some(format!("the {what}")));
             }
         }
     }

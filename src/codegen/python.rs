@@ -5,17 +5,22 @@
 //! `parse_tool_args(name, raw)`.
 //!
 //! Models are strict (no coercion of `"7"` into `7`), as agentc's
-//! validator is, and ignore unknown keys unless `strict` (then
-//! `extra="forbid"`). An optional property is `T | None = None`, so it
+//! validator is, but an `integer` takes a float without a fractional part
+//! (`1.0`), as JSON Schema does (`_Int`). They ignore unknown keys unless
+//! `strict` (then `extra="forbid"`). An optional property is `T | None = None`, so it
 //! also accepts `null`: pydantic cannot say "may be absent, not null"
 //! without a validator, a documented difference from agentc's validator.
 //! Imports are aliased (`_t`, `_p`, `_b`) so that no protocol type name
-//! can shadow them.
+//! can shadow them; a property named like a type or a builtin that an
+//! annotation uses gets a field name of its own ([`Fields`]), and so does
+//! a union's discriminator, the same in every variant, which
+//! `Field(discriminator=...)` names.
 
 use super::bindings::{self, Bindings, Decl, Prop, Ty};
 use super::options::Options;
-use super::text::json_string;
+use super::text::{docstring, string_literal, string_literals};
 use heck::ToSnakeCase;
+use std::collections::{HashMap, HashSet};
 
 /// Python's keywords, which a property cannot be named.
 const KEYWORDS: [&str; 35] = [
@@ -26,8 +31,9 @@ const KEYWORDS: [&str; 35] = [
 ];
 
 /// Names a pydantic model's field cannot take: `BaseModel`'s own
-/// attributes and methods.
-const MODEL_ATTRIBUTES: [&str; 22] = [
+/// attributes and methods (pydantic 2.14: `dir(BaseModel)` without those
+/// that start with `_`).
+const MODEL_ATTRIBUTES: [&str; 28] = [
     "construct",
     "copy",
     "dict",
@@ -48,13 +54,157 @@ const MODEL_ATTRIBUTES: [&str; 22] = [
     "model_rebuild",
     "model_validate",
     "model_validate_json",
+    "model_validate_strings",
+    "parse_file",
     "parse_obj",
+    "parse_raw",
     "schema",
+    "schema_json",
+    "update_forward_refs",
+    "validate",
 ];
 
 /// The builtins the annotations name: a field named like one would shadow
-/// it for the fields after it in the class body.
+/// it for the fields after it in the class body. So would a field named
+/// like one of the module's types, which [`Fields`] adds.
 const ANNOTATION_NAMES: [&str; 7] = ["bool", "dict", "float", "int", "list", "str", "type"];
+
+/// What every module declares before the protocol's types: the base model,
+/// and `_Int`, an `int` that also takes a float without a fractional part
+/// (`1.0`), as JSON Schema's `integer` does, and nothing else (`"7"`,
+/// `true`, `1.5` stay refused).
+const PRELUDE: &str = "
+
+def _whole(value: object) -> object:
+    \"\"\"A float without a fractional part as the int it is.\"\"\"
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+_Int = _t.Annotated[int, _p.BeforeValidator(_whole)]
+";
+
+/// The field names of a module: which names a field cannot take, and the
+/// one field name each union's discriminator gets in every variant.
+struct Fields<'b> {
+    snake_case: bool,
+    /// The module's types, which annotations name.
+    types: HashSet<&'b str>,
+    /// Each discriminator's field name, by its wire name.
+    discriminators: HashMap<&'b str, String>,
+    /// (variant, discriminator): the variants of each union.
+    variants: HashSet<(&'b str, &'b str)>,
+}
+
+impl<'b> Fields<'b> {
+    fn new(bindings: &'b Bindings, options: &Options) -> Fields<'b> {
+        let mut types: HashSet<&str> = bindings.types.iter().map(Decl::name).collect();
+        types.insert("FileReference");
+        let mut fields = Fields {
+            snake_case: options.snake_case,
+            types,
+            discriminators: HashMap::new(),
+            variants: HashSet::new(),
+        };
+        // A discriminator's field name is the same in every variant, so
+        // that `Field(discriminator=...)` can name it: chosen once, before
+        // any other field, and unlike any other discriminator's.
+        let mut chosen: HashSet<String> = HashSet::new();
+        for decl in &bindings.types {
+            let Decl::Union {
+                discriminator,
+                variants,
+                ..
+            } = decl
+            else {
+                continue;
+            };
+            for variant in variants {
+                fields.variants.insert((variant, discriminator));
+            }
+            if fields.discriminators.contains_key(discriminator) {
+                continue;
+            }
+            let mut field = fields.name(discriminator);
+            while chosen.contains(&field) {
+                field.push('_');
+            }
+            chosen.insert(field.clone());
+            fields.discriminators.insert(discriminator, field);
+        }
+        fields
+    }
+
+    /// A property's field name, before two properties of one model that
+    /// would get the same are told apart: the wire name when it may be a
+    /// field, else (a keyword, a `BaseModel` attribute, a name an
+    /// annotation uses, a name that is not an identifier or starts with
+    /// `_`) one of its own, with a `_` at the end.
+    fn name(&self, name: &str) -> String {
+        let is_field = |field: &str| {
+            field
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+                && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !KEYWORDS.contains(&field)
+                && !MODEL_ATTRIBUTES.contains(&field)
+                && !ANNOTATION_NAMES.contains(&field)
+                && !self.types.contains(field)
+        };
+        if self.snake_case {
+            let snake = name.to_snake_case();
+            if snake != name && is_field(&snake) {
+                return snake;
+            }
+        }
+        if is_field(name) {
+            return name.to_string();
+        }
+        let mut field: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        field = field.trim_start_matches('_').to_string();
+        if field.is_empty() || field.starts_with(|c: char| c.is_ascii_digit()) {
+            field.insert_str(0, "field_");
+        }
+        field.push('_');
+        field
+    }
+
+    /// The field names of a model's properties, in order: the
+    /// discriminators of the unions it is a variant of first, each its own
+    /// field name, then the rest, a later property that would get a field
+    /// name already taken getting `_` until it is free.
+    fn of(&self, model: &str, props: &[Prop]) -> Vec<String> {
+        let mut names: Vec<Option<String>> = vec![None; props.len()];
+        let mut taken: HashSet<String> = HashSet::with_capacity(props.len());
+        for (i, prop) in props.iter().enumerate() {
+            if self.variants.contains(&(model, prop.name))
+                && let Some(field) = self.discriminators.get(prop.name)
+            {
+                taken.insert(field.clone());
+                names[i] = Some(field.clone());
+            }
+        }
+        props
+            .iter()
+            .zip(names)
+            .map(|(prop, name)| {
+                name.unwrap_or_else(|| {
+                    let mut field = self.name(prop.name);
+                    while taken.contains(&field) {
+                        field.push('_');
+                    }
+                    taken.insert(field.clone());
+                    field
+                })
+            })
+            .collect()
+    }
+}
 
 /// The module for `bindings`, after `header`.
 pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
@@ -71,18 +221,22 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
     } else {
         ""
     };
+    // No protected namespaces: a property named `model_x` is a field
+    // (those `BaseModel` has are renamed).
     out.push_str(&format!(
-        "class _Model(_p.BaseModel):\n    model_config = _p.ConfigDict(strict=True, extra={}{names})\n",
-        json_string(extra)
+        "class _Model(_p.BaseModel):\n    model_config = _p.ConfigDict(strict=True, extra={}{names}, protected_namespaces=())\n",
+        string_literal(extra)
     ));
+    out.push_str(PRELUDE);
+    let fields = Fields::new(bindings, options);
     if bindings.file {
         out.push_str("\n\n");
         class(
             &mut out,
+            &fields,
             "FileReference",
             Some("A file the user uploaded, as the protocol's `file` type carries it."),
             &bindings::file_reference(),
-            options,
         );
     }
     for decl in &bindings.types {
@@ -93,7 +247,7 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
                 props,
             } => {
                 out.push_str("\n\n");
-                class(&mut out, name, *description, props, options);
+                class(&mut out, &fields, name, *description, props);
             }
             Decl::Array { name, items, .. } => {
                 out.push_str(&format!("\n\n{name} = list[{}]\n", ty(items)));
@@ -104,10 +258,15 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
                 variants,
                 ..
             } => {
+                // pydantic names the discriminator by its field name.
+                let field = fields
+                    .discriminators
+                    .get(discriminator)
+                    .map_or(*discriminator, String::as_str);
                 out.push_str(&format!(
                     "\n\n{name} = _t.Annotated[_t.Union[{}], _p.Field(discriminator={})]\n",
                     variants.join(", "),
-                    json_string(discriminator)
+                    string_literal(field)
                 ));
             }
         }
@@ -121,10 +280,10 @@ pub fn module(bindings: &Bindings, header: &str, options: &Options) -> String {
         out.push_str("\n\n");
         class(
             &mut out,
+            &fields,
             &entry.type_name,
             entry.description,
             &entry.props,
-            options,
         );
     }
     out.push_str("\n\n#: Each tool's arguments, by tool name.\n");
@@ -171,13 +330,7 @@ def parse_tool_args(name: str, raw: _t.Any) -> _p.BaseModel:
 ";
 
 /// `class Name(_Model): ...`.
-fn class(
-    out: &mut String,
-    name: &str,
-    description: Option<&str>,
-    props: &[Prop],
-    options: &Options,
-) {
+fn class(out: &mut String, fields: &Fields, name: &str, description: Option<&str>, props: &[Prop]) {
     out.push_str(&format!("class {name}(_Model):\n"));
     if let Some(description) = description {
         out.push_str(&format!("    {}\n", docstring(description)));
@@ -191,25 +344,16 @@ fn class(
     if description.is_some() {
         out.push('\n');
     }
-    let mut taken: Vec<String> = Vec::with_capacity(props.len());
-    for prop in props {
-        let (mut field, mut alias) = field_name(prop.name, options.snake_case);
-        // Two wire names that make one field name: the later one gets `_`
-        // until it is free.
-        while taken.contains(&field) {
-            field.push('_');
-            alias = Some(prop.name);
-        }
-        taken.push(field.clone());
+    for (prop, field) in props.iter().zip(fields.of(name, props)) {
         let mut arguments = Vec::new();
         if prop.optional {
             arguments.push("default=None".to_string());
         }
-        if let Some(alias) = alias {
-            arguments.push(format!("alias={}", json_string(alias)));
+        if field != prop.name {
+            arguments.push(format!("alias={}", string_literal(prop.name)));
         }
         if let Some(description) = prop.description {
-            arguments.push(format!("description={}", json_string(description)));
+            arguments.push(format!("description={}", string_literal(description)));
         }
         let annotation = if prop.optional {
             format!("{} | None", ty(&prop.ty))
@@ -225,77 +369,29 @@ fn class(
     }
 }
 
-/// A property's field name, and the wire name as its alias when the two
-/// differ: a keyword, a `BaseModel` attribute, a name that is not an
-/// identifier or starts with `_` gets a field name of its own.
-fn field_name(name: &str, snake_case: bool) -> (String, Option<&str>) {
-    let is_field = |field: &str| {
-        field
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic())
-            && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !KEYWORDS.contains(&field)
-            && !MODEL_ATTRIBUTES.contains(&field)
-            && !ANNOTATION_NAMES.contains(&field)
-    };
-    if snake_case {
-        let snake = name.to_snake_case();
-        if snake != name && is_field(&snake) {
-            return (snake, Some(name));
-        }
-    }
-    if is_field(name) {
-        return (name.to_string(), None);
-    }
-    let mut field: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    field = field.trim_start_matches('_').to_string();
-    if field.is_empty() || field.starts_with(|c: char| c.is_ascii_digit()) {
-        field.insert_str(0, "field_");
-    }
-    field.push('_');
-    (field, Some(name))
-}
-
 fn ty(ty: &Ty) -> String {
     match ty {
         Ty::String => "str".to_string(),
         Ty::Number => "float".to_string(),
-        Ty::Integer => "int".to_string(),
+        Ty::Integer => "_Int".to_string(),
         Ty::Boolean => "bool".to_string(),
         Ty::Unknown => "_t.Any".to_string(),
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("list[{}]", self::ty(items)),
-        Ty::Enum(values) => format!(
-            "_t.Literal[{}]",
-            values
-                .iter()
-                .map(|v| json_string(v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Ty::Const(json) => match serde_json::from_str::<serde_json::Value>(json) {
-            Ok(serde_json::Value::Bool(true)) => "_t.Literal[True]".to_string(),
-            Ok(serde_json::Value::Bool(false)) => "_t.Literal[False]".to_string(),
+        Ty::Enum(values) => format!("_t.Literal[{}]", string_literals(values, ", ")),
+        Ty::Const(value) => match value {
+            serde_json::Value::String(s) => format!("_t.Literal[{}]", string_literal(s)),
+            serde_json::Value::Bool(true) => "_t.Literal[True]".to_string(),
+            serde_json::Value::Bool(false) => "_t.Literal[False]".to_string(),
             // `Literal` takes no float: the one value, as a range of one.
-            Ok(serde_json::Value::Number(n)) if !(n.is_i64() || n.is_u64()) => {
-                format!("_t.Annotated[float, _p.Field(ge={json}, le={json})]")
+            serde_json::Value::Number(n) if !(n.is_i64() || n.is_u64()) => {
+                format!("_t.Annotated[float, _p.Field(ge={n}, le={n})]")
             }
-            _ => format!("_t.Literal[{json}]"),
+            serde_json::Value::Number(n) => format!("_t.Literal[{n}]"),
+            _ => "_t.Literal[None]".to_string(),
         },
     }
-}
-
-/// `"""text"""`, escaped.
-fn docstring(text: &str) -> String {
-    // Every `"` escaped, so that neither `"""` inside nor a `"` at the end
-    // can close the string early.
-    let escaped = text.trim().replace('\\', "\\\\").replace('"', "\\\"");
-    format!("\"\"\"{escaped}\"\"\"")
 }
 
 /// `NAME: TYPE = { "key": Model, ... }`.
@@ -312,7 +408,7 @@ fn map<'a>(
     }
     out.push_str(&format!("{name}: {annotation} = {{\n"));
     for (key, value) in entries {
-        out.push_str(&format!("    {}: {value},\n", json_string(key)));
+        out.push_str(&format!("    {}: {value},\n", string_literal(key)));
     }
     out.push_str("}\n");
 }

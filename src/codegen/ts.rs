@@ -139,7 +139,7 @@ export function toolHandlers(handlers: TypedToolHandlers): ToolHandlerMap {
 ";
 
 fn entry_object(out: &mut String, entry: &Entry, options: &Options, what: &str) {
-    let summary = format!("{what} `{}`.", entry.key.replace("*/", "*\\/"));
+    let summary = format!("{what} `{}`.", entry.key);
     let description = match entry.description {
         Some(d) => format!("{summary}\n\n{d}"),
         None => summary,
@@ -201,7 +201,18 @@ pub(super) fn key(name: &str) -> String {
     if identifier {
         name.to_string()
     } else {
-        text::json_string(name)
+        text::string_literal(name)
+    }
+}
+
+/// A `const` as a TypeScript literal type, and as the value `z.literal()`
+/// takes: the same text.
+pub(super) fn literal(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => text::string_literal(s),
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::Bool(b) => b.to_string(),
+        _ => "null".to_string(),
     }
 }
 
@@ -214,12 +225,8 @@ fn ty(ty: &Ty) -> String {
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("{}[]", element(items)),
-        Ty::Enum(values) => values
-            .iter()
-            .map(|v| text::json_string(v))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        Ty::Const(json) => json.clone(),
+        Ty::Enum(values) => text::string_literals(values, " | "),
+        Ty::Const(value) => literal(value),
     }
 }
 
@@ -231,13 +238,16 @@ fn element(items: &Ty) -> String {
     }
 }
 
-/// A JSDoc comment, indented, when there is a description.
+/// A JSDoc comment, indented, when there is a description: its lines as
+/// [`text::doc_lines`] gives them, and no `*/` to end it early.
 fn doc(out: &mut String, description: Option<&str>, indent: &str) {
     let Some(description) = description else {
         return;
     };
-    let description = description.trim_end().replace("*/", "*\\/");
-    let lines: Vec<&str> = description.lines().collect();
+    let lines: Vec<String> = text::doc_lines(description)
+        .into_iter()
+        .map(|line| line.replace("*/", "*\\/"))
+        .collect();
     if lines.len() == 1 {
         out.push_str(&format!("{indent}/** {} */\n", lines[0]));
         return;

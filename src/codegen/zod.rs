@@ -7,7 +7,7 @@
 
 use super::bindings::{self, Bindings, Decl, Entry, Prop, Ty};
 use super::options::Options;
-use super::text::json_string;
+use super::text::{string_literal, string_literals};
 
 /// The module for `bindings`, after `header`; `types` is the module of
 /// the TypeScript types, as imported (`./shop.js`).
@@ -18,7 +18,7 @@ pub fn module(bindings: &Bindings, header: &str, types: &str, options: &Options)
     out.push_str("import { z } from \"zod\";\n");
     out.push_str(&format!(
         "import type * as __T from {};\n",
-        json_string(types)
+        string_literal(types)
     ));
     let object = if options.strict {
         "z.strictObject"
@@ -67,7 +67,7 @@ pub fn module(bindings: &Bindings, header: &str, types: &str, options: &Options)
             } => {
                 out.push_str(&format!(
                     "export const {name} = z.discriminatedUnion({}, [{}]){};\n",
-                    json_string(discriminator),
+                    string_literal(discriminator),
                     variants.join(", "),
                     describe(*description)
                 ));
@@ -167,20 +167,24 @@ fn shape(object: &str, props: &[Prop], options: &Options) -> String {
     let mut out = format!("{object}({{\n");
     for prop in props {
         let optional = if prop.optional { optional(options) } else { "" };
-        // `__proto__` in an object literal sets the prototype: as a
-        // computed key, it is a property.
-        let key = match prop.name {
-            "__proto__" => "[\"__proto__\"]".to_string(),
-            name => super::ts::key(name),
-        };
         out.push_str(&format!(
-            "  {key}: {}{optional}{},\n",
+            "  {}: {}{optional}{},\n",
+            key(prop.name),
             schema(&prop.ty),
             describe(prop.description)
         ));
     }
     out.push_str("})");
     out
+}
+
+/// A key of an object literal. `__proto__` in an object literal sets the
+/// prototype: as a computed key, it is a property.
+fn key(name: &str) -> String {
+    match name {
+        "__proto__" => "[\"__proto__\"]".to_string(),
+        name => super::ts::key(name),
+    }
 }
 
 fn optional(options: &Options) -> &'static str {
@@ -201,22 +205,15 @@ fn schema(ty: &Ty) -> String {
         Ty::File => "FileReference".to_string(),
         Ty::Named(name) => name.to_string(),
         Ty::Array(items) => format!("z.array({})", schema(items)),
-        Ty::Enum(values) => format!(
-            "z.enum([{}])",
-            values
-                .iter()
-                .map(|v| json_string(v))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Ty::Const(json) => format!("z.literal({json})"),
+        Ty::Enum(values) => format!("z.enum([{}])", string_literals(values, ", ")),
+        Ty::Const(value) => format!("z.literal({})", super::ts::literal(value)),
     }
 }
 
 /// `.describe("...")`, when there is a description.
 fn describe(description: Option<&str>) -> String {
     match description {
-        Some(text) => format!(".describe({})", json_string(text)),
+        Some(text) => format!(".describe({})", string_literal(text)),
         None => String::new(),
     }
 }
@@ -230,7 +227,7 @@ fn values<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, &'a str)
     }
     out.push_str("{\n");
     for (key, value) in entries {
-        out.push_str(&format!("  {}: {value},\n", super::ts::key(key)));
+        out.push_str(&format!("  {}: {value},\n", self::key(key)));
     }
     out.push_str("} as const;\n");
 }

@@ -226,11 +226,11 @@ codes! {
     TypeRenamed = "type-renamed", Info, "a type used by a contract is now another type with the same shape";
     DescriptionChanged = "description-changed", Info, "the description of a tool or of a property, parameter or input changed";
     DiffSkipped = "diff-skipped", Warning, "the old version has errors (not compared), or the comparison reached a limit";
-    MissingRevision = "missing-revision", Error, "a git revision that is not in the repository (agentc never fetches)";
+    MissingRevision = "missing-revision", Error, "a git revision, or an object of that version, that is not in the clone (agentc never fetches)";
 
     // Typed bindings (`agentc gen`).
-    GenReservedName = "gen-reserved-name", Error, "a type named like a declaration the generated code makes or a global it uses";
-    GenNameCollision = "gen-name-collision", Error, "a name derived for generated code (`GetOrderArgs`) that is already taken";
+    GenReservedName = "gen-reserved-name", Error, "a type named like a declaration the generated code makes or a global it uses, or not PascalCase";
+    GenNameCollision = "gen-name-collision", Error, "a name derived for generated code (`GetOrderArgs`) that is already taken, by a type, another tool or trigger, or the generated code itself";
     GenWouldOverwrite = "gen-would-overwrite", Error, "an output file agentc did not generate, which it does not overwrite";
     GenStale = "gen-stale", Error, "a generated file that differs from what the protocol generates now (`agentc gen --check`)";
 

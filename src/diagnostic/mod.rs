@@ -232,6 +232,27 @@ impl Failure {
     }
 }
 
+/// `word` as a POSIX shell reads it back as one word: as it is when it is
+/// made only of characters no shell treats specially, else in single
+/// quotes (a `'` inside as `'\''`). For the commands a help line suggests,
+/// which people copy and paste: a path or a revision from the input must
+/// not become a second command.
+pub fn shell_word(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !word.is_empty()
+        && word.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b'/' | b':' | b'@' | b'%' | b'+' | b'=' | b',' | b'-'
+                )
+        });
+    if plain {
+        std::borrow::Cow::Borrowed(word)
+    } else {
+        std::borrow::Cow::Owned(format!("'{}'", word.replace('\'', "'\\''")))
+    }
+}
+
 /// The most diagnostics one [`Diagnostics`] (one file's) records; past it,
 /// they are counted, and [`Diagnostics::into_vec`] adds one
 /// `too-many-problems` saying how many more there were. No file a person
@@ -271,6 +292,25 @@ impl Diagnostics {
         } else {
             self.found.push(make());
         }
+    }
+
+    /// What is recorded so far, to take back what follows with
+    /// [`Diagnostics::rollback`] (a stage that reads its input again).
+    pub(crate) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            found: self.found.len(),
+            dropped: self.dropped,
+            worst_dropped: self.worst_dropped,
+            at_least: self.at_least,
+        }
+    }
+
+    /// Forgets everything recorded or counted since `checkpoint`.
+    pub(crate) fn rollback(&mut self, checkpoint: Checkpoint) {
+        self.found.truncate(checkpoint.found);
+        self.dropped = checkpoint.dropped;
+        self.worst_dropped = checkpoint.worst_dropped;
+        self.at_least = checkpoint.at_least;
     }
 
     /// Whether [`MAX_DIAGNOSTICS`] are recorded, so more are only counted.
@@ -338,6 +378,15 @@ impl Diagnostics {
         }
         self.found
     }
+}
+
+/// What a [`Diagnostics`] held at one moment.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checkpoint {
+    found: usize,
+    dropped: usize,
+    worst_dropped: Option<Severity>,
+    at_least: bool,
 }
 
 impl From<Vec<Diagnostic>> for Diagnostics {
@@ -460,5 +509,32 @@ mod tests {
             did_you_mean("optinal", ["type", "optional", "description"]).as_deref(),
             Some("did you mean `optional`?")
         );
+    }
+}
+
+#[cfg(test)]
+mod shell_tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_are_read_back_as_one_word() {
+        assert_eq!(shell_word("origin/main"), "origin/main");
+        assert_eq!(shell_word("web/src/agents"), "web/src/agents");
+        assert_eq!(shell_word("main;rm -rf ~"), "'main;rm -rf ~'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("$(id)"), "'$(id)'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("--lang"), "--lang");
+    }
+
+    #[test]
+    fn shell_quoting_keeps_safe_words_and_quotes_the_rest() {
+        assert_eq!(shell_word("release/v1.2_x-y@z"), "release/v1.2_x-y@z");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("a'b"), r"'a'\''b'");
+        assert_eq!(shell_word("a\nb"), "'a\nb'");
+        assert_eq!(shell_word("~x"), "'~x'");
+        assert_eq!(shell_word("*"), "'*'");
     }
 }

@@ -1,19 +1,24 @@
-//! Reading a protocol as it was at a git revision: `git show REV:PATH`,
-//! run as a process (as oasdiff does), never a fetch. A revision that
-//! starts with `-` is refused, so nothing given to agentc reaches git as
-//! an option.
+//! Reading a protocol as it was at a git revision, in-process with
+//! gitoxide (`gix`): agentc starts no program (not git, not a command a
+//! repository's configuration names) and never fetches. A revision is
+//! resolved as git resolves it (`origin/main`, `HEAD~1`, `v1.2`, a full or
+//! short id), and the file is read from the objects already in the clone:
+//! one that is missing (a partial or shallow clone) or corrupt is an
+//! error, never a protocol that did not exist.
+//!
+//! Only the repository's own configuration is read (not the global or
+//! system one, and no `include`), which is all that reading objects needs.
+//! Without the `git` feature (a build for wasm), every read is an error.
 
 use crate::diagnostic::Code;
-use crate::source::MAX_FILE_BYTES;
-use std::io::Read;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Why a version could not be read from git.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GitError {
-    /// `missing-revision` for a revision git does not have, else
-    /// `invalid-path`.
+    /// `missing-revision` for a revision, or an object of it, that is not
+    /// in the clone; else `invalid-path`.
     pub code: Code,
     pub message: String,
     pub help: Option<String>,
@@ -26,6 +31,25 @@ impl GitError {
             message: message.into(),
             help: None,
         }
+    }
+
+    #[cfg_attr(
+        not(feature = "git"),
+        expect(
+            dead_code,
+            reason = "used by the reading that the `git` feature builds"
+        )
+    )]
+    fn missing(message: impl Into<String>) -> GitError {
+        GitError {
+            code: Code::MissingRevision,
+            ..GitError::new(message)
+        }
+    }
+
+    fn with_help(mut self, help: impl Into<String>) -> GitError {
+        self.help = Some(help.into());
+        self
     }
 }
 
@@ -43,7 +67,8 @@ pub fn split_revision(text: &str) -> Option<(&str, &str)> {
     (!drive).then_some((revision, path))
 }
 
-/// Refuses a revision git could read as an option.
+/// Refuses a revision that reads as an option (agentc runs no git, but a
+/// command it suggests would), and one that is empty or spans lines.
 pub fn check_revision(revision: &str) -> Result<(), GitError> {
     if revision.starts_with('-') {
         return Err(GitError::new(format!(
@@ -56,107 +81,51 @@ pub fn check_revision(revision: &str) -> Result<(), GitError> {
     Ok(())
 }
 
-/// Runs git in `dir` with `args`; standard output when it exits 0, at
-/// most `limit` bytes (more is an error), else its standard error.
-fn git(dir: &Path, args: &[&str], limit: usize) -> Result<Result<Vec<u8>, String>, GitError> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            GitError::new(format!("could not run git: {e}"))
-                .with_help("install git, or give both versions as files")
-        })?;
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    // Read stderr on another thread so neither pipe fills up and blocks.
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || {
-        let mut err = Vec::new();
-        if let Some(mut stderr) = stderr {
-            let _ = stderr.by_ref().take(64 * 1024).read_to_end(&mut err);
-        }
-        err
-    });
-    if let Some(stdout) = child.stdout.take() {
-        let _ = stdout.take(limit as u64 + 1).read_to_end(&mut out);
-    }
-    let too_large = out.len() > limit;
-    if too_large {
-        let _ = child.kill();
-    }
-    let status = child
-        .wait()
-        .map_err(|e| GitError::new(format!("git did not finish: {e}")))?;
-    err.extend(reader.join().unwrap_or_default());
-    if too_large {
-        return Err(GitError::new(format!(
-            "the file at that revision is larger than agentc reads ({} MiB)",
-            limit / (1024 * 1024)
-        )));
-    }
-    if status.success() {
-        Ok(Ok(out))
-    } else {
-        Ok(Err(String::from_utf8_lossy(&err).trim().to_string()))
-    }
-}
-
-impl GitError {
-    fn with_help(mut self, help: impl Into<String>) -> GitError {
-        self.help = Some(help.into());
-        self
-    }
-}
-
 /// The `git fetch` that would bring `revision`: `origin/main` is
-/// `git fetch origin main`.
+/// `git fetch origin main`. Each word is quoted for a shell, and a word
+/// that starts with `-` comes after `--`, so the command does what it
+/// says whatever the revision.
+#[cfg_attr(
+    not(feature = "git"),
+    allow(
+        dead_code,
+        reason = "used by the reading that the `git` feature builds (and by the unit tests)"
+    )
+)]
 fn fetch_hint(revision: &str) -> String {
-    let fetch = match revision.split_once('/') {
+    if revision.contains(['~', '^', '@', ':', '{']) {
+        // `HEAD~1`, `main^`, `@{upstream}`: the name is there, its
+        // history or its configuration is not.
+        return "agentc never fetches: fetch the history the revision needs first (`git fetch --unshallow` in a shallow clone); in GitHub Actions, check out with `fetch-depth: 0`".to_string();
+    }
+    let words: Vec<&str> = match revision.split_once('/') {
         Some((remote, branch)) if !remote.is_empty() && !branch.is_empty() => {
-            format!("git fetch {remote} {branch}")
+            vec![remote, branch]
         }
-        _ => format!("git fetch origin {revision}"),
+        _ => vec!["origin", revision],
     };
+    let dashes = if words.iter().any(|w| w.starts_with('-')) {
+        " --"
+    } else {
+        ""
+    };
+    let words: Vec<Cow<str>> = words
+        .into_iter()
+        .map(crate::diagnostic::shell_word)
+        .collect();
     format!(
-        "agentc never fetches: run `{fetch}` first; in GitHub Actions, check out with `fetch-depth: 0`"
+        "agentc never fetches: run `git fetch{dashes} {}` first; in GitHub Actions, check out with `fetch-depth: 0`",
+        words.join(" ")
     )
 }
 
-/// Checks that `dir` is in a git work tree and `revision` names one of its
-/// commits.
-pub fn verify(dir: &Path, revision: &str) -> Result<(), GitError> {
-    check_revision(revision)?;
-    top_level(dir)?;
-    let commit = format!("{revision}^{{commit}}");
-    match git(
-        dir,
-        &[
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            "--end-of-options",
-            &commit,
-        ],
-        4096,
-    )? {
-        Ok(_) => Ok(()),
-        Err(_) => {
-            let mut error = GitError::new(format!(
-                "git has no revision `{revision}` in {}",
-                shown(dir)
-            ))
-            .with_help(fetch_hint(revision));
-            error.code = Code::MissingRevision;
-            Err(error)
-        }
-    }
-}
-
+#[cfg_attr(
+    not(feature = "git"),
+    expect(
+        dead_code,
+        reason = "used by the reading that the `git` feature builds"
+    )
+)]
 fn shown(dir: &Path) -> String {
     let text = dir.display().to_string();
     if text.is_empty() || text == "." {
@@ -166,54 +135,479 @@ fn shown(dir: &Path) -> String {
     }
 }
 
-/// The top folder of the work tree `dir` is in.
-pub fn top_level(dir: &Path) -> Result<PathBuf, GitError> {
-    match git(dir, &["rev-parse", "--show-toplevel"], 64 * 1024)? {
-        Ok(out) => {
-            let text = String::from_utf8_lossy(&out);
-            Ok(PathBuf::from(text.trim_end_matches(['\n', '\r'])))
-        }
-        Err(message) => Err(GitError::new(format!(
-            "{} is not in a git repository ({message})",
-            shown(dir)
-        ))),
-    }
-}
-
-/// The file at `path` (relative to the repository's top, `/`-separated)
-/// as it was at `revision`, or `None` when it did not exist there. The
-/// revision must exist ([`verify`]).
-pub fn show(dir: &Path, revision: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
-    check_revision(revision)?;
-    let object = format!("{revision}:{path}");
+/// `path` of `REV:PATH` as a path from the repository's top folder,
+/// `/`-separated, without `.` or empty parts: as in git, one that starts
+/// with `./` or `../` starts from `here` (where the current folder is in
+/// the work tree, `None` outside one), any other from the top.
+pub fn tree_path(path: &str, here: Option<&str>) -> Result<String, GitError> {
     if path.contains(['\0', '\n']) {
         return Err(GitError::new(format!("`{path}` is not a path")));
     }
-    // `cat-file -e` tells a missing path from other failures.
-    if git(dir, &["cat-file", "-e", "--end-of-options", &object], 4096)?.is_err() {
-        return Ok(None);
+    let relative = path == "." || path == ".." || path.starts_with("./") || path.starts_with("../");
+    let mut parts: Vec<&str> = Vec::new();
+    if relative {
+        let Some(here) = here else {
+            return Err(GitError::new(format!(
+                "`{path}` starts from the current folder, which is not in the repository's work tree"
+            )));
+        };
+        parts.extend(here.split('/').filter(|p| !p.is_empty()));
     }
-    let kind = git(dir, &["cat-file", "-t", "--end-of-options", &object], 4096)?
-        .map(|out| String::from_utf8_lossy(&out).trim().to_string())
-        .unwrap_or_default();
-    if kind == "tree" && !path.ends_with("/protocol.yaml") {
-        // An agent folder: its protocol.
-        let protocol = format!("{}/protocol.yaml", path.trim_end_matches('/'));
-        return show(dir, revision, &protocol);
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(GitError::new(format!("`{path}` is outside the repository")));
+                }
+            }
+            part => parts.push(part),
+        }
     }
-    if kind != "blob" {
-        return Err(GitError::new(format!("`{object}` is a {kind}, not a file")));
+    Ok(parts.join("/"))
+}
+
+/// A revision resolved to its commit's tree.
+#[derive(Clone, Debug)]
+pub struct Commit {
+    /// As the user wrote it.
+    revision: String,
+    #[cfg(feature = "git")]
+    tree: gix::ObjectId,
+}
+
+impl Commit {
+    pub fn revision(&self) -> &str {
+        &self.revision
     }
-    match git(
-        dir,
-        &["cat-file", "blob", "--end-of-options", &object],
-        MAX_FILE_BYTES,
-    )? {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(message) => Err(GitError::new(format!(
-            "git could not read `{object}`: {message}"
-        ))),
+}
+
+#[cfg(feature = "git")]
+pub use with_gix::Repository;
+#[cfg(not(feature = "git"))]
+pub use without_gix::Repository;
+
+#[cfg(feature = "git")]
+mod with_gix {
+    use super::{Commit, GitError, fetch_hint, shown};
+    use crate::source::MAX_FILE_BYTES;
+    use gix::ObjectId;
+    use gix::objs::Kind;
+    use gix::objs::tree::EntryKind;
+    use std::path::{Path, PathBuf};
+
+    /// A git repository, opened to read objects and nothing else.
+    pub struct Repository {
+        repo: gix::Repository,
+        /// Where it was found from, as output names it.
+        found_from: PathBuf,
     }
+
+    /// Discovery as git does it, from `dir` up and stopping at
+    /// `GIT_CEILING_DIRECTORIES`, but only through a `.git`: a folder that
+    /// looks like a bare repository (`HEAD`, `objects/`, `refs/`), which
+    /// any checkout can contain, is never taken for one, so a pull request
+    /// cannot pose a history of its own as the old version.
+    fn discovery() -> gix::discover::upwards::Options<'static> {
+        gix::discover::upwards::Options {
+            match_ceiling_dir_or_error: false,
+            dot_git_only: true,
+            ..Default::default()
+        }
+        .apply_environment()
+    }
+
+    fn not_found(error: &gix::discover::upwards::Error) -> bool {
+        use gix::discover::upwards::Error as E;
+        matches!(
+            error,
+            E::NoGitRepository { .. }
+                | E::NoGitRepositoryWithinCeiling { .. }
+                | E::NoGitRepositoryWithinFs { .. }
+                | E::NoMatchingCeilingDir
+        )
+    }
+
+    fn not_a_repository(dir: &Path, error: &gix::discover::upwards::Error) -> GitError {
+        if not_found(error) {
+            GitError::new(format!("{} is not in a git repository", shown(dir)))
+        } else {
+            GitError::new(format!(
+                "the git repository of {} could not be read: {}",
+                shown(dir),
+                reason(error)
+            ))
+        }
+    }
+
+    /// The top folder of the work tree `dir` is in.
+    pub(super) fn top_level(dir: &Path) -> Result<PathBuf, GitError> {
+        let (path, _trust) =
+            gix::discover::upwards_opts(dir, discovery()).map_err(|e| not_a_repository(dir, &e))?;
+        match path.into_repository_and_work_tree_directories() {
+            // A linked work tree's `.git` file, found as `.git`, has the
+            // empty path for its folder.
+            (_, Some(work_tree)) if work_tree.as_os_str().is_empty() => Ok(PathBuf::from(".")),
+            (_, Some(work_tree)) => Ok(work_tree),
+            (_, None) => Err(GitError::new(format!(
+                "{} is in a bare git repository, which has no work tree",
+                shown(dir)
+            ))),
+        }
+    }
+
+    impl Repository {
+        /// Opens the repository `dir` is in, reading its own configuration
+        /// only: neither the global nor the system one, no `include`, no
+        /// environment variable but `GIT_CEILING_DIRECTORIES`. Whoever owns
+        /// it, nothing in it is run.
+        pub fn discover(dir: &Path) -> Result<Repository, GitError> {
+            let isolated = gix::open::Options::isolated();
+            let trust_map = gix::sec::trust::Mapping {
+                full: isolated.clone(),
+                reduced: isolated,
+            };
+            let repo = gix::ThreadSafeRepository::discover_opts(dir, discovery(), trust_map)
+                .map_err(|error| match error {
+                    gix::discover::Error::Discover(error) => not_a_repository(dir, &error),
+                    gix::discover::Error::Open(error) => GitError::new(format!(
+                        "the git repository of {} could not be opened: {}",
+                        shown(dir),
+                        reason(&error)
+                    )),
+                })?;
+            Ok(Repository {
+                repo: repo.to_thread_local(),
+                found_from: dir.to_path_buf(),
+            })
+        }
+
+        /// The top folder of its work tree; `None` for a bare repository.
+        pub fn work_tree(&self) -> Option<&Path> {
+            self.repo.workdir().map(|top| {
+                if top.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    top
+                }
+            })
+        }
+
+        /// The commit `revision` names (a tag is followed to its commit).
+        pub fn commit(&self, revision: &str) -> Result<Commit, GitError> {
+            super::check_revision(revision)?;
+            let no_revision = |why: Option<String>| {
+                let mut message = format!(
+                    "git has no revision `{revision}` in {}",
+                    shown(&self.found_from)
+                );
+                if let Some(why) = why {
+                    message.push_str(&format!(" ({why})"));
+                }
+                GitError::missing(message).with_help(fetch_hint(revision))
+            };
+            let id = match self.repo.rev_parse_single(revision) {
+                Ok(id) => id.detach(),
+                Err(error) => return Err(no_revision(self.rev_parse_reason(&error))),
+            };
+            let what = revision;
+            let mut id = id;
+            // A tag of a tag of ... a commit, to a bounded depth.
+            for _ in 0..64 {
+                let data = match self.object(id, what)? {
+                    Some((Kind::Commit, data)) => {
+                        let tree =
+                            gix::objs::CommitRefIter::from_bytes(&data, self.repo.object_hash())
+                                .tree_id()
+                                .map_err(|e| corrupt(what, id, &e))?;
+                        return Ok(Commit {
+                            revision: revision.to_string(),
+                            tree,
+                        });
+                    }
+                    Some((Kind::Tag, data)) => data,
+                    Some((kind, _)) => {
+                        return Err(GitError::new(format!(
+                            "`{revision}` is a {kind}, not a commit"
+                        )));
+                    }
+                    None => {
+                        return Err(self.missing_object(what, id, "commit"));
+                    }
+                };
+                id = gix::objs::TagRefIter::from_bytes(&data, self.repo.object_hash())
+                    .target_id()
+                    .map_err(|e| corrupt(what, id, &e))?;
+            }
+            Err(GitError::new(format!(
+                "`{revision}` is a chain of more than 64 tags"
+            )))
+        }
+
+        /// Why git has no such revision, when it is not that no name or
+        /// id matches (then the revision itself says it).
+        fn rev_parse_reason(
+            &self,
+            error: &gix::revision::spec::parse::single::Error,
+        ) -> Option<String> {
+            let text = innermost(error);
+            let plain = [
+                "does not exist",
+                "not found",
+                "could not be found",
+                "not exist",
+            ];
+            (!plain.iter().any(|p| text.to_lowercase().contains(p))).then_some(text)
+        }
+
+        /// The file at `path` (from the repository's top, `/`-separated,
+        /// as [`super::tree_path`] gives it) in `commit`: an agent folder's
+        /// `protocol.yaml`, `None` when nothing is at that path. Anything
+        /// else that is not a file, or cannot be read, is an error.
+        pub fn read(&self, commit: &Commit, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+            let named = |path: &str| format!("{}:{path}", commit.revision);
+            let Some((kind, id)) = self.entry(commit, path)? else {
+                return Ok(None);
+            };
+            let (kind, id, path) = if kind == EntryKind::Tree {
+                let is_protocol = path.rsplit('/').next() == Some("protocol.yaml");
+                let protocol = if path.is_empty() {
+                    "protocol.yaml".to_string()
+                } else {
+                    format!("{path}/protocol.yaml")
+                };
+                match (is_protocol, self.entry(commit, &protocol)?) {
+                    (false, Some((kind, id))) => (kind, id, protocol),
+                    (false, None) => {
+                        return Err(GitError::new(format!(
+                            "`{}` is a folder without `protocol.yaml`",
+                            named(path)
+                        )));
+                    }
+                    (true, _) => (kind, id, path.to_string()),
+                }
+            } else {
+                (kind, id, path.to_string())
+            };
+            let what = named(&path);
+            match kind {
+                EntryKind::Blob | EntryKind::BlobExecutable => {}
+                EntryKind::Tree => {
+                    return Err(GitError::new(format!("`{what}` is a folder, not a file")));
+                }
+                EntryKind::Link => {
+                    return Err(GitError::new(format!(
+                        "`{what}` is a symbolic link: agentc reads only files from git"
+                    )));
+                }
+                EntryKind::Commit => {
+                    return Err(GitError::new(format!(
+                        "`{what}` is a submodule, not a file"
+                    )));
+                }
+            }
+            match self.object(id, &what)? {
+                Some((Kind::Blob, data)) => Ok(Some(data)),
+                Some((kind, _)) => Err(GitError::new(format!(
+                    "`{what}` is a {kind} in the object database where its folder says a file (object {id})"
+                ))),
+                None => Err(self.missing_object(&what, id, "file")),
+            }
+        }
+
+        /// The kind and id of what is at `path` in `commit`'s tree.
+        fn entry(
+            &self,
+            commit: &Commit,
+            path: &str,
+        ) -> Result<Option<(EntryKind, ObjectId)>, GitError> {
+            let mut current = (EntryKind::Tree, commit.tree);
+            let mut walked = String::new();
+            for name in path.split('/').filter(|p| !p.is_empty()) {
+                if current.0 != EntryKind::Tree {
+                    // A file where a folder would be: nothing is there.
+                    return Ok(None);
+                }
+                let what = format!("{}:{walked}", commit.revision);
+                let data = match self.object(current.1, &what)? {
+                    Some((Kind::Tree, data)) => data,
+                    Some((kind, _)) => {
+                        return Err(GitError::new(format!(
+                            "`{what}` is a {kind} in the object database where a folder is expected (object {})",
+                            current.1
+                        )));
+                    }
+                    None => return Err(self.missing_object(&what, current.1, "folder")),
+                };
+                let tree = gix::objs::TreeRef::from_bytes(&data, self.repo.object_hash())
+                    .map_err(|e| corrupt(&what, current.1, &e))?;
+                let Some(entry) = tree.entries.iter().find(|e| e.filename == name.as_bytes())
+                else {
+                    return Ok(None);
+                };
+                current = (entry.mode.kind(), entry.oid.to_owned());
+                if !walked.is_empty() {
+                    walked.push('/');
+                }
+                walked.push_str(name);
+            }
+            Ok(Some(current))
+        }
+
+        /// The object `id`, checked against its id; `None` when the clone
+        /// does not have it. One over agentc's size limit is an error
+        /// before it is read.
+        fn object(&self, id: ObjectId, what: &str) -> Result<Option<(Kind, Vec<u8>)>, GitError> {
+            let unreadable = |e: &dyn std::error::Error| {
+                GitError::new(format!(
+                    "`{what}` could not be read from git (object {id}): {}",
+                    reason(e)
+                ))
+                .with_help("`git fsck` lists what is damaged; a fresh clone repairs it")
+            };
+            let Some(header) = self.repo.try_find_header(id).map_err(|e| unreadable(&e))? else {
+                return Ok(None);
+            };
+            if header.size() > MAX_FILE_BYTES as u64 {
+                return Err(GitError::new(format!(
+                    "`{what}` is larger than agentc reads ({} MiB)",
+                    MAX_FILE_BYTES / (1024 * 1024)
+                )));
+            }
+            let Some(object) = self.repo.try_find_object(id).map_err(|e| unreadable(&e))? else {
+                return Ok(None);
+            };
+            let kind = object.kind;
+            let data = object.detach().data;
+            match gix::objs::compute_hash(self.repo.object_hash(), kind, &data) {
+                Ok(actual) if actual == id => Ok(Some((kind, data))),
+                _ => Err(GitError::new(format!(
+                    "`{what}` is corrupt in the git repository: object {id} does not hold what its id says"
+                ))
+                .with_help("`git fsck` lists what is damaged; a fresh clone repairs it")),
+            }
+        }
+
+        /// An object the clone does not have: a partial clone (`--filter`)
+        /// leaves out old files, a shallow one old commits, and agentc
+        /// never fetches.
+        fn missing_object(&self, what: &str, id: ObjectId, kind: &str) -> GitError {
+            let help = if self.is_partial() {
+                format!(
+                    "agentc never fetches, and this is a partial clone (`--filter`), which leaves out old versions until git reads them: run `git cat-file -e {}` first, or clone without `--filter`",
+                    crate::diagnostic::shell_word(what)
+                )
+            } else if self.repo.is_shallow() {
+                "agentc never fetches, and this is a shallow clone: fetch the history first (`git fetch --unshallow`; in GitHub Actions, check out with `fetch-depth: 0`)".to_string()
+            } else {
+                "the repository lacks an object it refers to: `git fsck` lists what is missing"
+                    .to_string()
+            };
+            GitError::missing(format!(
+                "`{what}` is not in this clone: its {kind} (object {id}) is missing"
+            ))
+            .with_help(help)
+        }
+
+        /// Whether objects may be missing by design: a promisor remote, as
+        /// `git clone --filter` sets up.
+        fn is_partial(&self) -> bool {
+            let config = self.repo.config_snapshot();
+            let file = config.plumbing();
+            file.string("extensions.partialClone").is_some()
+                || file
+                    .sections_by_name("remote")
+                    .into_iter()
+                    .flatten()
+                    .any(|section| {
+                        section
+                            .value("promisor")
+                            .and_then(|value| gix::config::Boolean::try_from(value).ok())
+                            .is_some_and(|promisor| promisor.0)
+                    })
+        }
+    }
+
+    /// The text of an error and of its sources, once each.
+    fn reason(error: &dyn std::error::Error) -> String {
+        let mut parts: Vec<String> = vec![error.to_string()];
+        let mut next = error.source();
+        while let Some(error) = next {
+            let text = error.to_string();
+            if !text.is_empty() && !parts.iter().any(|p| p.contains(&text)) {
+                parts.push(text);
+            }
+            next = error.source();
+        }
+        parts.join(": ")
+    }
+
+    /// The text of the innermost source of an error: the one that names
+    /// the cause, without the layers that name the steps.
+    fn innermost(error: &dyn std::error::Error) -> String {
+        let mut text = error.to_string();
+        let mut next = error.source();
+        while let Some(error) = next {
+            let inner = error.to_string();
+            if !inner.is_empty() {
+                text = inner;
+            }
+            next = error.source();
+        }
+        text
+    }
+
+    fn corrupt(what: &str, id: ObjectId, error: &dyn std::error::Error) -> GitError {
+        GitError::new(format!(
+            "`{what}` is corrupt in the git repository (object {id}): {}",
+            reason(error)
+        ))
+        .with_help("`git fsck` lists what is damaged; a fresh clone repairs it")
+    }
+}
+
+#[cfg(not(feature = "git"))]
+mod without_gix {
+    use super::{Commit, GitError};
+    use std::path::{Path, PathBuf};
+
+    fn unsupported() -> GitError {
+        GitError::new("this agentc was built without git support (the `git` feature)")
+            .with_help("give both versions as files, or use an agentc built with the `git` feature")
+    }
+
+    pub(super) fn top_level(_dir: &Path) -> Result<PathBuf, GitError> {
+        Err(unsupported())
+    }
+
+    /// Without the `git` feature: every read is an error.
+    pub struct Repository(());
+
+    impl Repository {
+        pub fn discover(_dir: &Path) -> Result<Repository, GitError> {
+            Err(unsupported())
+        }
+
+        pub fn work_tree(&self) -> Option<&Path> {
+            None
+        }
+
+        pub fn commit(&self, _revision: &str) -> Result<Commit, GitError> {
+            Err(unsupported())
+        }
+
+        pub fn read(&self, _commit: &Commit, _path: &str) -> Result<Option<Vec<u8>>, GitError> {
+            Err(unsupported())
+        }
+    }
+}
+
+/// The top folder of the work tree `dir` is in.
+pub fn top_level(dir: &Path) -> Result<PathBuf, GitError> {
+    #[cfg(feature = "git")]
+    return with_gix::top_level(dir);
+    #[cfg(not(feature = "git"))]
+    return without_gix::top_level(dir);
 }
 
 #[cfg(test)]
@@ -243,5 +637,45 @@ mod tests {
     fn the_fetch_hint_names_the_remote_and_branch() {
         assert!(fetch_hint("origin/main").contains("`git fetch origin main`"));
         assert!(fetch_hint("v1.2").contains("`git fetch origin v1.2`"));
+        assert!(fetch_hint("HEAD~1").contains("`git fetch --unshallow`"));
+    }
+
+    #[test]
+    fn the_fetch_hint_quotes_what_a_shell_would_read() {
+        assert!(fetch_hint("main;rm -rf $HOME").contains("`git fetch origin 'main;rm -rf $HOME'`"));
+        assert!(fetch_hint("it's").contains(r"`git fetch origin 'it'\''s'`"));
+        assert!(
+            fetch_hint("my remote/$(touch x)").contains("`git fetch 'my remote' '$(touch x)'`")
+        );
+        assert!(fetch_hint("origin/a`b").contains("`git fetch origin 'a`b'`"));
+        // A branch that reads as an option comes after `--`.
+        assert!(fetch_hint("origin/-x").contains("`git fetch -- origin -x`"));
+        assert!(
+            fetch_hint("origin/--upload-pack=x").contains("`git fetch -- origin --upload-pack=x`")
+        );
+    }
+
+    #[test]
+    fn paths_are_from_the_top_or_from_here() {
+        assert_eq!(tree_path("agents/shop", None).as_deref(), Ok("agents/shop"));
+        assert_eq!(
+            tree_path("agents//shop/", None).as_deref(),
+            Ok("agents/shop")
+        );
+        assert_eq!(
+            tree_path("./shop", Some("agents")).as_deref(),
+            Ok("agents/shop")
+        );
+        assert_eq!(
+            tree_path("../x", Some("agents/shop")).as_deref(),
+            Ok("agents/x")
+        );
+        assert_eq!(tree_path("./", Some("")).as_deref(), Ok(""));
+        assert_eq!(tree_path(".", Some("agents")).as_deref(), Ok("agents"));
+        // Not from here unless it says so.
+        assert_eq!(tree_path("shop", Some("agents")).as_deref(), Ok("shop"));
+        assert!(tree_path("../x", Some("")).is_err());
+        assert!(tree_path("./x", None).is_err());
+        assert!(tree_path("a/../../x", None).is_err());
     }
 }

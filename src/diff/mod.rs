@@ -115,8 +115,24 @@ pub fn reports(
     base_name: &str,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    let (Some(new_model), false) = (&new.model, new.has_errors()) else {
+    if new.has_errors() {
         return Vec::new();
+    }
+    let Some(new_model) = new.sound_model() else {
+        // Errors a configuration or an `agentc-ignore` comment silenced:
+        // the diff needs a sound model, and a gate that skips in silence
+        // passes what it did not compare.
+        let mut skipped = Diagnostic::new(
+            Code::DiffSkipped,
+            Span::empty(0),
+            format!(
+                "`{}` was not compared with `{base_name}`: it has errors that the configuration or an `agentc-ignore` comment silences",
+                new.source.name()
+            ),
+        )
+        .with_help("run `agentc check --no-config` on it to see them; the diff compares only a protocol without errors");
+        skipped.severity = Severity::Error;
+        return vec![skipped];
     };
     let skipped = |reason: String| {
         vec![
@@ -131,12 +147,16 @@ pub fn reports(
     let Some(old_model) = &old.model else {
         return skipped("it could not be read as a protocol".to_string());
     };
-    if old.has_errors() {
+    if old.has_errors() || !old.sound {
         let errors = old.count(Severity::Error);
-        return skipped(format!(
-            "it has {errors} error{}",
-            if errors == 1 { "" } else { "s" }
-        ));
+        return skipped(match errors {
+            0 => "it has errors that the configuration or an `agentc-ignore` comment silences"
+                .to_string(),
+            _ => format!(
+                "it has {errors} error{}",
+                if errors == 1 { "" } else { "s" }
+            ),
+        });
     }
     diff(
         Version {

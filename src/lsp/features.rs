@@ -88,12 +88,19 @@ pub fn hover(
 /// not resolve shows as `{}`.
 fn schema(analysis: &Analysis, selection: Selection) -> String {
     let compilation = &analysis.compilation;
-    let recursive = compilation
-        .diagnostics
-        .iter()
-        .any(|d| d.code == Code::CircularType);
+    // A recursive protocol says so with `circular-type`, unless the
+    // configuration silenced it (or another error): then nothing is known.
+    let silenced = !compilation.sound && !compilation.has_errors();
+    let recursive = silenced
+        || compilation
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::CircularType);
     let model = match &compilation.model {
         Some(model) if !recursive => model,
+        _ if silenced => {
+            return "JSON Schema: shown once the protocol has no errors (agentc.toml or an `agentc-ignore` comment silences some)".to_string();
+        }
         _ => return "JSON Schema: shown once the protocol's types are not recursive".to_string(),
     };
     let heading = match selection {

@@ -118,7 +118,14 @@ pub fn apply(compilation: &mut FileReport) {
         }
     });
 
-    let judge_unused = compilation.model.is_some();
+    // Whether a suppression is used is known only when the whole file was
+    // read: not when its YAML could not be, nor when lines were left out
+    // to read past an indentation mistake (`yaml-syntax` with a tree).
+    let judge_unused = compilation.model.is_some()
+        && !compilation
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::YamlSyntax);
     for suppression in &suppressions {
         let own = suppression.names.clone();
         let Some(mine) = names.get(own.clone()) else {
@@ -840,6 +847,18 @@ mod tests {
                 .iter()
                 .all(|d| d.code != Code::UnusedSuppression)
         );
+    }
+
+    #[test]
+    fn nothing_is_unused_when_lines_were_left_out() {
+        // The misplaced `total` and its block are left out to read on; the
+        // suppression in them is neither used nor unused.
+        let text = "types:\n  A:\n    id:\n      type: string\n     total:\n      # agentc-ignore: unknown-type why\n      type: strng\n";
+        let mut compilation = crate::compile("t.yaml", text.as_bytes());
+        assert!(compilation.model.is_some());
+        apply(&mut compilation);
+        let codes: Vec<Code> = compilation.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::YamlSyntax]);
     }
 
     #[test]

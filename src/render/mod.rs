@@ -91,27 +91,6 @@ pub fn inert(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `word` as a POSIX shell reads it back as one word: as it is when it is
-/// made only of characters no shell treats specially, else in single
-/// quotes (a `'` inside as `'\''`). For the commands a help line suggests,
-/// which people copy and paste: a path or a revision from the input must
-/// not become a second command.
-pub fn shell_word(word: &str) -> Cow<'_, str> {
-    let plain = !word.is_empty()
-        && word.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'_' | b'.' | b'/' | b':' | b'@' | b'%' | b'+' | b'=' | b',' | b'-'
-                )
-        });
-    if plain {
-        Cow::Borrowed(word)
-    } else {
-        Cow::Owned(format!("'{}'", word.replace('\'', "'\\''")))
-    }
-}
-
 /// The errors of a run: every file's, and every failure.
 pub fn errors(files: &[FileReport], failures: &[Failure]) -> usize {
     let located: usize = files.iter().map(|f| f.count(Severity::Error)).sum();
@@ -161,17 +140,6 @@ where
 #[cfg(test)]
 mod word_tests {
     use super::*;
-
-    #[test]
-    fn shell_words_are_read_back_as_one_word() {
-        assert_eq!(shell_word("origin/main"), "origin/main");
-        assert_eq!(shell_word("web/src/agents"), "web/src/agents");
-        assert_eq!(shell_word("main;rm -rf ~"), "'main;rm -rf ~'");
-        assert_eq!(shell_word("it's"), "'it'\\''s'");
-        assert_eq!(shell_word("$(id)"), "'$(id)'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(shell_word("--lang"), "--lang");
-    }
 
     #[test]
     fn inert_text_shows_what_a_terminal_would_obey() {

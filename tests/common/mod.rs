@@ -11,16 +11,30 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared/` beside the project, or `None` (with the reason printed) when
-/// this checkout has no shared folder beside it.
+/// What a test marked `#[ignore = "needs ..."]` needs is missing, and it
+/// was asked to run anyway (`cargo test -- --include-ignored`, as `.ci/run`
+/// runs them): fails the test when `require_var` is `1` (`.ci/run` sets
+/// one for each thing it installs), else prints `reason` and lets the test
+/// return. Every tool detector of the tests goes through here.
+pub fn unavailable(require_var: &str, reason: &str) {
+    if std::env::var(require_var).as_deref() == Ok("1") {
+        panic!("{require_var}=1 but {reason}");
+    }
+    println!("skipped: {reason} ({require_var}=1 makes this a failure)");
+}
+
+/// `../shared/` beside the project, or `None` (see [`unavailable`]:
+/// `AGENTC_REQUIRE_SHARED=1` fails instead) when this checkout has no
+/// shared folder beside it, as a fresh clone has not. A test that reads it
+/// is `#[ignore = "needs ../shared/... beside the checkout"]`.
 pub fn shared(sub: &str) -> Option<PathBuf> {
     let path = root().join("..").join("shared").join(sub);
     if path.exists() {
         Some(path)
     } else {
-        println!(
-            "skipped: {} is not present beside this checkout",
-            path.display()
+        unavailable(
+            "AGENTC_REQUIRE_SHARED",
+            &format!("{} is not present beside this checkout", path.display()),
         );
         None
     }

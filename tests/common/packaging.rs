@@ -1,23 +1,18 @@
 //! Shared by the packaging tests (npm, wheel, Action, editor extension):
-//! the platform list, the builds CI made, the tools, and the rule that a
-//! missing tool skips the test with a printed reason, but fails it when
-//! `AGENTC_REQUIRE_PACKAGING=1` (set by `.ci/run`).
+//! the platform list, the builds CI made, and the tools. Those tests are
+//! `#[ignore = "needs ..."]`; run anyway, a missing tool skips the test
+//! with a printed reason, but fails it when `AGENTC_REQUIRE_PACKAGING=1`
+//! (set by `.ci/run`): `super::unavailable`.
 
-use super::root;
+use super::{root, unavailable};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-pub fn required() -> bool {
-    std::env::var("AGENTC_REQUIRE_PACKAGING").as_deref() == Ok("1")
-}
-
-/// Says why a test does not run, or fails it when CI requires it.
+/// Says why a test does not run, or fails it when CI requires it
+/// (`AGENTC_REQUIRE_PACKAGING=1`).
 pub fn skip(reason: &str) {
-    if required() {
-        panic!("AGENTC_REQUIRE_PACKAGING=1 but {reason}");
-    }
-    println!("skipped: {reason}");
+    unavailable("AGENTC_REQUIRE_PACKAGING", reason);
 }
 
 /// Whether `program --version` runs; skips (or fails) naming it when not.
@@ -184,10 +179,11 @@ pub fn yaml_as_json(file: &Path) -> Option<Value> {
 /// `AGENTC_REQUIRE_CI_TOOLS=1`.
 pub fn passes_schemastore(schema: &str, file: &Path) {
     let Some(bin) = std::env::var_os("AGENTC_CI_TOOLS_BIN").map(PathBuf::from) else {
-        if std::env::var("AGENTC_REQUIRE_CI_TOOLS").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_CI_TOOLS=1 but AGENTC_CI_TOOLS_BIN is not set; .ci/run sets it");
-        }
-        println!("skipped: AGENTC_CI_TOOLS_BIN is not set (check-jsonschema; see .ci/run)");
+        unavailable(
+            "AGENTC_REQUIRE_CI_TOOLS",
+            "AGENTC_CI_TOOLS_BIN is not set (a folder with check-jsonschema, \
+             from tests/ci_snippets/requirements.txt; .ci/run sets it)",
+        );
         return;
     };
     let output = Command::new(bin.join("check-jsonschema"))
@@ -207,10 +203,10 @@ pub fn qemu_aarch64() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !runs {
-        if std::env::var("AGENTC_REQUIRE_QEMU").as_deref() == Ok("1") {
-            panic!("AGENTC_REQUIRE_QEMU=1 but qemu-aarch64 is not on PATH");
-        }
-        println!("skipped: qemu-aarch64 is not on PATH, so the aarch64 binary was not run");
+        unavailable(
+            "AGENTC_REQUIRE_QEMU",
+            "qemu-aarch64 is not on PATH (apt-get install qemu-user), so the aarch64 binary was not run",
+        );
     }
     runs
 }

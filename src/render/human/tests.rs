@@ -1,9 +1,9 @@
 use super::excerpt::{self, CONTEXT, HEAD, LINE_LIMIT, MAX_GAP_LINES, MAX_SPAN_LINES, WORK};
 use super::*;
+use crate::FileReport;
 use crate::diagnostic::Code;
 use crate::source::Source;
 use crate::span::Span;
-use crate::{FileReport, Timings};
 use miette::{MietteError, NamedSource, SpanContents};
 use proptest::prelude::*;
 
@@ -12,12 +12,7 @@ use proptest::prelude::*;
 const WIDEST: usize = 400;
 
 fn file(text: &str, diagnostics: Vec<Diagnostic>) -> FileReport {
-    FileReport {
-        source: Source::new("t.yaml", text),
-        model: None,
-        diagnostics,
-        timings: Timings::default(),
-    }
+    FileReport::uncompiled(Source::new("t.yaml", text), diagnostics)
 }
 
 fn span_of(text: &str, needle: &str) -> Span {
