@@ -43,24 +43,25 @@ impl Drop for Repo {
     }
 }
 
+/// These tests build their repositories with the `git` program, which a
+/// clone of agentc has by definition; without it they fail and say so
+/// rather than pass having checked nothing.
 fn git_works() -> bool {
     let works = Command::new("git")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !works {
-        println!("skipped: git cannot run here");
-    }
+    assert!(
+        works,
+        "these tests build git repositories with the `git` program, which cannot run here"
+    );
     works
 }
 
-/// Whether this agentc reads git (the `git` feature) and git can build
-/// the repositories to read.
+/// Git can build the repositories to read. A test that reads them is
+/// `#[cfg_attr(not(feature = "git"), ignore = ...)]`: without the `git`
+/// feature, `cargo test` lists it as ignored.
 fn reads_git() -> bool {
-    if cfg!(not(feature = "git")) {
-        println!("skipped: agentc is built without the `git` feature");
-        return false;
-    }
     git_works()
 }
 
@@ -186,6 +187,10 @@ fn history(name: &str) -> Repo {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn check_against_a_revision_reports_the_changes_since() {
     if !reads_git() {
         return;
@@ -243,6 +248,10 @@ fn check_against_a_revision_reports_the_changes_since() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn diff_reads_revisions_files_and_folders() {
     if !reads_git() {
         return;
@@ -328,6 +337,10 @@ fn diff_reads_revisions_files_and_folders() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn a_missing_revision_is_exit_2_with_the_fetch_to_run() {
     if !reads_git() {
         return;
@@ -382,6 +395,10 @@ fn options_and_drives_are_never_taken_for_revisions() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn outside_a_repository_check_against_is_exit_2() {
     if !reads_git() {
         return;
@@ -439,6 +456,10 @@ fn markers(dir: &Path) -> Vec<String> {
 /// fetches nothing: the remote is a program that leaves a marker.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
     if !reads_git() {
         return;
@@ -501,6 +522,10 @@ fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
 /// environment can name: agentc runs none of them.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn commands_that_git_configuration_names_never_run() {
     if !reads_git() {
         return;
@@ -655,6 +680,10 @@ fn commands_that_git_configuration_names_never_run() {
 /// commands read the old version as before: agentc starts no process.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn versions_are_read_with_no_git_on_the_path() {
     if !reads_git() {
         return;
@@ -715,6 +744,7 @@ fn versions_are_read_with_no_git_on_the_path() {
 /// protocol that did not exist (which would pass the check).
 #[cfg(unix)]
 #[test]
+#[cfg_attr(not(feature = "git"), ignore = "needs the `git` feature (a default feature)")]
 fn a_damaged_or_missing_object_is_exit_2() {
     use std::os::unix::fs::PermissionsExt;
     if !reads_git() {
@@ -778,6 +808,10 @@ fn a_damaged_or_missing_object_is_exit_2() {
 /// but is not a protocol file is an error.
 #[cfg(unix)]
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
     if !reads_git() {
         return;
@@ -838,6 +872,10 @@ fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
 
 /// The revision forms users write resolve as in git.
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn revisions_resolve_as_git_resolves_them() {
     if !reads_git() {
         return;
@@ -895,6 +933,10 @@ fn revisions_resolve_as_git_resolves_them() {
 /// The `git fetch` a missing revision suggests is safe to paste: what the
 /// user typed is quoted for the shell.
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn the_suggested_fetch_quotes_the_revision() {
     if !reads_git() {
         return;
@@ -943,6 +985,10 @@ fn without_the_git_feature_a_revision_is_exit_2() {
 /// which nothing changed is never taken for the repository: the old
 /// version comes from the real one, through its `.git`.
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn a_folder_posing_as_a_bare_repository_is_not_read() {
     if !reads_git() {
         return;
@@ -994,6 +1040,10 @@ fn a_folder_posing_as_a_bare_repository_is_not_read() {
 
 /// An old version over agentc's 16 MiB limit is refused before it is read.
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn an_old_version_over_the_size_limit_is_exit_2() {
     if !reads_git() {
         return;
@@ -1028,6 +1078,10 @@ fn an_old_version_over_the_size_limit_is_exit_2() {
 /// A linked work tree (`git worktree add`), whose `.git` is a file naming
 /// the repository, reads the same history.
 #[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn a_linked_work_tree_reads_its_repository() {
     if !reads_git() {
         return;
