@@ -12,7 +12,7 @@
 //! is one turn: `turn_start` first, `turn_stop` last, events of one stream
 //! mode, every `tool_result` after the `tool_call` it answers.
 
-use super::data::{Layout, MAX_VALUE_BYTES, each_value, locate, locate_in};
+use super::data::{Layout, MAX_VALUE_BYTES, each_value, locate, place};
 use super::json::{self, Doc, Index};
 use super::{ToolValidators, Validator, Violation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Severity, did_you_mean};
@@ -299,36 +299,39 @@ impl AapValidator {
         let Some(input) = call.get("input") else {
             return;
         };
-        tool_input_problems(name, at, tool.validate(input), out);
+        if let Err(violations) = tool.validate(input) {
+            out.extend(
+                violations
+                    .into_iter()
+                    .map(|inner| tool_input_problem(name, at, inner)),
+            );
+        }
     }
 
     /// Every problem of one SSE event's data, given as its [`Index`]
     /// (without the stream's order): against the `SSEEvent` branch its
     /// `event` names, and a `tool_call`'s `input` against the protocol's
     /// tool.
-    fn validate_event(&self, index: &Index) -> Vec<Violation> {
+    fn validate_event(&self, index: &Index, found: &mut dyn FnMut(Violation)) {
         let Some(root) = index.root() else {
-            return Vec::new();
+            return;
         };
-        let mut out = match self.schema.validate_in(index, root) {
-            Ok(()) => Vec::new(),
-            Err(violations) => violations,
-        };
+        self.schema.validate_each(index, root, found);
         let text = |key: &str| index.member(root, key).and_then(|m| index.string(m));
         if text("event").as_deref() != Some("tool_call") {
-            return out;
+            return;
         }
         let (Some(tools), Some(name)) = (&self.tools, text("name")) else {
-            return out;
+            return;
         };
         let Some(tool) = tools.get(&name) else {
-            out.push(undeclared_tool(&name, "", tools));
-            return out;
+            return found(undeclared_tool(&name, "", tools));
         };
         if let Some(input) = index.member(root, "input") {
-            tool_input_problems(&name, "", tool.validate_in(index, input), &mut out);
+            tool.validate_each(index, input, &mut |inner| {
+                found(tool_input_problem(&name, "", inner))
+            });
         }
-        out
     }
 }
 
@@ -346,24 +349,15 @@ fn undeclared_tool(name: &str, at: &str, tools: &ToolValidators) -> Violation {
     .with_help(help)
 }
 
-/// The problems of a tool call's `input` (of the call at `at`), as
-/// problems of the call.
-fn tool_input_problems(
-    name: &str,
-    at: &str,
-    found: Result<(), Vec<Violation>>,
-    out: &mut Vec<Violation>,
-) {
-    if let Err(violations) = found {
-        for mut inner in violations {
-            inner.message = format!("`{name}` input: {}", inner.message);
-            inner.pointer = format!("{at}/input{}", inner.pointer);
-            for related in &mut inner.related {
-                related.pointer = format!("{at}/input{}", related.pointer);
-            }
-            out.push(inner);
-        }
+/// A problem of a tool call's `input` (of the call at `at`), as a problem
+/// of the call.
+fn tool_input_problem(name: &str, at: &str, mut inner: Violation) -> Violation {
+    inner.message = format!("`{name}` input: {}", inner.message);
+    inner.pointer = format!("{at}/input{}", inner.pointer);
+    for related in &mut inner.related {
+        related.pointer = format!("{at}/input{}", related.pointer);
     }
+    inner
 }
 
 /// A turn sends "a single user message, or a mixed list of tool results
@@ -418,11 +412,7 @@ fn at(
     pointer: &str,
     message: impl Into<String>,
 ) -> Diagnostic {
-    let violation = Violation::new(code, pointer, message);
-    match locate_in(doc, index, vec![violation]).next() {
-        Some(diagnostic) => diagnostic,
-        None => Diagnostic::new(code, Span::empty(doc.offset(0)), String::new()),
-    }
+    place(doc, index, Violation::new(code, pointer, message))
 }
 
 fn duplicate_call(id: &str, at: &str, first: &str) -> Violation {
@@ -712,8 +702,7 @@ pub fn check_events(
         // One index of the data: validated through it, its problems
         // placed by it, and what the order needs read from it.
         let index = Index::new(&doc.text);
-        let violations = validator.validate_event(&index);
-        diagnostics.extend(locate_in(&doc, &index, violations));
+        validator.validate_event(&index, &mut |v| diagnostics.push(place(&doc, &index, v)));
         let text = |key: &str| {
             let root = index.root()?;
             index.member(root, key).and_then(|m| index.string(m))
@@ -846,7 +835,7 @@ pub fn check_events(
                     "/toolCallId",
                     &order.iter().map(String::as_str).collect::<Vec<_>>(),
                 );
-                diagnostics.extend(locate_in(&doc, &index, vec![violation]));
+                diagnostics.push(place(&doc, &index, violation));
             }
             _ => {}
         }

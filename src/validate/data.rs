@@ -110,14 +110,16 @@ pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diag
             if syntax(&inner, Code::InvalidArguments, diagnostics) {
                 duplicate_keys(&inner, diagnostics);
                 let index = Index::new(&inner.text);
-                if let Some(root) = index.root()
-                    && let Err(violations) = validator.validate_in(&index, root)
-                {
-                    diagnostics.extend(locate_in(&inner, &index, violations));
+                if let Some(root) = index.root() {
+                    validator.validate_each(&index, root, &mut |v| {
+                        diagnostics.push(place(&inner, &index, v))
+                    });
                 }
             }
-        } else if let Err(violations) = validator.validate_in(&index, root) {
-            diagnostics.extend(locate_in(doc, &index, violations));
+        } else {
+            validator.validate_each(&index, root, &mut |v| {
+                diagnostics.push(place(doc, &index, v))
+            });
         }
     })
 }
@@ -234,70 +236,84 @@ fn has_duplicate_keys(text: &str) -> bool {
 
 /// Places violations found in one document.
 pub fn locate(doc: &Doc, violations: Vec<Violation>) -> Vec<Diagnostic> {
-    if violations.is_empty() {
-        return Vec::new();
+    let mut diagnostics = Vec::with_capacity(violations.len());
+    if !violations.is_empty() {
+        let index = Index::new(&doc.text);
+        locate_in(doc, &index, violations, |d| diagnostics.push(d));
     }
-    locate_in(doc, &Index::new(&doc.text), violations).collect()
+    diagnostics
 }
 
-/// Places violations found in one document, through its index. Each
-/// violation becomes its diagnostic as it is taken: its words are moved,
-/// not copied, and the diagnostics go straight to where they are kept.
+/// Places violations found in one document, through its index, handing
+/// each diagnostic to `out` as it is made: a violation's words are moved,
+/// not copied. The problems inside one carried JSON text (a tool call's
+/// arguments) come together, and that text is decoded and indexed once.
 pub fn locate_in(
     doc: &Doc,
     index: &Index,
     violations: Vec<Violation>,
-) -> impl Iterator<Item = Diagnostic> {
-    // Where each goes, found first, so the violations can then be moved.
-    let mut spans: Vec<(Span, Vec<Span>)> = Vec::with_capacity(violations.len());
-    let mut i = 0;
-    while let Some(violation) = violations.get(i) {
-        // The problems inside one carried JSON text (a tool call's
-        // arguments) come together: that text is decoded and indexed once.
-        let run = violations[i..]
-            .iter()
-            .take_while(|v| v.inside.is_some() && v.pointer == violation.pointer)
-            .count()
-            .max(1);
-        let inner = violation
-            .inside
-            .as_ref()
-            .and_then(|_| index.locate(&violation.pointer))
+    mut out: impl FnMut(Diagnostic),
+) {
+    let mut rest = violations.into_iter().peekable();
+    while let Some(first) = rest.next() {
+        if first.inside.is_none() {
+            out(diagnostic(doc, index, None, first));
+            continue;
+        }
+        let pointer = first.pointer.clone();
+        let inner = index
+            .locate(&pointer)
             .and_then(|place| doc.string(place.value));
         let inner_index = inner.as_ref().map(|inner| Index::new(&inner.text));
-        for violation in &violations[i..i + run] {
-            let mut at = span(doc, index, &violation.pointer, violation.anchor);
-            if let (Some(inside), Some(inner), Some(inner_index)) =
-                (&violation.inside, &inner, &inner_index)
-            {
-                at = inside_span(inner, inner_index, inside);
-            }
-            let mut labels = Vec::with_capacity(violation.related.len());
-            for related in &violation.related {
-                let mut label = span(doc, index, &related.pointer, Anchor::Value);
-                if let (Some(inside), Some(inner), Some(inner_index)) =
-                    (&related.inside, &inner, &inner_index)
-                {
-                    label = inside_span(inner, inner_index, inside);
-                }
-                labels.push(label);
-            }
-            spans.push((at, labels));
+        let inner = inner.as_ref().zip(inner_index.as_ref());
+        out(diagnostic(doc, index, inner, first));
+        while let Some(next) = rest.next_if(|v| v.inside.is_some() && v.pointer == pointer) {
+            out(diagnostic(doc, index, inner, next));
         }
-        i += run;
     }
-    violations
-        .into_iter()
-        .zip(spans)
-        .map(|(violation, (at, labels))| {
-            let mut diagnostic = Diagnostic::new(violation.code, at, violation.message)
-                .with_pointer(violation.pointer);
-            diagnostic.help = violation.help;
-            for (related, label) in violation.related.into_iter().zip(labels) {
-                diagnostic = diagnostic.with_label(label, related.message);
-            }
-            diagnostic
-        })
+}
+
+/// Places one violation found in one document, through its index: for a
+/// caller that gets violations one at a time ([`Validator::validate_each`]).
+pub fn place(doc: &Doc, index: &Index, violation: Violation) -> Diagnostic {
+    let inner = violation
+        .inside
+        .as_ref()
+        .and_then(|_| index.locate(&violation.pointer))
+        .and_then(|place| doc.string(place.value));
+    let inner_index = inner.as_ref().map(|inner| Index::new(&inner.text));
+    diagnostic(
+        doc,
+        index,
+        inner.as_ref().zip(inner_index.as_ref()),
+        violation,
+    )
+}
+
+/// The diagnostic of a violation: at its place in `doc`, or, for a problem
+/// inside the JSON text its pointer's string carries, at its place in that
+/// text (`inner`, decoded, and its index).
+fn diagnostic(
+    doc: &Doc,
+    index: &Index,
+    inner: Option<(&Doc, &Index)>,
+    violation: Violation,
+) -> Diagnostic {
+    let mut at = span(doc, index, &violation.pointer, violation.anchor);
+    if let (Some(inside), Some((inner, inner_index))) = (&violation.inside, inner) {
+        at = inside_span(inner, inner_index, inside);
+    }
+    let mut diagnostic =
+        Diagnostic::new(violation.code, at, violation.message).with_pointer(violation.pointer);
+    diagnostic.help = violation.help;
+    for related in violation.related {
+        let mut label = span(doc, index, &related.pointer, Anchor::Value);
+        if let (Some(inside), Some((inner, inner_index))) = (&related.inside, inner) {
+            label = inside_span(inner, inner_index, inside);
+        }
+        diagnostic = diagnostic.with_label(label, related.message);
+    }
+    diagnostic
 }
 
 fn span(doc: &Doc, index: &Index, pointer: &str, anchor: Anchor) -> Span {

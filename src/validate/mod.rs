@@ -145,14 +145,25 @@ impl Validator {
     /// each would cost gigabytes). A valid value costs one `jsonschema`
     /// pass and nothing more.
     pub fn validate_in(&self, index: &Index, id: u32) -> Result<(), Vec<Violation>> {
+        let mut violations = Vec::new();
+        match self.validate_each(index, id, &mut |v| violations.push(v)) {
+            true => Ok(()),
+            false => Err(violations),
+        }
+    }
+
+    /// [`Validator::validate_in`], each problem handed to `found` as it is
+    /// found rather than listed, so that a caller that keeps them in its
+    /// own form (a file's diagnostics) never holds a flood twice. Returns
+    /// whether the value is valid.
+    pub fn validate_each(&self, index: &Index, id: u32, found: &mut dyn FnMut(Violation)) -> bool {
         if self.is_valid_in(index, id) {
-            return Ok(());
+            return true;
         }
         // One fewer than a file records, leaving room for the count.
-        let found = report::walk(self, index, id, MAX_DIAGNOSTICS - 1);
-        let mut violations = found.violations;
-        if found.truncated {
-            violations.push(Violation::new(
+        let walked = report::walk(self, index, id, MAX_DIAGNOSTICS - 1, found);
+        if walked.truncated {
+            found(Violation::new(
                 Code::TooManyProblems,
                 "",
                 format!(
@@ -161,29 +172,29 @@ impl Validator {
                 ),
             ));
         }
-        if found.exhausted {
-            violations.push(
+        if walked.exhausted {
+            found(
                 Violation::new(
                     Code::TooManyProblems,
                     "",
                     format!(
                         "agentc stopped explaining this value after {} steps through its schema; it may have more problems",
-                        crate::diagnostic::thousands(found.steps)
+                        crate::diagnostic::thousands(walked.steps)
                     ),
                 )
                 .with_help("the schema nests unions without a discriminator, and each is tried branch by branch: give each union a `const` property that tells its branches apart"),
             );
         }
-        if violations.is_empty() {
+        if walked.count == 0 && !walked.truncated && !walked.exhausted {
             // `jsonschema` and the walk are two readings of one schema;
             // should they ever disagree, still say the value is invalid.
-            violations.push(Violation::new(
+            found(Violation::new(
                 Code::SchemaViolation,
                 "",
                 "the value does not match its schema",
             ));
         }
-        Err(violations)
+        false
     }
 
     /// The rule of a schema node the report does not walk itself.

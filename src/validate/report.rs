@@ -35,11 +35,24 @@ enum Origin {
     Other,
 }
 
+/// Where a walk puts the violations it finds.
+enum Out<'s> {
+    /// Listed, with what found each: a union's branch, whose problems are
+    /// compared with the other branches' before any is reported.
+    List(Vec<(Violation, Origin)>),
+    /// Handed on as found: the walk of a whole value, whose problems go
+    /// straight to where the caller keeps them (a flood of 100,000 is
+    /// never held twice).
+    Sink(&'s mut dyn FnMut(Violation)),
+}
+
 /// One walk: the violations found so far, up to `cap`.
-pub(super) struct Walk<'a> {
+pub(super) struct Walk<'a, 's> {
     validator: &'a Validator,
     index: &'a Index<'a>,
-    out: Vec<(Violation, Origin)>,
+    out: Out<'s>,
+    /// How many violations were found (listed or handed on).
+    found: usize,
     cap: usize,
     /// Whether a problem was found past `cap`, or the steps ran out.
     truncated: bool,
@@ -47,11 +60,12 @@ pub(super) struct Walk<'a> {
     steps: &'a Cell<usize>,
 }
 
-/// The result of walking a value: its violations, and whether there are
-/// more than were listed.
+/// The result of walking a value: how many violations it handed on, and
+/// whether there are more.
 pub(super) struct Found {
-    pub violations: Vec<Violation>,
-    /// More problems were found than listed.
+    /// How many violations were handed on: at most the walk's `cap`.
+    pub count: usize,
+    /// More problems were found than handed on.
     pub truncated: bool,
     /// The walk ran out of steps: there may be problems it did not reach.
     pub exhausted: bool,
@@ -68,8 +82,14 @@ pub(super) fn budget(nodes: usize) -> usize {
 }
 
 /// Walks the value at node `id` of `index` against the validator's schema,
-/// listing at most `cap` violations.
-pub(super) fn walk(validator: &Validator, index: &Index, id: u32, cap: usize) -> Found {
+/// handing at most `cap` violations to `sink`, each as it is found.
+pub(super) fn walk(
+    validator: &Validator,
+    index: &Index,
+    id: u32,
+    cap: usize,
+    sink: &mut dyn FnMut(Violation),
+) -> Found {
     // Each step visits one value with one schema: a walk costs what the
     // value's size times the schema's depth does, whatever the unions.
     let budget = budget(index.size(id));
@@ -77,7 +97,8 @@ pub(super) fn walk(validator: &Validator, index: &Index, id: u32, cap: usize) ->
     let mut walk = Walk {
         validator,
         index,
-        out: Vec::new(),
+        out: Out::Sink(sink),
+        found: 0,
         cap,
         truncated: false,
         steps: &steps,
@@ -86,19 +107,21 @@ pub(super) fn walk(validator: &Validator, index: &Index, id: u32, cap: usize) ->
     walk.schema(validator.schema(), id, &mut pointer);
     let exhausted = steps.get() == 0;
     Found {
-        violations: walk.out.into_iter().map(|(v, _)| v).collect(),
+        count: walk.found,
         truncated: walk.truncated && !exhausted,
         exhausted,
         steps: budget - steps.get(),
     }
 }
 
-impl<'a> Walk<'a> {
-    fn branch(&self, cap: usize) -> Walk<'a> {
+impl<'a, 's> Walk<'a, 's> {
+    /// A walk of one of a union's branches, whose violations are listed.
+    fn branch(&self, cap: usize) -> Walk<'a, 'static> {
         Walk {
             validator: self.validator,
             index: self.index,
-            out: Vec::new(),
+            out: Out::List(Vec::new()),
+            found: 0,
             cap,
             truncated: false,
             steps: self.steps,
@@ -111,10 +134,22 @@ impl<'a> Walk<'a> {
     }
 
     fn push(&mut self, violation: Violation, origin: Origin) {
-        if self.out.len() >= self.cap {
+        if self.found >= self.cap {
             self.truncated = true;
-        } else {
-            self.out.push((violation, origin));
+            return;
+        }
+        self.found += 1;
+        match &mut self.out {
+            Out::List(list) => list.push((violation, origin)),
+            Out::Sink(sink) => sink(violation),
+        }
+    }
+
+    /// The violations listed: a branch's.
+    fn listed(&self) -> &[(Violation, Origin)] {
+        match &self.out {
+            Out::List(list) => list,
+            Out::Sink(_) => &[],
         }
     }
 
@@ -334,7 +369,7 @@ impl<'a> Walk<'a> {
         for branch in list {
             let mut walk = self.branch(2);
             walk.schema(branch, id, &mut ptr.clone());
-            if walk.truncated && walk.out.len() < 2 {
+            if walk.truncated && walk.found < 2 {
                 // The steps ran out: the branch is not known to match.
                 self.truncated = true;
             }
@@ -342,7 +377,7 @@ impl<'a> Walk<'a> {
         }
         let valid = results
             .iter()
-            .filter(|w| w.out.is_empty() && !w.truncated)
+            .filter(|w| w.found == 0 && !w.truncated)
             .count();
         if valid > 0 && !(one && valid > 1) {
             return;
@@ -387,7 +422,7 @@ impl<'a> Walk<'a> {
                 // "One of these properties": every branch misses one.
                 let required: Option<Vec<String>> = several
                     .iter()
-                    .map(|&i| match results[i].out.as_slice() {
+                    .map(|&i| match results[i].listed() {
                         [(v, Origin::Required)] if v.pointer == *ptr && !results[i].truncated => v
                             .message
                             .strip_prefix("missing required property ")
@@ -400,7 +435,9 @@ impl<'a> Walk<'a> {
                     None => {
                         let firsts: Vec<String> = several
                             .iter()
-                            .filter_map(|&i| results[i].out.first().map(|(v, _)| v.message.clone()))
+                            .filter_map(|&i| {
+                                results[i].listed().first().map(|(v, _)| v.message.clone())
+                            })
                             .collect();
                         explain::no_alternative(ptr, several.len(), &firsts)
                     }
@@ -781,10 +818,28 @@ mod tests {
         json!({"$defs": defs, "$ref": "#/$defs/U0"})
     }
 
-    fn walked(validator: &Validator, value: &Value) -> super::Found {
+    /// A walk's violations, and what it says of them.
+    struct Walked {
+        violations: Vec<Violation>,
+        truncated: bool,
+        exhausted: bool,
+        steps: usize,
+    }
+
+    fn walked(validator: &Validator, value: &Value) -> Walked {
         let text = value.to_string();
         let index = super::Index::new(&text);
-        super::walk(validator, &index, 0, MAX_DIAGNOSTICS - 1)
+        let mut violations = Vec::new();
+        let found = super::walk(validator, &index, 0, MAX_DIAGNOSTICS - 1, &mut |v| {
+            violations.push(v)
+        });
+        assert_eq!(found.count, violations.len());
+        Walked {
+            violations,
+            truncated: found.truncated,
+            exhausted: found.exhausted,
+            steps: found.steps,
+        }
     }
 
     #[test]
