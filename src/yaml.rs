@@ -1086,7 +1086,10 @@ mod tests {
             .iter()
             .find(|d| d.code == Code::YamlSyntax)
             .unwrap_or_else(|| panic!("no yaml-syntax in {text:?}: {diags:?}"));
-        (d.message.clone(), d.help.clone().unwrap_or_default())
+        (
+            d.message.clone(),
+            d.help.as_deref().unwrap_or_default().to_string(),
+        )
     }
 
     #[test]

@@ -290,3 +290,111 @@ fn an_event_stream_of_duplicate_keys_is_bounded_too() {
     assert_eq!(codes.len(), MAX_DIAGNOSTICS + 1);
     assert_eq!(codes[0], "too-many-problems");
 }
+
+/// The heap of the thread that runs a test, now and at its peak: a test
+/// that bounds what a flood costs counts bytes (never time), and only its
+/// own thread's, whatever the other tests do at the same moment.
+mod heap {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    struct Counting;
+
+    #[global_allocator]
+    static COUNTING: Counting = Counting;
+
+    thread_local! {
+        /// Bytes allocated by this thread and not freed, and the most there were.
+        static HEAP: Cell<(i64, i64)> = const { Cell::new((0, 0)) };
+    }
+
+    fn add(bytes: i64) {
+        let _ = HEAP.try_with(|heap| {
+            let (now, peak) = heap.get();
+            heap.set((now + bytes, peak.max(now + bytes)));
+        });
+    }
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's contract, passed on to the system's.
+            let p = unsafe { System.alloc(layout) };
+            if !p.is_null() {
+                add(layout.size() as i64);
+            }
+            p
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: as above.
+            unsafe { System.dealloc(ptr, layout) };
+            add(-(layout.size() as i64));
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: as above.
+            let p = unsafe { System.realloc(ptr, layout, new_size) };
+            if !p.is_null() {
+                add(new_size as i64 - layout.size() as i64);
+            }
+            p
+        }
+    }
+
+    /// What `f` returns, and the most bytes this thread held on the heap
+    /// while it ran, beyond what it held before.
+    pub fn peak<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let start = HEAP.with(|heap| {
+            let (now, _) = heap.get();
+            heap.set((now, now));
+            now
+        });
+        let out = f();
+        let peak = HEAP.with(|heap| heap.get().1);
+        (out, (peak - start).max(0) as usize)
+    }
+}
+
+/// The heap one `agentc validate aap events` of `stream` takes at its
+/// peak, per byte of the stream, and the codes it reports.
+fn events_heap(stream: &str) -> (Vec<Code>, usize) {
+    use agentc::validate::aap::{self, AapValidator, Kind};
+    let validator = AapValidator::new(Kind::Events).expect("the AAP schema");
+    let source = agentc::Source::new("s.sse", stream);
+    let (diagnostics, bytes) = heap::peak(|| aap::check_events(&validator, &source, None));
+    let codes = diagnostics.iter().map(|d| d.code).collect();
+    (codes, bytes / stream.len())
+}
+
+/// An event stream costs at most 20 bytes of memory per byte (the issue's
+/// bound), whatever floods it: of those, the process itself takes about 12
+/// MB (4 bytes a byte of the 3 MiB streams here), which leaves 16 for the
+/// heap. A flood of 100,000 problems was held twice (listed by the walk,
+/// then as the file's diagnostics), in lists a third longer than what they
+/// held, each problem with its own copy of a fixed help text: 22 bytes a
+/// byte of three 1 MiB `tool_result` events.
+#[test]
+fn an_event_stream_flood_is_held_once() {
+    let blocks = format!(
+        "data: {{\"event\":\"tool_result\",\"toolCallId\":\"c\",\"content\":[{}[]]}}\n\n",
+        "[],".repeat(MIB / 3)
+    );
+    let keys = format!(
+        "data: {{{}\"event\":\"turn_start\"}}\n\n",
+        "\"a\":0,".repeat(MIB / 6)
+    );
+    for (name, stream, code) in [
+        ("wrong blocks", blocks.repeat(3), Code::TypeMismatch),
+        ("repeated keys", keys.repeat(3), Code::DuplicateKey),
+    ] {
+        let (codes, per_byte) = events_heap(&stream);
+        assert_eq!(codes.len(), MAX_DIAGNOSTICS + 1, "{name}");
+        assert_eq!(codes[0], Code::TooManyProblems, "{name}");
+        let flood = codes.iter().filter(|c| **c == code).count();
+        assert!(flood >= MAX_DIAGNOSTICS - 10, "{name}: {flood} of {code:?}");
+        eprintln!("{name}: {per_byte} bytes a byte");
+        assert!(per_byte <= 16, "{name}: {per_byte} bytes of heap a byte");
+    }
+}
+
+const MIB: usize = 1 << 20;

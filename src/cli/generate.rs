@@ -496,7 +496,7 @@ fn stale(files: &[Output], command: &str) -> Vec<FileReport> {
     let mut reports = Vec::new();
     for output in files {
         let name = output.shown.display().to_string();
-        let problem = |message: String, help: &str| {
+        let problem = |message: String, help: String| {
             let diagnostic =
                 Diagnostic::new(Code::GenStale, Span::empty(0), message).with_help(help);
             FileReport::uncompiled(Source::new(&name, ""), vec![diagnostic])
@@ -510,14 +510,14 @@ fn stale(files: &[Output], command: &str) -> Vec<FileReport> {
             Err(disk::FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
                 reports.push(problem(
                     format!("`{name}` does not exist: `agentc gen` would write it"),
-                    &write_it,
+                    write_it.clone(),
                 ));
                 continue;
             }
             Err(error) => {
                 reports.push(problem(
                     format!("`{name}` is not what `agentc gen` writes: {error}"),
-                    &format!("remove it, run `{command}` and commit the file it writes"),
+                    format!("remove it, run `{command}` and commit the file it writes"),
                 ));
                 continue;
             }
@@ -548,7 +548,7 @@ fn stale(files: &[Output], command: &str) -> Vec<FileReport> {
             Span::empty(0),
             format!("`{name}` is not what `agentc gen` writes now: the protocol changed since it was generated"),
         )
-        .with_help(&write_it)
+        .with_help(write_it.clone())
         .with_note(format!("the difference:\n{shown}"));
         reports.push(FileReport::uncompiled(
             Source::new(&name, on_disk),

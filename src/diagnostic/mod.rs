@@ -7,6 +7,7 @@ mod codes;
 pub use codes::Code;
 
 use crate::span::Span;
+use std::borrow::Cow;
 
 use serde::Serialize;
 
@@ -60,12 +61,16 @@ pub struct Diagnostic {
     pub message: String,
     pub span: Span,
     pub labels: Vec<Label>,
-    pub help: Option<String>,
+    /// Borrowed when it is one of agentc's fixed texts: a flood repeats one
+    /// help 100,000 times.
+    pub help: Option<Cow<'static, str>>,
     pub notes: Vec<String>,
     /// For a problem in JSON data (`agentc validate`): the JSON pointer
     /// (RFC 6901) of the value it is about.
     pub pointer: Option<String>,
-    pub fix: Option<Fix>,
+    /// Boxed: few diagnostics have one, and a flood holds 100,000
+    /// diagnostics.
+    pub fix: Option<Box<Fix>>,
     /// For a change between two versions of a protocol (`agentc diff`,
     /// `agentc check --against`): the contract it changes and where it was.
     pub change: Option<Box<ContractChange>>,
@@ -167,7 +172,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+    pub fn with_help(mut self, help: impl Into<Cow<'static, str>>) -> Diagnostic {
         self.help = Some(help.into());
         self
     }
@@ -178,10 +183,10 @@ impl Diagnostic {
     }
 
     pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
-        self.fix = Some(Fix {
+        self.fix = Some(Box::new(Fix {
             title: title.into(),
             edits,
-        });
+        }));
         self
     }
 
@@ -279,8 +284,21 @@ impl Diagnostics {
         if self.is_full() {
             self.drop_one(diagnostic.severity);
         } else {
-            self.found.push(diagnostic);
+            self.record(diagnostic);
         }
+    }
+
+    /// Keeps one diagnostic. The list grows by doubling, as a `Vec` does,
+    /// but never past what it may hold ([`MAX_DIAGNOSTICS`] and the count
+    /// [`Diagnostics::into_vec`] adds), so a flood's list is not a third
+    /// larger than what it holds.
+    fn record(&mut self, diagnostic: Diagnostic) {
+        let found = &mut self.found;
+        if found.len() == found.capacity() {
+            let grown = (found.capacity() * 2).clamp(4, MAX_DIAGNOSTICS + 1);
+            found.reserve_exact(grown.saturating_sub(found.len()).max(1));
+        }
+        found.push(diagnostic);
     }
 
     /// Pushes what `make` builds, or only counts it, without building it,
@@ -290,7 +308,7 @@ impl Diagnostics {
         if self.is_full() {
             self.drop_one(code.severity());
         } else {
-            self.found.push(make());
+            self.record(make());
         }
     }
 

@@ -20,7 +20,7 @@ use std::cell::Cell;
 /// any.
 pub(crate) fn help_and_notes(d: &Diagnostic) -> Option<String> {
     let notes = d.notes.iter().map(|n| format!("note: {n}"));
-    let lines: Vec<String> = d.help.iter().cloned().chain(notes).collect();
+    let lines: Vec<String> = d.help.iter().map(|h| h.to_string()).chain(notes).collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 

@@ -305,7 +305,7 @@ fn diagnostic(
     }
     let mut diagnostic =
         Diagnostic::new(violation.code, at, violation.message).with_pointer(violation.pointer);
-    diagnostic.help = violation.help;
+    diagnostic.help = violation.help.map(Into::into);
     for related in violation.related {
         let mut label = span(doc, index, &related.pointer, Anchor::Value);
         if let (Some(inside), Some((inner, inner_index))) = (&related.inside, inner) {
