@@ -2,9 +2,12 @@
 # Writes the hostile inputs of docs/performance.md ("Data, configuration and
 # event streams") to a scratch folder, each at two sizes, and times the
 # release binary on each, as a Markdown table: seconds (wall and user), max
-# RSS, max RSS per byte of input, exit code. Needs python3 and GNU time.
-#   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-#     cargo build --release && benches/hostile-data.sh [SCRATCH]
+# RSS, max RSS per byte of input, exit code. The cases: agentc.toml globs
+# (a check, and a language-server session of 200 edits), enums (validate,
+# gen in all three languages, emit), gen over many properties and many
+# types (each language), event streams, and data against a protocol.
+# Needs python3 and GNU time.
+#   cargo build --release && benches/hostile-data.sh [SCRATCH]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 A="${AGENTC:-$root/target/release/agentc}"
@@ -98,34 +101,115 @@ for i in range(20):
     out.append('  U%d:\n    anyOf: [A%d, B%d]\n    discriminator: kind' % (i, i, i))
 w('union-chain.yaml', '\n'.join(out) + '\n')
 w('union-chain.json', '{"kind":"a","v":' * 20 + '1' + '}' * 20)
+# gen: one type of many properties, and a chain of many types, ten times
+# apart (200,000 properties is 15 MiB, under the file limit).
+for n in (20000, 200000):
+    w('props-%d.yaml' % n, 'types:\n  Big:\n' + ''.join(
+        '    p%d: { type: integer, optional: true, description: "property %d" }\n' % (i, i)
+        for i in range(n)))
+    w('types-%d.yaml' % n, 'types:\n' + ''.join(
+        '  T%d:\n    next: { type: T%d, optional: true }\n' % (i, i + 1) for i in range(n))
+      + '  T%d:\n    last: { type: string }\n' % n)
+# Event streams of distinct tool calls: the state a stream keeps per call.
+for size in (4, 16):
+    n = size * MiB - 100
+    call = 'data: {"event":"tool_call","toolCallId":"call-%08d","name":"t","input":{}}\n\n'
+    w('sse-tool-calls-%dm.sse' % size, ''.join(call % i for i in range(n // len(call % 0))))
+# A language-server session: open the protocol beside the agentc.toml,
+# then edit it, each edit followed by a hover (answered in order, so the
+# edit was checked); prints wall and user seconds and max RSS (KB) of the
+# server, as GNU time's "%e %U %M", and exits with the server's code.
+w('lsp-session.py', r"""
+import json, os, subprocess, sys, time
+agentc, folder, edits = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path = os.path.abspath(os.path.join(folder, 'protocol.yaml'))
+uri = 'file://' + path
+text = open(path).read()
+start = time.time()
+server = subprocess.Popen([agentc, 'lsp'], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def send(message):
+    body = json.dumps(message).encode()
+    server.stdin.write(b'Content-Length: %d\r\n\r\n' % len(body) + body)
+    server.stdin.flush()
+def receive():
+    length = 0
+    while True:
+        line = server.stdout.readline()
+        if not line:
+            sys.exit('the server closed its output')
+        if line in (b'\r\n', b'\n'):
+            break
+        if line.lower().startswith(b'content-length:'):
+            length = int(line.split(b':')[1])
+    return json.loads(server.stdout.read(length))
+def request(id, method, params):
+    send({'jsonrpc': '2.0', 'id': id, 'method': method, 'params': params})
+    while True:
+        message = receive()
+        if message.get('id') == id and 'method' not in message:
+            return message
+def notify(method, params):
+    send({'jsonrpc': '2.0', 'method': method, 'params': params})
+request(0, 'initialize', {'processId': None, 'rootUri': None, 'capabilities': {}})
+notify('initialized', {})
+notify('textDocument/didOpen', {'textDocument': {'uri': uri, 'languageId': 'yaml', 'version': 1, 'text': text}})
+for i in range(edits):
+    edited = text.replace('A:', 'A%d:' % i)
+    notify('textDocument/didChange', {'textDocument': {'uri': uri, 'version': i + 2},
+                                      'contentChanges': [{'text': edited}]})
+    request(i + 1, 'textDocument/hover', {'textDocument': {'uri': uri}, 'position': {'line': 0, 'character': 0}})
+request(edits + 1, 'shutdown', None)
+notify('exit', None)
+server.stdin.close()
+_, status, usage = os.wait4(server.pid, 0)
+print('%.2f %.2f %d' % (time.time() - start, usage.ru_utime, usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+""")
 PY
 row() { # row NAME INPUT COMMAND...
   local name=$1 input=$2; shift 2
-  /usr/bin/time -f "%e %U %M" -o t timeout 120 "$@" --format json >/dev/null 2>err; rc=$?
-  read s u kb < <(tail -1 t)
-  local bytes; bytes=$(stat -c %s "$input")
-  echo "| $name | $((bytes / 1024)) KiB | $s s | $u s | $((kb / 1024)) MB | $((kb * 1024 / bytes)) | $rc |"
+  /usr/bin/time -f "%e %U %M" -o t timeout 120 "$@" >/dev/null 2>err; rc=$?
+  report "$name" "$input"
+}
+report() { # report NAME INPUT: the row of the times in ./t
+  local s u kb bytes
+  read -r s u kb < <(tail -1 t)
+  bytes=$(stat -c %s "$2")
+  echo "| $1 | $((bytes / 1024)) KiB | $s s | $u s | $((kb / 1024)) MB | $((kb * 1024 / bytes)) | $rc |"
 }
 echo "| input | size | wall | user | max RSS | RSS / input byte | exit |"
 echo "|---|---|---|---|---|---|---|"
 for d in globs-50000 globs-200000 globs-at-limit-half globs-at-limit; do
-  row "$d/agentc.toml" $d/agentc.toml $A check $d
+  row "$d/agentc.toml" $d/agentc.toml $A check $d --format json
+done
+# The language server builds a configuration once per content: 200 edits
+# cost about one build (rebuilt per edit, they would take minutes).
+for d in globs-at-limit-half globs-at-limit; do
+  timeout 120 python3 lsp-session.py "$A" $d 200 >t 2>err; rc=$?
+  report "$d/agentc.toml (language server, 200 edits)" $d/agentc.toml
 done
 for f in enum-one-4m enum-one-16m enums-repeated-4m enums-repeated-16m enums-distinct-4m enums-distinct-16m; do
-  row "$f.yaml (validate)" $f.yaml $A validate $f.yaml --type T enum-data.json
+  row "$f.yaml (validate)" $f.yaml $A validate $f.yaml --type T enum-data.json --format json
+  row "$f.yaml (gen ts,zod,python)" $f.yaml $A gen $f.yaml --stdout --lang ts,zod,python --format json
+  row "$f.yaml (emit)" $f.yaml $A emit $f.yaml --type T
 done
-for f in sse-one-large-event sse-nested-arrays sse-empty-arrays sse-deep sse-wide sse-long-strings sse-small-events sse-multiline sse-duplicate-keys sse-tool-result sse-tool-call; do
-  for size in 4 16; do
-    row "$f-${size}m.sse" $f-${size}m.sse $A validate aap events $f-${size}m.sse
+for lang in ts zod python; do
+  for f in props-20000 props-200000 types-20000 types-200000; do
+    row "$f.yaml (gen $lang)" $f.yaml $A gen $f.yaml --stdout --lang $lang --format json
   done
 done
-row "union-chain.json (validate)" union-chain.json $A validate union-chain.yaml --type U0 union-chain.json
-row "union-items-4m.json (validate)" union-items-4m.json $A validate union.yaml --type T union-items-4m.json
-row "union-items-16m.jsonl (validate)" union-items-16m.jsonl $A validate union.yaml --type T union-items-16m.jsonl --lines
-for size in 4 16; do
-  row "nested-${size}m.jsonl (validate)" nested-${size}m.jsonl $A validate union.yaml --type N nested-${size}m.jsonl --lines
+for f in sse-one-large-event sse-nested-arrays sse-empty-arrays sse-deep sse-wide sse-long-strings sse-small-events sse-multiline sse-duplicate-keys sse-tool-result sse-tool-call sse-tool-calls; do
+  for size in 4 16; do
+    row "$f-${size}m.sse" $f-${size}m.sse $A validate aap events $f-${size}m.sse --format json
+  done
 done
-row "run-input-4m.json (validate run-input)" run-input-4m.json $A validate run-input run-input-4m.json
-row "run-input-16m.jsonl (validate run-input)" run-input-16m.jsonl $A validate run-input run-input-16m.jsonl --lines
-row "turn-reply-4m.json (validate aap)" turn-reply-4m.json $A validate aap post-session-turn-response turn-reply-4m.json
-row "turn-reply-16m.jsonl (validate aap)" turn-reply-16m.jsonl $A validate aap post-session-turn-response turn-reply-16m.jsonl --lines
+row "union-chain.json (validate)" union-chain.json $A validate union-chain.yaml --type U0 union-chain.json --format json
+row "union-items-4m.json (validate)" union-items-4m.json $A validate union.yaml --type T union-items-4m.json --format json
+row "union-items-16m.jsonl (validate)" union-items-16m.jsonl $A validate union.yaml --type T union-items-16m.jsonl --lines --format json
+for size in 4 16; do
+  row "nested-${size}m.jsonl (validate)" nested-${size}m.jsonl $A validate union.yaml --type N nested-${size}m.jsonl --lines --format json
+done
+row "run-input-4m.json (validate run-input)" run-input-4m.json $A validate run-input run-input-4m.json --format json
+row "run-input-16m.jsonl (validate run-input)" run-input-16m.jsonl $A validate run-input run-input-16m.jsonl --lines --format json
+row "turn-reply-4m.json (validate aap)" turn-reply-4m.json $A validate aap post-session-turn-response turn-reply-4m.json --format json
+row "turn-reply-16m.jsonl (validate aap)" turn-reply-16m.jsonl $A validate aap post-session-turn-response turn-reply-16m.jsonl --lines --format json
