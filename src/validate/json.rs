@@ -1,9 +1,11 @@
-//! Where things are in a JSON text. `serde_json` parses the data; this
-//! module only answers "which bytes hold the value at this JSON pointer?",
-//! for reporting, so it runs only when there is something to report. It
-//! also decodes a JSON string literal while keeping, for every decoded
-//! byte, the offset it came from: tool-call arguments are JSON inside a
-//! JSON string, and a problem in them is reported at its place in the file.
+//! A JSON text as `agentc validate` reads it: its syntax checked as
+//! `serde_json` reads it ([`check_syntax`], building nothing), then read
+//! once into an [`Index`] of its values, which is both what `jsonschema`
+//! validates (through [`super::tape`]) and what answers "which bytes hold
+//! the value at this JSON pointer?". It also decodes a JSON string literal
+//! while keeping, for every decoded byte, the offset it came from:
+//! tool-call arguments are JSON inside a JSON string, and a problem in them
+//! is reported at its place in the file.
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;

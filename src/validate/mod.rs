@@ -7,9 +7,9 @@
 //! Whether a value is valid is decided by the `jsonschema` crate on the
 //! schema agentc emits (the json-schema target), so validation means
 //! exactly what the emitted schema means. What this module adds is the
-//! report: `jsonschema` says a union value matched no branch and lists
-//! every branch's failures; agentc reads the discriminator, picks the
-//! branch the value meant, and shows only that branch's problems.
+//! report: for an invalid value, agentc walks the schema beside it
+//! (`report.rs`), reads a union's discriminator, and explains only the
+//! branch the value meant, each problem handed on as it is found.
 //!
 //! [`Diagnostic`]: crate::Diagnostic
 
