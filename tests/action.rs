@@ -21,7 +21,7 @@ use common::packaging::{has, host, passes_schemastore, run, scratch, skip, text,
 use common::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn action() -> Option<Value> {
@@ -103,10 +103,11 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
         inputs.insert((*name).to_string(), (*value).to_string());
     }
     assert_eq!(action["runs"]["using"], "composite");
-    let temp = scratch(&format!(
+    let temp_folder = scratch(&format!(
         "action-runner-{}",
         workspace.file_name().expect("a name").to_string_lossy()
     ));
+    let temp = temp_folder.path();
     let github_path = temp.join("github_path");
     std::fs::write(&github_path, "").expect("GITHUB_PATH file");
     let mut path = std::env::var("PATH").unwrap_or_default();
@@ -153,13 +154,14 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
     Run { steps: outputs }
 }
 
-fn workspace(name: &str) -> PathBuf {
-    let dir = scratch(&format!("action-{name}"));
+fn workspace(name: &str) -> tempfile::TempDir {
+    let folder = scratch(&format!("action-{name}"));
+    let dir = folder.path();
     common::copy_dir(
         &root().join("protocols/shop-assistant"),
         &dir.join("agents/shop"),
     );
-    dir
+    folder
 }
 
 fn write(dir: &Path, file: &str, text: &str) {
@@ -175,13 +177,15 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
         return;
     }
     let Some(action) = action() else { return };
-    let out = scratch("action-tarballs");
+    let out_folder = scratch("action-tarballs");
+    let out = out_folder.path();
     let Some(package) = tarballs(&out) else {
         return;
     };
 
     // A clean agent: exit 0, no annotations, and agentc on PATH afterwards.
-    let clean = workspace("clean");
+    let clean_folder = workspace("clean");
+    let clean = clean_folder.path();
     let ran = run_action(&action, &clean, &[("package", &package)]);
     assert_eq!(ran.steps.len(), 2, "{}", text(ran.last()));
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
@@ -193,7 +197,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // A broken agent: an error annotation at the problem, exit 1.
-    let broken = workspace("broken");
+    let broken_folder = workspace("broken");
+    let broken = broken_folder.path();
     write(
         &broken,
         "agents/broken/protocol.yaml",
@@ -211,7 +216,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
 
     // Warnings: exit 0, or 1 with deny-warnings; an agentc.toml named by
     // `config` turns the code off; deny-warnings must be true or false.
-    let warned = workspace("warned");
+    let warned_folder = workspace("warned");
+    let warned = warned_folder.path();
     // The worker example with one property renamed to snake_case.
     common::copy_dir(
         &root().join("protocols/worker"),
@@ -267,7 +273,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // `against`: the changes since a revision, annotated in the same step.
-    let diffed = workspace("diffed");
+    let diffed_folder = workspace("diffed");
+    let diffed = diffed_folder.path();
     let git = |args: &[&str]| {
         run(Command::new("git")
             .args([
@@ -329,7 +336,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // Paths: one per line keeps spaces; a working directory is honoured.
-    let spaced = workspace("spaced");
+    let spaced_folder = workspace("spaced");
+    let spaced = spaced_folder.path();
     write(
         &spaced,
         "repo/my agents/broken/protocol.yaml",

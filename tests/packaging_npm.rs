@@ -69,8 +69,9 @@ fn tool(program: &str, dir: &Path) -> Command {
 }
 
 /// A fresh project with the tarballs installed as dev dependencies, offline.
-fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> PathBuf {
-    let dir = scratch(name);
+fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> tempfile::TempDir {
+    let folder = scratch(name);
+    let dir = folder.path();
     std::fs::write(
         dir.join("package.json"),
         r#"{ "name": "an-agent-app", "version": "1.0.0", "private": true }"#,
@@ -80,7 +81,7 @@ fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> PathBuf {
         .args(["install", "--offline", "--save-dev"])
         .args(extra)
         .args(tarballs));
-    dir
+    folder
 }
 
 fn npx(dir: &Path, args: &[&str]) -> Output {
@@ -127,12 +128,14 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-tarballs");
+    let out_folder = scratch("npm-tarballs");
+    let out = out_folder.path();
     let main = pack_main(&out);
     let Some((_, platform_tarball)) = host_package(&out) else {
         return;
     };
-    let dir = project("npm-app", &[&main, &platform_tarball], &[]);
+    let dir_folder = project("npm-app", &[&main, &platform_tarball], &[]);
+    let dir = dir_folder.path();
     for installed in [
         "@agentc/cli",
         &format!(
@@ -244,10 +247,12 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-override-tarballs");
+    let out_folder = scratch("npm-override-tarballs");
+    let out = out_folder.path();
     let main = pack_main(&out);
     // Only the main package: the override must not need a platform package.
-    let dir = project("npm-override", &[&main], &[]);
+    let dir_folder = project("npm-override", &[&main], &[]);
+    let dir = dir_folder.path();
     let script = dir.join("my-agentc");
     std::fs::write(
         &script,
@@ -307,9 +312,11 @@ fn without_its_platform_package_the_launcher_names_the_platform() {
         skip("this machine is not one of packaging/platforms.json's platforms");
         return;
     };
-    let out = scratch("npm-nobinary-tarballs");
+    let out_folder = scratch("npm-nobinary-tarballs");
+    let out = out_folder.path();
     let main = pack_main(&out);
-    let dir = project("npm-nobinary", &[&main], &[]);
+    let dir_folder = project("npm-nobinary", &[&main], &[]);
+    let dir = dir_folder.path();
     let output = npx(&dir, &["--version"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     let message = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -343,7 +350,8 @@ fn every_package_carries_its_platform_row() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-every-platform");
+    let out_folder = scratch("npm-every-platform");
+    let out = out_folder.path();
     let main = package_json(&pack_main(&out));
     assert_eq!(main["name"], "@agentc/cli");
     assert_eq!(main["version"], VERSION);
@@ -423,13 +431,15 @@ fn the_static_musl_package_serves_a_glibc_linux() {
         "{} is not static",
         binary.display()
     );
-    let out = scratch("npm-musl-tarballs");
+    let out_folder = scratch("npm-musl-tarballs");
+    let out = out_folder.path();
     let main = pack_main(&out);
     let musl = pack_platform(&out, target, &binary);
     // npm refuses a package for another libc when it is named directly;
     // --force stands for what does reach such a machine (a lockfile, a
     // node_modules folder copied from a musl build stage).
-    let dir = project("npm-musl", &[&main, &musl], &["--force"]);
+    let dir_folder = project("npm-musl", &[&main, &musl], &["--force"]);
+    let dir = dir_folder.path();
     assert!(!dir.join("node_modules/@agentc/cli-linux-x64").exists());
     let version = npx(&dir, &["--version"]);
     assert_eq!(
@@ -459,11 +469,13 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
         return;
     };
     let row = platform(target);
-    let out = scratch("npm-arm-tarballs");
+    let out_folder = scratch("npm-arm-tarballs");
+    let out = out_folder.path();
     let main = pack_main(&out);
     let arm = pack_platform(&out, target, &binary);
     // npm refuses a package for another cpu when it is named directly.
-    let dir = project("npm-arm", &[&main, &arm], &["--force"]);
+    let dir_folder = project("npm-arm", &[&main, &arm], &["--force"]);
+    let dir = dir_folder.path();
     let installed = dir
         .join("node_modules/@agentc")
         .join(format!("cli-{}", row["npm"].as_str().expect("npm")))

@@ -52,9 +52,9 @@ fn python() -> String {
     std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
-fn venv(name: &str) -> PathBuf {
+fn venv(name: &str) -> tempfile::TempDir {
     let dir = scratch(name);
-    run(Command::new(python()).args(["-m", "venv"]).arg(&dir));
+    run(Command::new(python()).args(["-m", "venv"]).arg(dir.path()));
     dir
 }
 
@@ -85,7 +85,8 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
         "the wheel holds more than the binary and its metadata: {members:?}"
     );
 
-    let env = venv("pypi-venv");
+    let env_folder = venv("pypi-venv");
+    let env = env_folder.path();
     run(Command::new(env.join("bin/pip"))
         .args([
             "install",
@@ -129,7 +130,6 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
         "{}",
         text(&broken)
     );
-    let _ = std::fs::remove_dir_all(env);
 }
 
 #[test]
@@ -146,7 +146,8 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
     for tag in ["manylinux2014_aarch64", "musllinux_1_2_aarch64"] {
         assert!(name.contains(tag), "{name} lacks {tag}");
     }
-    let out = scratch("pypi-arm");
+    let out_folder = scratch("pypi-arm");
+    let out = out_folder.path();
     run(Command::new(python())
         .args([
             "-c",
@@ -178,7 +179,6 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
         "{}",
         text(&ran)
     );
-    let _ = std::fs::remove_dir_all(out);
 }
 
 /// ruff-pre-commit's pattern, run for real: the mirror repository that the
@@ -196,14 +196,16 @@ fn the_pre_commit_mirror_runs_the_wheel() {
         );
         return;
     };
-    let mirror = scratch("pre-commit-mirror");
+    let mirror_folder = scratch("pre-commit-mirror");
+    let mirror = mirror_folder.path();
     run(Command::new("git").args(["init", "--quiet"]).arg(&mirror));
     run(Command::new(python())
         .arg(root().join("packaging/release/release.py"))
         .arg("mirror")
         .arg(&mirror));
 
-    let project = scratch("pre-commit-project");
+    let project_folder = scratch("pre-commit-project");
+    let project = project_folder.path();
     let git = |args: &[&str]| {
         run(Command::new("git")
             .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
@@ -217,7 +219,8 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     );
     git(&["add", "--all"]);
     git(&["commit", "--quiet", "--message", "a clean agent"]);
-    let home = scratch("pre-commit-home");
+    let home_folder = scratch("pre-commit-home");
+    let home = home_folder.path();
     let try_repo = || {
         Command::new(tools.join("pre-commit"))
             .arg("try-repo")
@@ -257,9 +260,6 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     // pre-commit could only set the hook up by installing agentc-lint, and
     // until a release publishes it, the one agentc-lint pip can find is the
     // local wheel (PIP_FIND_LINKS).
-    for dir in [mirror, project, home] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
 }
 
 /// `pip install` from the sdist builds agentc from source: the sdist must
@@ -272,7 +272,8 @@ fn the_sdist_holds_what_a_source_build_needs() {
         skip("AGENTC_PACKAGING_BIN is not set (a folder with maturin; see .ci/run)");
         return;
     };
-    let out = scratch("sdist");
+    let out_folder = scratch("sdist");
+    let out = out_folder.path();
     run(Command::new(bin.join("maturin"))
         .args(["sdist", "--out"])
         .arg(&out)
@@ -303,5 +304,4 @@ fn the_sdist_holds_what_a_source_build_needs() {
         "the sdist does not build:\n{}",
         text(&checked)
     );
-    let _ = std::fs::remove_dir_all(out);
 }
