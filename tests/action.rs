@@ -126,7 +126,7 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
             .current_dir(directory)
             .env("PATH", &path)
             .env("GITHUB_ACTION_PATH", root())
-            .env("RUNNER_TEMP", &temp)
+            .env("RUNNER_TEMP", temp)
             .env("GITHUB_PATH", &github_path)
             .env("GITHUB_ACTIONS", "true")
             .env("NO_COLOR", "1")
@@ -179,14 +179,14 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     let Some(action) = action() else { return };
     let out_folder = scratch("action-tarballs");
     let out = out_folder.path();
-    let Some(package) = tarballs(&out) else {
+    let Some(package) = tarballs(out) else {
         return;
     };
 
     // A clean agent: exit 0, no annotations, and agentc on PATH afterwards.
     let clean_folder = workspace("clean");
     let clean = clean_folder.path();
-    let ran = run_action(&action, &clean, &[("package", &package)]);
+    let ran = run_action(&action, clean, &[("package", &package)]);
     assert_eq!(ran.steps.len(), 2, "{}", text(ran.last()));
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
     assert!(!ran.stdout().contains("::"), "{}", ran.stdout());
@@ -200,11 +200,11 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     let broken_folder = workspace("broken");
     let broken = broken_folder.path();
     write(
-        &broken,
+        broken,
         "agents/broken/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
-    let ran = run_action(&action, &broken, &[("package", &package)]);
+    let ran = run_action(&action, broken, &[("package", &package)]);
     assert_eq!(ran.code(), Some(1), "{}", text(ran.last()));
     assert!(
         ran.stdout().contains(
@@ -232,11 +232,11 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
     std::fs::write(&protocol, renamed).expect("write");
     write(
-        &warned,
+        warned,
         "ci/agentc.toml",
         "[severity]\nproperty-name-case = \"off\"\n",
     );
-    let ran = run_action(&action, &warned, &[("package", &package)]);
+    let ran = run_action(&action, warned, &[("package", &package)]);
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
     assert!(
         ran.stdout()
@@ -246,13 +246,13 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[("package", &package), ("deny-warnings", "true")],
     );
     assert_eq!(ran.code(), Some(1), "{}", text(ran.last()));
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[
             ("package", &package),
             ("deny-warnings", "true"),
@@ -263,7 +263,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     assert!(!ran.stdout().contains("::warning"), "{}", ran.stdout());
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[("package", &package), ("deny-warnings", "yes")],
     );
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
@@ -285,7 +285,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
             ])
             .args(["-c", "commit.gpgsign=false"])
             .args(args)
-            .current_dir(&diffed))
+            .current_dir(diffed))
     };
     git(&["init", "-q"]);
     git(&["add", "-A"]);
@@ -312,7 +312,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     std::fs::write(&protocol, after).expect("write");
     let ran = run_action(
         &action,
-        &diffed,
+        diffed,
         &[("package", &package), ("against", "HEAD")],
     );
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
@@ -323,11 +323,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
         "{}",
         ran.stdout()
     );
-    let ran = run_action(
-        &action,
-        &diffed,
-        &[("package", &package), ("against", "-x")],
-    );
+    let ran = run_action(&action, diffed, &[("package", &package), ("against", "-x")]);
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
     assert!(
         ran.stdout().contains("is not a revision"),
@@ -339,23 +335,23 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     let spaced_folder = workspace("spaced");
     let spaced = spaced_folder.path();
     write(
-        &spaced,
+        spaced,
         "repo/my agents/broken/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     write(
-        &spaced,
+        spaced,
         "repo/other/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     write(
-        &spaced,
+        spaced,
         "repo/skipped/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     let ran = run_action(
         &action,
-        &spaced,
+        spaced,
         &[
             ("package", &package),
             ("working-directory", "repo"),
@@ -376,7 +372,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     // One line (with the final line break of a YAML block): split at spaces.
     let ran = run_action(
         &action,
-        &spaced,
+        spaced,
         &[
             ("package", &package),
             ("working-directory", "repo"),
@@ -392,7 +388,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     assert!(!ran.stdout().contains("my agents"), "{}", ran.stdout());
 
     // A version that is not one is refused before npm runs.
-    let ran = run_action(&action, &clean, &[("version", "latest; rm -rf /")]);
+    let ran = run_action(&action, clean, &[("version", "latest; rm -rf /")]);
     assert_eq!(ran.steps.len(), 1);
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
     assert!(

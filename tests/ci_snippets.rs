@@ -124,7 +124,7 @@ fn every_agentc_command_in_the_snippets_runs() {
     for line in &lines {
         let output = Command::new("sh")
             .args(["-c", line])
-            .current_dir(&dir)
+            .current_dir(dir)
             .env("PATH", &path)
             .output()
             .expect("run sh");

@@ -396,7 +396,8 @@ fn emit_meta(name: &str, settings: &str, protocol: &str, version: &str) -> std::
     std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
     std::fs::write(dir.join("protocol.yaml"), protocol).expect("protocol");
     let protocol = dir.join("protocol.yaml");
-    let output = agentc(&[
+
+    agentc(&[
         "emit",
         protocol.to_str().expect("a UTF-8 path"),
         "--target",
@@ -404,8 +405,7 @@ fn emit_meta(name: &str, settings: &str, protocol: &str, version: &str) -> std::
         "--meta",
         "--agent-version",
         version,
-    ]);
-    output
+    ])
 }
 
 #[test]
@@ -714,7 +714,7 @@ fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
         std::fs::write(dir.join(name), text).expect("write");
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(["check", "--format", "short", name])
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc");
         assert_eq!(stdout(&output), expected, "{name}");
@@ -735,7 +735,7 @@ fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
     let run = |target: &str| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(["emit", "tools.yaml", "--target", target])
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc");
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -767,7 +767,7 @@ fn first_guesses_get_suggestions() {
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(args)
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc")
     };

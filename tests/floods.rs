@@ -108,7 +108,7 @@ fn validate(name: &str, protocol: &str, data: &str, extra: &[&str]) -> serde_jso
     args.extend_from_slice(extra);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
         .args(&args)
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run agentc");
     assert_eq!(output.status.code(), Some(1), "{}", common::stderr(&output));

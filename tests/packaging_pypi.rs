@@ -154,7 +154,7 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
             "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
         ])
         .arg(&wheel)
-        .arg(&out));
+        .arg(out));
     let binary = out.join(format!("agentc_lint-{VERSION}.data/scripts/agentc"));
     assert_eq!(elf_machine(&binary), 183, "not an aarch64 binary");
     assert!(!elf_needs_interpreter(&binary), "not static");
@@ -198,11 +198,11 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     };
     let mirror_folder = scratch("pre-commit-mirror");
     let mirror = mirror_folder.path();
-    run(Command::new("git").args(["init", "--quiet"]).arg(&mirror));
+    run(Command::new("git").args(["init", "--quiet"]).arg(mirror));
     run(Command::new(python())
         .arg(root().join("packaging/release/release.py"))
         .arg("mirror")
-        .arg(&mirror));
+        .arg(mirror));
 
     let project_folder = scratch("pre-commit-project");
     let project = project_folder.path();
@@ -210,7 +210,7 @@ fn the_pre_commit_mirror_runs_the_wheel() {
         run(Command::new("git")
             .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
             .args(args)
-            .current_dir(&project))
+            .current_dir(project))
     };
     git(&["init", "--quiet"]);
     common::copy_dir(
@@ -224,10 +224,10 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     let try_repo = || {
         Command::new(tools.join("pre-commit"))
             .arg("try-repo")
-            .arg(&mirror)
+            .arg(mirror)
             .args(["agentc-check", "--all-files"])
-            .current_dir(&project)
-            .env("PRE_COMMIT_HOME", &home)
+            .current_dir(project)
+            .env("PRE_COMMIT_HOME", home)
             .env("PIP_FIND_LINKS", wheel.parent().expect("the wheels folder"))
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
             .env("NO_COLOR", "1")
@@ -276,7 +276,7 @@ fn the_sdist_holds_what_a_source_build_needs() {
     let out = out_folder.path();
     run(Command::new(bin.join("maturin"))
         .args(["sdist", "--out"])
-        .arg(&out)
+        .arg(out)
         .current_dir(root()));
     let sdist = out.join(format!("agentc_lint-{VERSION}.tar.gz"));
     assert!(sdist.is_file(), "no {}", sdist.display());
@@ -284,7 +284,7 @@ fn the_sdist_holds_what_a_source_build_needs() {
         .arg("-xzf")
         .arg(&sdist)
         .arg("-C")
-        .arg(&out));
+        .arg(out));
     let unpacked = out.join(format!("agentc_lint-{VERSION}"));
     for absent in ["tests", "protocols", "snapshots", "fuzz"] {
         assert!(!unpacked.join(absent).exists(), "the sdist holds {absent}/");

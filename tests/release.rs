@@ -119,7 +119,7 @@ fn a_file_that_disagrees_is_named() {
         1,
     );
     std::fs::write(&file, changed).expect("write");
-    let output = release(&python, &dir, &["versions"]);
+    let output = release(&python, dir, &["versions"]);
     assert!(!output.status.success(), "{}", text(&output));
     assert!(
         text(&output).contains("these disagree with Cargo.toml's version")
@@ -135,14 +135,14 @@ fn set_version_writes_every_file_and_nothing_else() {
     let Some(python) = python() else { return };
     let dir_folder = copy_of_the_version_files("set-version");
     let dir = dir_folder.path();
-    let before: Vec<(PathBuf, String)> = walk(&dir)
+    let before: Vec<(PathBuf, String)> = walk(dir)
         .into_iter()
         .map(|p| {
             let t = std::fs::read_to_string(&p).expect("read");
             (p, t)
         })
         .collect();
-    let output = release(&python, &dir, &["set-version", "1.2.3-rc.1"]);
+    let output = release(&python, dir, &["set-version", "1.2.3-rc.1"]);
     assert!(output.status.success(), "{}", text(&output));
     // Every file `versions` reads now says the new version, and only it.
     let listed = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -160,7 +160,7 @@ fn set_version_writes_every_file_and_nothing_else() {
     assert_eq!(files, 13, "{listed}");
     for (path, old) in before {
         let new = std::fs::read_to_string(&path).expect("read");
-        let name = path.strip_prefix(&dir).expect("inside").to_string_lossy();
+        let name = path.strip_prefix(dir).expect("inside").to_string_lossy();
         if name.ends_with("release.py")
             || name.ends_with("platforms.json")
             || name == "pyproject.toml"
@@ -181,7 +181,7 @@ fn set_version_writes_every_file_and_nothing_else() {
             assert_eq!(old, restored, "{name}");
         }
     }
-    let output = release(&python, &dir, &["set-version", "next"]);
+    let output = release(&python, dir, &["set-version", "next"]);
     assert!(!output.status.success(), "{}", text(&output));
 }
 
@@ -463,7 +463,7 @@ fn the_pre_commit_mirror_is_committed_and_tagged() {
         let output = Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
             .arg("-C")
-            .arg(&checkout)
+            .arg(checkout)
             .args(args)
             .output()
             .expect("git");
@@ -552,7 +552,7 @@ fn the_release_steps_run_as_written() {
     let run_step = |script: String| {
         let output = Command::new("bash")
             .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
-            .current_dir(&checkout)
+            .current_dir(checkout)
             .env("TARGET", target)
             .env("PYTHON", &python)
             .env("VERSION", cargo_version())
