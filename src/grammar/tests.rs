@@ -97,3 +97,38 @@ fn paths_lead_to_places() {
         .is_some_and(Key::names_variables)
     );
 }
+
+/// A named type's form, from its keys: `anyOf` makes a union wherever it
+/// is, a `type` makes an array type only with a scalar value, and a key
+/// alone says a form only when no other form has it.
+#[test]
+fn a_type_definitions_form_is_decided_by_its_keys() {
+    let form = |entries: &[(&str, bool)]| TypeDefForm::of(entries, |e| e.0, |e| e.1).0;
+    assert_eq!(
+        form(&[("type", true), ("anyOf", false)]),
+        TypeDefForm::Union
+    );
+    assert_eq!(
+        form(&[("type", true), ("items", false)]),
+        TypeDefForm::Array
+    );
+    assert_eq!(
+        form(&[("type", false), ("name", false)]),
+        TypeDefForm::Object
+    );
+    assert_eq!(form(&[]), TypeDefForm::Object);
+    let of_key = |name| TypeDefForm::of_key(name);
+    assert_eq!(of_key("anyOf"), TypeDefForm::Union);
+    assert_eq!(of_key("discriminator"), TypeDefForm::Union);
+    assert_eq!(of_key("items"), TypeDefForm::Array);
+    // A property named `type` or `description`, as far as a key alone says.
+    assert_eq!(of_key("type"), TypeDefForm::Object);
+    assert_eq!(of_key("description"), TypeDefForm::Object);
+    assert_eq!(of_key("name"), TypeDefForm::Object);
+    for (form, marker, _) in TypeDefForm::MARKED {
+        assert!(
+            form.place()
+                .is_some_and(|place| place.key(marker).is_some())
+        );
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::{Lower, Name, lower_each};
 use crate::diagnostic::{Code, Diagnostic};
-use crate::grammar::{self, Builtin, MAX_LIST_DEPTH, Place, UNSUPPORTED_CONSTRAINTS};
+use crate::grammar::{self, Builtin, MAX_LIST_DEPTH, Place, TypeDefForm, UNSUPPORTED_CONSTRAINTS};
 use crate::span::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value, abbreviate};
 
@@ -179,17 +179,19 @@ impl Lower<'_> {
         let name = Name::of(&entry.key);
         let kind = match &entry.value.kind {
             NodeKind::Mapping(entries) => {
-                let union = entries.iter().find(|e| e.key.text == "anyOf");
-                let array = entries
-                    .iter()
-                    .find(|e| e.key.text == "type" && e.value.as_scalar().is_some());
-                if let Some(any_of) = union {
-                    self.union(entries, any_of, &name)
-                } else if let Some(ty) = array {
-                    self.array_def(entries, ty, &name)
-                } else {
-                    let properties = lower_each(entries, |e| self.field(e, FieldContext::Property));
-                    TypeDefKind::Object(properties)
+                let form = TypeDefForm::of(
+                    entries,
+                    |e| e.key.text.as_ref(),
+                    |e| e.value.as_scalar().is_some(),
+                );
+                match form {
+                    (TypeDefForm::Union, Some(any_of)) => self.union(entries, any_of, &name),
+                    (TypeDefForm::Array, Some(ty)) => self.array_def(entries, ty, &name),
+                    _ => {
+                        let properties =
+                            lower_each(entries, |e| self.field(e, FieldContext::Property));
+                        TypeDefKind::Object(properties)
+                    }
                 }
             }
             _ => {
