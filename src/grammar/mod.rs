@@ -457,6 +457,20 @@ pub fn spot_at(path: &[&str], kind: Option<&str>) -> Option<Spot> {
     Some(spot)
 }
 
+/// Where `path` names a block, if it goes through one: the position of
+/// the block's name (2 in `["handlers", "go", "Step", ..]`, 1 in
+/// `["steps", "Step", ..]`).
+pub fn block_on(path: &[&str]) -> Option<usize> {
+    let mut spot = Spot::Place(&PROTOCOL);
+    for (at, name) in path.iter().enumerate() {
+        spot = spot.child(name, None)?;
+        if let Spot::Block(_) = spot {
+            return Some(at);
+        }
+    }
+    None
+}
+
 /// The key at the end of `path` (its last element), where it is a key of
 /// a place.
 pub fn key_at(path: &[&str], kind: Option<&str>) -> Option<&'static Key> {

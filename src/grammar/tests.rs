@@ -83,6 +83,10 @@ fn paths_lead_to_places() {
     assert_eq!(keys(&["types", "Foo", "bar", "items"], None)[0], "type");
     assert_eq!(keys(&["tools", "t", "parameters", "p"], None)[0], "type");
     assert!(spot_at(&["nope"], None).is_none());
+    assert_eq!(block_on(&["handlers", "go", "Step", "input"]), Some(2));
+    assert_eq!(block_on(&["steps", "Step"]), Some(1));
+    assert_eq!(block_on(&["handlers", "go"]), None);
+    assert_eq!(block_on(&["agent", "tools"]), None);
     assert_eq!(
         spot_at(&["onDemandMcpServers"], None).map(Spot::fixed_keys),
         Some(MCP_SOURCES)

@@ -108,13 +108,9 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
         keys
     };
     let siblings = below(start, column);
-    // A block is a handler's (`handlers: {trigger: {name: ...}}`) or a
-    // worker step (`steps: {name: ...}`).
-    let depth = match path.first() {
-        Some(&"handlers") => Some(2),
-        Some(&"steps") => Some(1),
-        _ => None,
-    };
+    // Where the path names a block, if it goes through one: the grammar
+    // says where blocks sit (a handler's, or a worker's steps).
+    let depth = grammar::block_on(&path);
     let block = match depth {
         Some(depth) if path.len() == depth + 1 => siblings
             .iter()
