@@ -261,7 +261,9 @@ impl Lower<'_> {
         let value = &entry.value;
         match key.name {
             // Read with the presentation, or above.
-            "block" | "display" | "description" | "title" => {}
+            name if grammar::BLOCK_COMMON
+                .iter()
+                .any(|common| common.name == name) => {}
             "thread" => block.thread = self.literal(key, value),
             "output" => block.output = self.literal(key, value),
             _ if kind == BlockKind::StartThread => self.config_key(place, entry, config),
@@ -299,9 +301,35 @@ impl Lower<'_> {
                         block.models.push(model);
                     }
                 }
-                _ => {
+                // Checked, not kept: later stages do not read them.
+                Kind::Text
+                | Kind::Flag
+                | Kind::Integer { .. }
+                | Kind::Number { .. }
+                | Kind::Fraction
+                | Kind::Temperature
+                | Kind::AspectRatio
+                | Kind::Choice(_) => {
                     self.scalar(key, value);
                 }
+                // No block's key holds these but under a name read above;
+                // a new one is reported until it has an arm.
+                Kind::Name(_)
+                | Kind::Names(_)
+                | Kind::InputMapping
+                | Kind::Arguments
+                | Kind::TypeExpr
+                | Kind::ArrayTypeExpr
+                | Kind::TypeName
+                | Kind::Variants
+                | Kind::EnumValues
+                | Kind::Literal
+                | Kind::Any
+                | Kind::BlockKind
+                | Kind::Nested(_)
+                | Kind::MapOf(_)
+                | Kind::Block
+                | Kind::TypeDef => self.unread(entry, place.name),
             },
         }
     }

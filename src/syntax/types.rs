@@ -242,7 +242,11 @@ impl Lower<'_> {
             match entry.key.text.as_ref() {
                 "discriminator" => discriminator = self.text(&entry.value, "`discriminator`"),
                 "description" => description = self.description(&entry.value),
-                _ => {}
+                // Read above.
+                "anyOf" => {}
+                // Not the union's: reported by `check_keys`.
+                key if grammar::UNION.key(key).is_none() => {}
+                _ => self.unread(entry, &place),
             }
         }
         TypeDefKind::Union(Union {
@@ -293,6 +297,7 @@ impl Lower<'_> {
         TypeDefKind::Array(Box::new(self.field_from_entries(
             name.clone(),
             entries,
+            &grammar::ARRAY_TYPE,
             &place,
         )))
     }
@@ -312,8 +317,9 @@ impl Lower<'_> {
         let what = context.describe(&name.text);
         match entry.value.as_mapping() {
             Some(entries) => {
-                self.check_keys(entries, context.place(), &what);
-                self.field_from_entries(name, entries, &what)
+                let place = context.place();
+                self.check_keys(entries, place, &what);
+                self.field_from_entries(name, entries, place, &what)
             }
             None if UNSUPPORTED_CONSTRAINTS.contains(&name.text.as_str()) => {
                 self.unsupported_constraint(entry);
@@ -346,8 +352,15 @@ impl Lower<'_> {
         }
     }
 
-    /// Reads a field's keys (already checked against its context).
-    fn field_from_entries(&mut self, name: Name, entries: &[Entry], what: &str) -> Field {
+    /// Reads a field's keys (already checked against `place`, its
+    /// context's row).
+    fn field_from_entries(
+        &mut self,
+        name: Name,
+        entries: &[Entry],
+        place: &Place,
+        what: &str,
+    ) -> Field {
         let mut field = empty_field(name);
         for entry in entries.iter() {
             let value = &entry.value;
@@ -429,7 +442,9 @@ impl Lower<'_> {
                         .with_help("write `enum: [first, second]`"),
                     ),
                 },
-                _ => {}
+                // Not the place's: reported by `check_keys`.
+                key if place.key(key).is_none() => {}
+                _ => self.unread(entry, what),
             }
         }
         // A `type` that is present but unreadable was reported where it is.
