@@ -133,8 +133,9 @@ pub struct Block {
     pub worker: Option<Name>,
     /// The configuration of a `start-thread`.
     pub config: Option<Box<ThreadConfig>>,
-    /// The models a block names (`imageModel`, `speechModel`, ...).
-    pub models: Vec<Setting>,
+    /// The models a block names, each with its key (`imageModel`,
+    /// `speechModel`, ...).
+    pub models: Vec<(&'static str, Setting)>,
 }
 
 impl Lower<'_> {
@@ -298,7 +299,7 @@ impl Lower<'_> {
                 Kind::Name(Refers::Worker) => block.worker = self.literal(key, value),
                 Kind::Model => {
                     if let Some(model) = self.scalar(key, value) {
-                        block.models.push(model);
+                        block.models.push((key.name, model));
                     }
                 }
                 // Checked, not kept: later stages do not read them.

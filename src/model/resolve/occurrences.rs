@@ -407,9 +407,9 @@ impl<'m> Builder<'m> {
         if let Some(worker) = &block.worker {
             self.name(SymbolKind::Worker, worker, Role::Call, "worker");
         }
-        for setting in &block.models {
+        for (key, setting) in &block.models {
             if let Setting::Variable(name) = setting {
-                self.variable(name, Role::Read, "model");
+                self.variable(name, Role::Read, key);
             }
         }
         if let Some(config) = &block.config {
