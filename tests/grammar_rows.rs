@@ -30,7 +30,7 @@ fn entry_name(map: &Map) -> &'static str {
         MapKeys::Pattern(pattern) if pattern == grammar::VARIABLE_NAME => "SOME_INPUT",
         MapKeys::Pattern(pattern) if pattern == grammar::TYPE_NAME => "Thing",
         MapKeys::Pattern(pattern) => panic!("no name for the pattern {pattern}"),
-        MapKeys::Any => "some-entry",
+        MapKeys::Any | MapKeys::Names(_) => "some-entry",
     }
 }
 
@@ -551,4 +551,23 @@ fn the_name_walk_records_every_name_the_grammar_has() {
         }
     }
     assert!(checked > 60, "{checked} keys");
+}
+
+/// Where entries are keyed by the names of something declared (a handler
+/// by its trigger), completion offers those names that have no entry yet.
+#[test]
+fn completion_offers_the_names_entries_are_keyed_by() {
+    let mut client = Client::start(false);
+    let text = "triggers:\n  go: {}\n  stop: {}\nhandlers:\n  go: {}\n  \n";
+    let doc = scratch("grammar-rows-names.yaml");
+    client.open(&doc, text);
+    let items = client.at("textDocument/completion", &doc, 5, 2);
+    let offered: Vec<&str> = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["label"].as_str())
+        .collect();
+    assert_eq!(offered, ["stop"]);
+    client.shutdown();
 }

@@ -279,7 +279,8 @@ impl Writer {
                 schema.insert("properties".into(), Json::Object(properties));
                 schema.insert("additionalProperties".into(), false.into());
             }
-            MapKeys::Any => {
+            // Names are checked by `agentc check`, not by their form.
+            MapKeys::Any | MapKeys::Names(_) => {
                 schema.insert("additionalProperties".into(), entry);
             }
             MapKeys::Pattern(pattern) => {

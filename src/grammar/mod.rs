@@ -233,6 +233,8 @@ pub enum Refers {
     Prompt,
     /// A file under `references/`.
     Reference,
+    /// A trigger (a handler is keyed by the trigger it handles).
+    Trigger,
 }
 
 /// A mapping whose entries share one shape (`tools:`, `parameters:`).
@@ -258,6 +260,9 @@ pub enum MapKeys {
     Pattern(&'static str),
     /// One of these words.
     Fixed(&'static [&'static str]),
+    /// Names of something declared elsewhere: `handlers:` is keyed by
+    /// trigger.
+    Names(Refers),
 }
 
 /// A deprecated key or block: the warning the lowering gives, and the
@@ -467,6 +472,25 @@ pub fn block_on(path: &[&str]) -> Option<usize> {
         if let Spot::Block(_) = spot {
             return Some(at);
         }
+    }
+    None
+}
+
+/// The name of something of kind `refers` that `path` goes through as the
+/// key of an entry (the trigger of a handler: `"go"` in `["handlers",
+/// "go", ..]`).
+pub fn name_on<'p>(path: &[&'p str], refers: Refers) -> Option<&'p str> {
+    let mut spot = Spot::Place(&PROTOCOL);
+    for name in path {
+        if let Spot::Map(Map {
+            keys: MapKeys::Names(keys),
+            ..
+        }) = spot
+            && *keys == refers
+        {
+            return Some(name);
+        }
+        spot = spot.child(name, None)?;
     }
     None
 }

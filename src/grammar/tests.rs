@@ -87,6 +87,10 @@ fn paths_lead_to_places() {
     assert_eq!(block_on(&["steps", "Step"]), Some(1));
     assert_eq!(block_on(&["handlers", "go"]), None);
     assert_eq!(block_on(&["agent", "tools"]), None);
+    let path = ["handlers", "go", "Step", "input"];
+    assert_eq!(name_on(&path, Refers::Trigger), Some("go"));
+    assert_eq!(name_on(&["handlers"], Refers::Trigger), None);
+    assert_eq!(name_on(&["steps", "Step"], Refers::Trigger), None);
     assert_eq!(
         spot_at(&["onDemandMcpServers"], None).map(Spot::fixed_keys),
         Some(MCP_SOURCES)

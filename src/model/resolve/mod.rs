@@ -81,6 +81,7 @@ impl SymbolKind {
             Refers::Thread => SymbolKind::Thread,
             Refers::Prompt => SymbolKind::Prompt,
             Refers::Reference => SymbolKind::Reference,
+            Refers::Trigger => SymbolKind::Trigger,
         })
     }
 }
