@@ -252,7 +252,7 @@ pub(super) fn check_sequence(
             BlockKind::NextMessage => check_response_output(model, block, diags),
             _ => {}
         }
-        for setting in &block.models {
+        for (_, setting) in &block.models {
             if let Setting::Variable(name) = setting {
                 check_dynamic(model, "model", name, diags);
             }
