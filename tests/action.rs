@@ -21,7 +21,7 @@ use common::packaging::{has, host, passes_schemastore, run, scratch, skip, text,
 use common::root;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn action() -> Option<Value> {
@@ -103,10 +103,11 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
         inputs.insert((*name).to_string(), (*value).to_string());
     }
     assert_eq!(action["runs"]["using"], "composite");
-    let temp = scratch(&format!(
+    let temp_folder = scratch(&format!(
         "action-runner-{}",
         workspace.file_name().expect("a name").to_string_lossy()
     ));
+    let temp = temp_folder.path();
     let github_path = temp.join("github_path");
     std::fs::write(&github_path, "").expect("GITHUB_PATH file");
     let mut path = std::env::var("PATH").unwrap_or_default();
@@ -125,7 +126,7 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
             .current_dir(directory)
             .env("PATH", &path)
             .env("GITHUB_ACTION_PATH", root())
-            .env("RUNNER_TEMP", &temp)
+            .env("RUNNER_TEMP", temp)
             .env("GITHUB_PATH", &github_path)
             .env("GITHUB_ACTIONS", "true")
             .env("NO_COLOR", "1")
@@ -153,13 +154,14 @@ fn run_action(action: &Value, workspace: &Path, with: &[(&str, &str)]) -> Run {
     Run { steps: outputs }
 }
 
-fn workspace(name: &str) -> PathBuf {
-    let dir = scratch(&format!("action-{name}"));
+fn workspace(name: &str) -> tempfile::TempDir {
+    let folder = scratch(&format!("action-{name}"));
+    let dir = folder.path();
     common::copy_dir(
         &root().join("protocols/shop-assistant"),
         &dir.join("agents/shop"),
     );
-    dir
+    folder
 }
 
 fn write(dir: &Path, file: &str, text: &str) {
@@ -175,14 +177,16 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
         return;
     }
     let Some(action) = action() else { return };
-    let out = scratch("action-tarballs");
-    let Some(package) = tarballs(&out) else {
+    let out_folder = scratch("action-tarballs");
+    let out = out_folder.path();
+    let Some(package) = tarballs(out) else {
         return;
     };
 
     // A clean agent: exit 0, no annotations, and agentc on PATH afterwards.
-    let clean = workspace("clean");
-    let ran = run_action(&action, &clean, &[("package", &package)]);
+    let clean_folder = workspace("clean");
+    let clean = clean_folder.path();
+    let ran = run_action(&action, clean, &[("package", &package)]);
     assert_eq!(ran.steps.len(), 2, "{}", text(ran.last()));
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
     assert!(!ran.stdout().contains("::"), "{}", ran.stdout());
@@ -193,13 +197,14 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // A broken agent: an error annotation at the problem, exit 1.
-    let broken = workspace("broken");
+    let broken_folder = workspace("broken");
+    let broken = broken_folder.path();
     write(
-        &broken,
+        broken,
         "agents/broken/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
-    let ran = run_action(&action, &broken, &[("package", &package)]);
+    let ran = run_action(&action, broken, &[("package", &package)]);
     assert_eq!(ran.code(), Some(1), "{}", text(ran.last()));
     assert!(
         ran.stdout().contains(
@@ -211,7 +216,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
 
     // Warnings: exit 0, or 1 with deny-warnings; an agentc.toml named by
     // `config` turns the code off; deny-warnings must be true or false.
-    let warned = workspace("warned");
+    let warned_folder = workspace("warned");
+    let warned = warned_folder.path();
     // The worker example with one property renamed to snake_case.
     common::copy_dir(
         &root().join("protocols/worker"),
@@ -226,11 +232,11 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
     std::fs::write(&protocol, renamed).expect("write");
     write(
-        &warned,
+        warned,
         "ci/agentc.toml",
         "[severity]\nproperty-name-case = \"off\"\n",
     );
-    let ran = run_action(&action, &warned, &[("package", &package)]);
+    let ran = run_action(&action, warned, &[("package", &package)]);
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
     assert!(
         ran.stdout()
@@ -240,13 +246,13 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[("package", &package), ("deny-warnings", "true")],
     );
     assert_eq!(ran.code(), Some(1), "{}", text(ran.last()));
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[
             ("package", &package),
             ("deny-warnings", "true"),
@@ -257,7 +263,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     assert!(!ran.stdout().contains("::warning"), "{}", ran.stdout());
     let ran = run_action(
         &action,
-        &warned,
+        warned,
         &[("package", &package), ("deny-warnings", "yes")],
     );
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
@@ -267,7 +273,8 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // `against`: the changes since a revision, annotated in the same step.
-    let diffed = workspace("diffed");
+    let diffed_folder = workspace("diffed");
+    let diffed = diffed_folder.path();
     let git = |args: &[&str]| {
         run(Command::new("git")
             .args([
@@ -278,7 +285,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
             ])
             .args(["-c", "commit.gpgsign=false"])
             .args(args)
-            .current_dir(&diffed))
+            .current_dir(diffed))
     };
     git(&["init", "-q"]);
     git(&["add", "-A"]);
@@ -305,7 +312,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     std::fs::write(&protocol, after).expect("write");
     let ran = run_action(
         &action,
-        &diffed,
+        diffed,
         &[("package", &package), ("against", "HEAD")],
     );
     assert_eq!(ran.code(), Some(0), "{}", text(ran.last()));
@@ -316,11 +323,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
         "{}",
         ran.stdout()
     );
-    let ran = run_action(
-        &action,
-        &diffed,
-        &[("package", &package), ("against", "-x")],
-    );
+    let ran = run_action(&action, diffed, &[("package", &package), ("against", "-x")]);
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
     assert!(
         ran.stdout().contains("is not a revision"),
@@ -329,25 +332,26 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     );
 
     // Paths: one per line keeps spaces; a working directory is honoured.
-    let spaced = workspace("spaced");
+    let spaced_folder = workspace("spaced");
+    let spaced = spaced_folder.path();
     write(
-        &spaced,
+        spaced,
         "repo/my agents/broken/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     write(
-        &spaced,
+        spaced,
         "repo/other/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     write(
-        &spaced,
+        spaced,
         "repo/skipped/protocol.yaml",
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     );
     let ran = run_action(
         &action,
-        &spaced,
+        spaced,
         &[
             ("package", &package),
             ("working-directory", "repo"),
@@ -368,7 +372,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     // One line (with the final line break of a YAML block): split at spaces.
     let ran = run_action(
         &action,
-        &spaced,
+        spaced,
         &[
             ("package", &package),
             ("working-directory", "repo"),
@@ -384,7 +388,7 @@ fn the_action_installs_agentc_and_annotates_the_problems() {
     assert!(!ran.stdout().contains("my agents"), "{}", ran.stdout());
 
     // A version that is not one is refused before npm runs.
-    let ran = run_action(&action, &clean, &[("version", "latest; rm -rf /")]);
+    let ran = run_action(&action, clean, &[("version", "latest; rm -rf /")]);
     assert_eq!(ran.steps.len(), 1);
     assert_eq!(ran.code(), Some(2), "{}", text(ran.last()));
     assert!(

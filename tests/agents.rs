@@ -16,7 +16,7 @@ use common::{agentc, stderr, stdout};
 
 use agentc::render::{human, json};
 use agentc::{FileReport, agent};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const INVALID_AGENTS: &str = "protocols/invalid-agents";
 const SUPPORT_DESK: &str = "protocols/support-desk";
@@ -175,33 +175,23 @@ fn show(list: &[Expected]) -> String {
 }
 
 /// A folder under the system's temporary folder, removed when dropped.
-struct TempDir(PathBuf);
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new(name: &str) -> TempDir {
-        let path =
-            std::env::temp_dir().join(format!("agentc-agents-{}-{name}", std::process::id()));
-        std::fs::remove_dir_all(&path).ok();
-        std::fs::create_dir_all(&path).expect("create temp dir");
-        TempDir(path)
+        TempDir(common::scratch(&format!("agents-{name}")))
     }
 
     fn path(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 
     fn join(&self, sub: &str) -> String {
-        self.0
+        self.path()
             .join(sub)
             .to_str()
             .expect("utf-8 temp path")
             .to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
     }
 }
 

@@ -6,18 +6,16 @@
 mod common;
 
 use common::{snapshot_settings, stderr, stdout};
-use std::path::PathBuf;
 use std::process::Output;
 
 /// A folder of files for one test, removed when dropped.
-struct Tree(PathBuf);
+struct Tree(tempfile::TempDir);
 
 impl Tree {
     fn new(name: &str, files: &[(&str, &str)]) -> Tree {
-        let dir = std::env::temp_dir().join(format!("agentc-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::scratch(name);
         for (path, text) in files {
-            let path = dir.join(path);
+            let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folder");
             std::fs::write(path, text).expect("write file");
         }
@@ -31,18 +29,12 @@ impl Tree {
     fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(args)
-            .current_dir(&self.0)
+            .current_dir(self.0.path())
             .env("NO_COLOR", "1")
             .env_remove("CLICOLOR_FORCE")
             .envs(env.iter().copied())
             .output()
             .expect("run agentc")
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -167,8 +159,9 @@ fn many_paths_files_folders_and_globs() {
     // never end), and breaks nothing.
     #[cfg(unix)]
     {
-        std::os::unix::fs::symlink(tree.0.join("a"), tree.0.join("linked")).expect("symlink");
-        std::os::unix::fs::symlink(&tree.0, tree.0.join("b/loop")).expect("symlink");
+        std::os::unix::fs::symlink(tree.0.path().join("a"), tree.0.path().join("linked"))
+            .expect("symlink");
+        std::os::unix::fs::symlink(tree.0.path(), tree.0.path().join("b/loop")).expect("symlink");
         let output = tree.run(&["check", "--format", "short", "*/protocol.yaml", "**/*.yaml"]);
         assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
         assert_eq!(
@@ -335,7 +328,7 @@ fn print_config_shows_the_effective_configuration() {
     assert!(printed.contains("\nproperty-name-case = \"warning\"\n"));
     assert!(printed.contains("\n# yaml-syntax = \"error\" (cannot be changed)\n"));
     // What it prints is a configuration that reads back the same.
-    std::fs::write(tree.0.join("sub/agentc.toml"), &printed).expect("write printed config");
+    std::fs::write(tree.0.path().join("sub/agentc.toml"), &printed).expect("write printed config");
     let again = stdout(&tree.run(&["check", "--print-config", "sub/protocol.yaml"]));
     assert_eq!(
         again.replacen("# from sub/agentc.toml", "# from agentc.toml", 1),
@@ -449,7 +442,11 @@ fn include_and_exclude_decide_what_searches_take() {
     );
     // A folder's own agentc.toml cannot take back its exclusion from
     // above, and is not even read.
-    std::fs::write(tree.0.join("agents/legacy/agentc.toml"), "bogus = 1\n").expect("write");
+    std::fs::write(
+        tree.0.path().join("agents/legacy/agentc.toml"),
+        "bogus = 1\n",
+    )
+    .expect("write");
     assert_eq!(
         files(&["check", "--format", "short", "agents"]),
         ["agents/a/protocol.yaml", "agents/b/support.agent.yaml"]
@@ -535,7 +532,7 @@ fn suppressions_follow_the_configured_severities() {
     // A code turned off leaves its suppressions nothing to silence; the
     // suppression codes have severities like any other.
     std::fs::write(
-        tree.0.join("agentc.toml"),
+        tree.0.path().join("agentc.toml"),
         "[severity]\nproperty-name-case = \"off\"\nsuppression-without-reason = \"off\"\nunused-suppression = \"error\"\n",
     )
     .expect("write config");
@@ -614,13 +611,13 @@ fn searches_skip_what_git_ignores_and_print_paths_as_typed() {
             ("home/excludes", "local/\n"),
         ],
     );
-    let excludes = tree.0.join("home/excludes");
+    let excludes = tree.0.path().join("home/excludes");
     std::fs::write(
-        tree.0.join("home/.gitconfig"),
+        tree.0.path().join("home/.gitconfig"),
         format!("[core]\n\texcludesFile = {}\n", excludes.display()),
     )
     .expect("write .gitconfig");
-    let home = tree.0.join("home");
+    let home = tree.0.path().join("home");
     let home = home.to_str().expect("utf-8 path");
     let env = [("HOME", home), ("XDG_CONFIG_HOME", home)];
     let files = |args: &[&str]| -> Vec<String> {

@@ -53,11 +53,8 @@ fn run(command: &mut Command) -> String {
     text
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentc-snippets-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    common::scratch(&format!("snippets-{name}"))
 }
 
 #[test]
@@ -65,7 +62,8 @@ fn scratch(name: &str) -> PathBuf {
 fn ci_snippets_pass_their_platforms_schemas() {
     let Some(bin) = tools() else { return };
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let dir = scratch("schemas");
+    let dir_folder = scratch("schemas");
+    let dir = dir_folder.path();
     for (name, schema, file) in [
         ("github-actions", "vendor.github-workflows", "agentc.yml"),
         ("gitlab-ci", "vendor.gitlab-ci", ".gitlab-ci.yml"),
@@ -86,7 +84,6 @@ fn ci_snippets_pass_their_platforms_schemas() {
     run(Command::new(bin.join("pre-commit"))
         .arg("validate-manifest")
         .arg(root().join(".pre-commit-hooks.yaml")));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The `agentc` command lines of the snippets (from `run:`, `script:` and
@@ -113,7 +110,8 @@ fn every_agentc_command_in_the_snippets_runs() {
     }
     assert!(lines.len() >= 4, "{lines:?}");
     // A project with a clean agent folder, as the snippets expect.
-    let dir = scratch("commands");
+    let dir_folder = scratch("commands");
+    let dir = dir_folder.path();
     let agent = root().join("protocols/support-desk");
     common::copy_dir(&agent, &dir.join("agents/support-desk"));
     let bin = Path::new(env!("CARGO_BIN_EXE_agentc"))
@@ -126,7 +124,7 @@ fn every_agentc_command_in_the_snippets_runs() {
     for line in &lines {
         let output = Command::new("sh")
             .args(["-c", line])
-            .current_dir(&dir)
+            .current_dir(dir)
             .env("PATH", &path)
             .output()
             .expect("run sh");
@@ -137,5 +135,4 @@ fn every_agentc_command_in_the_snippets_runs() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -119,12 +119,11 @@ fn unreadable_paths_exit_2_and_every_format_counts_them() {
         let output = agentc(&["check", missing, "--format", format]);
         assert_eq!(output.status.code(), Some(2), "{format}");
     }
-    let empty = std::env::temp_dir().join(format!("agentc-empty-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).expect("temp dir");
+    let scratch = common::scratch("empty");
+    let empty = scratch.path();
     let output = agentc(&["check", empty.to_str().expect("utf-8 temp path")]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stdout(&output).contains("no protocol.yaml found"));
-    std::fs::remove_dir_all(&empty).ok();
 }
 
 #[test]
@@ -139,8 +138,8 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn a_file_over_the_limit_is_reported_not_read() {
-    let dir = std::env::temp_dir().join(format!("agentc-large-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = common::scratch("large");
+    let dir = scratch.path();
     let path = dir.join("protocol.yaml");
     let file = std::fs::File::create(&path).expect("create");
     file.set_len(agentc::source::MAX_FILE_BYTES as u64 + 1)
@@ -151,7 +150,6 @@ fn a_file_over_the_limit_is_reported_not_read() {
         "json",
         path.to_str().expect("utf-8 temp path"),
     ]);
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(output.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
     assert_eq!(report["diagnostics"][0]["code"], "file-too-large");
@@ -206,13 +204,13 @@ fn emit_prints_a_type_a_tool_or_everything() {
         assert_eq!(agentc(&args).stdout, output.stdout);
     }
 
-    let out = std::env::temp_dir().join(format!("agentc-emit-{}.json", std::process::id()));
+    let scratch = common::scratch("emit");
+    let out = scratch.path().join("out.json");
     let out_arg = out.to_str().expect("utf-8 temp path");
     let output = agentc(&["emit", VALID, "--type", &type_name, "-o", out_arg]);
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stdout.is_empty());
     let written = std::fs::read(&out).expect("written file");
-    std::fs::remove_file(&out).ok();
     assert_eq!(
         written,
         agentc(&["emit", VALID, "--type", &type_name]).stdout
@@ -391,13 +389,15 @@ fn emit_aap_meta_describes_the_agent() {
 /// `settings` (the text of `settings.json`), a system prompt and
 /// `protocol`, and returns what it printed; the folder is removed.
 fn emit_meta(name: &str, settings: &str, protocol: &str, version: &str) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("agentc-{name}-{}", std::process::id()));
+    let scratch = common::scratch(name);
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("prompts")).expect("temp dir");
     std::fs::write(dir.join("settings.json"), settings).expect("settings");
     std::fs::write(dir.join("prompts/system.md"), "You help.\n").expect("prompt");
     std::fs::write(dir.join("protocol.yaml"), protocol).expect("protocol");
     let protocol = dir.join("protocol.yaml");
-    let output = agentc(&[
+
+    agentc(&[
         "emit",
         protocol.to_str().expect("a UTF-8 path"),
         "--target",
@@ -405,9 +405,7 @@ fn emit_meta(name: &str, settings: &str, protocol: &str, version: &str) -> std::
         "--meta",
         "--agent-version",
         version,
-    ]);
-    std::fs::remove_dir_all(&dir).ok();
-    output
+    ])
 }
 
 #[test]
@@ -581,7 +579,8 @@ fn completions_name_every_subcommand() {
 fn completions_work_in_bash() {
     let script = agentc(&["completions", "bash"]);
     assert_eq!(script.status.code(), Some(0));
-    let script_path = std::env::temp_dir().join(format!("agentc-{}.bash", std::process::id()));
+    let scratch = common::scratch("completion");
+    let script_path = scratch.path().join("agentc.bash");
     std::fs::write(&script_path, &script.stdout).unwrap();
     let probe = format!(
         "source '{}'; COMP_WORDS=(agentc ch); COMP_CWORD=1; _agentc agentc ch agentc; echo \"${{COMPREPLY[@]}}\"; \
@@ -658,7 +657,8 @@ fn the_manual_page_names_every_subcommand() {
 fn the_manual_page_renders_in_man() {
     let page = agentc(&["man"]);
     assert_eq!(page.status.code(), Some(0));
-    let path = std::env::temp_dir().join(format!("agentc-{}.1", std::process::id()));
+    let scratch = common::scratch("man");
+    let path = scratch.path().join("agentc.1");
     std::fs::write(&path, &page.stdout).unwrap();
     let Ok(man) = std::process::Command::new("man")
         .args(["-l", "-P", "cat"])
@@ -679,7 +679,8 @@ fn the_manual_page_renders_in_man() {
 /// as a part of a protocol, for what it declares.
 #[test]
 fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
-    let dir = std::env::temp_dir().join(format!("agentc-lone-{}", std::process::id()));
+    let scratch = common::scratch("lone");
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("agent")).expect("temp dir");
     let cases = [
         (
@@ -713,14 +714,13 @@ fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
         std::fs::write(dir.join(name), text).expect("write");
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(["check", "--format", "short", name])
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc");
         assert_eq!(stdout(&output), expected, "{name}");
         let code = if expected.is_empty() { 0 } else { 1 };
         assert_eq!(output.status.code(), Some(code), "{name}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `description: >` and `|` end in a line break in YAML; emitted output
@@ -728,14 +728,14 @@ fn a_lone_file_declares_something_and_a_protocol_yaml_is_an_agent() {
 /// prompt), while line breaks inside a literal description stay.
 #[test]
 fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
-    let dir = std::env::temp_dir().join(format!("agentc-folded-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = common::scratch("folded");
+    let dir = scratch.path();
     let protocol = "tools:\n  look-up:\n    description: >\n      Looks up an order\n      by its number.\n    parameters:\n      orderId:\n        type: string\n        description: |\n          The order number,\n          as printed.\n";
     std::fs::write(dir.join("tools.yaml"), protocol).expect("write");
     let run = |target: &str| {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(["emit", "tools.yaml", "--target", target])
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc");
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -753,7 +753,6 @@ fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
     );
     let prompt = run("tools-prompt");
     assert!(!prompt.contains("number.\n\n"), "{prompt}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// What people write first, coming from other languages, gets the
@@ -761,14 +760,14 @@ fn block_scalar_descriptions_lose_their_final_line_break_in_output() {
 /// nothing gets the list to choose from.
 #[test]
 fn first_guesses_get_suggestions() {
-    let dir = std::env::temp_dir().join(format!("agentc-guesses-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let scratch = common::scratch("guesses");
+    let dir = scratch.path();
     let text = "types:\n  T:\n    a: { type: bool }\n    b: { type: int }\n    c: { type: str }\n    d: { type: any }\n";
     std::fs::write(dir.join("p.yaml"), text).expect("write");
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(args)
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .expect("run agentc")
     };
@@ -798,7 +797,6 @@ fn first_guesses_get_suggestions() {
         stderr(&output),
         "error: no tool named `lookup` in the protocol\n  help: the tools are `lookup-order`\n"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `agentc check protocol.yaml` from inside the agent folder checks the
@@ -838,7 +836,8 @@ fn every_command_takes_an_agent_folder() {
     same(&["emit", "@", "--target", "openai"]);
     same(&["gen", "@", "--lang", "ts", "--stdout"]);
     same(&["diff", "@", "@"]);
-    let data = std::env::temp_dir().join(format!("agentc-folder-{}.json", std::process::id()));
+    let scratch = common::scratch("folder");
+    let data = scratch.path().join("data.json");
     std::fs::write(
         &data,
         r#"{"cartItems": [{"productId": "p1", "quantity": 1}]}"#,
@@ -854,5 +853,4 @@ fn every_command_takes_an_agent_folder() {
         stderr(&validated)
     );
     assert_eq!(stdout(&validated), stdout(&by_file));
-    let _ = std::fs::remove_file(&data);
 }

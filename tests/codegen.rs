@@ -82,11 +82,8 @@ fn python() -> Option<PathBuf> {
     None
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentc-codegen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    common::scratch(&format!("codegen-{name}"))
 }
 
 fn text(output: &Output) -> String {
@@ -369,7 +366,8 @@ fn every_protocol_compiles_under_tsc_strict() {
     let Some(node_modules) = toolchain() else {
         return;
     };
-    let dir = scratch("compile");
+    let folder = scratch("compile");
+    let dir = folder.path();
     let reports = protocols_and_corpus();
     for (slug, report) in &reports {
         for (i, options) in VARIANTS.iter().enumerate() {
@@ -419,8 +417,8 @@ export function bothWays(ours: FileReference, theirs: CoreFileReference): [CoreF
     )
     .expect("write sdk.ts");
 
-    project(&dir, &node_modules, false);
-    let output = tsc(&dir, &node_modules);
+    project(dir, &node_modules, false);
+    let output = tsc(dir, &node_modules);
     assert!(output.status.success(), "tsc --strict:\n{}", text(&output));
 
     // The proof can fail: a TypeScript type that drifts from its schema
@@ -430,14 +428,13 @@ export function bothWays(ours: FileReference, theirs: CoreFileReference): [CoreF
     let drifted = before.replacen(r#""USD" | "EUR" | "GBP""#, r#""USD" | "EUR""#, 1);
     assert_ne!(before, drifted, "the shop assistant changed its currencies");
     std::fs::write(&shop, drifted).expect("write");
-    let output = tsc(&dir, &node_modules);
+    let output = tsc(dir, &node_modules);
     assert!(!output.status.success());
     assert!(
         text(&output).contains("shop-assistant-0.zod.ts") && text(&output).contains("TS2344"),
         "{}",
         text(&output)
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -446,7 +443,8 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
     let Some(python) = python() else {
         return;
     };
-    let dir = scratch("mypy");
+    let folder = scratch("mypy");
+    let dir = folder.path();
     let reports = protocols_and_corpus();
     let mut modules = Vec::new();
     for (slug, report) in &reports {
@@ -492,7 +490,7 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
 
     let output = Command::new(&python)
         .args(["-m", "mypy", "--strict", "--no-incremental", "."])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run mypy");
     assert!(output.status.success(), "mypy --strict:\n{}", text(&output));
@@ -508,11 +506,10 @@ fn every_protocol_type_checks_under_mypy_strict_and_imports() {
     );
     let output = Command::new(&python)
         .args(["-W", "error", "-c", &imports])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run python");
     assert!(output.status.success(), "{}", text(&output));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Every file of the hostile protocols that `gen` generates, with every
@@ -549,12 +546,12 @@ fn hostile_protocols_compile_under_tsc_strict() {
     let Some(node_modules) = toolchain() else {
         return;
     };
-    let dir = scratch("hostile-tsc");
-    write_hostile(&dir, &[Lang::Ts, Lang::Zod]);
-    project(&dir, &node_modules, false);
-    let output = tsc(&dir, &node_modules);
+    let folder = scratch("hostile-tsc");
+    let dir = folder.path();
+    write_hostile(dir, &[Lang::Ts, Lang::Zod]);
+    project(dir, &node_modules, false);
+    let output = tsc(dir, &node_modules);
     assert!(output.status.success(), "tsc --strict:\n{}", text(&output));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The Python of the same protocols passes `mypy --strict`, and every
@@ -566,22 +563,22 @@ fn hostile_protocols_type_check_under_mypy_strict_and_import() {
     let Some(python) = python() else {
         return;
     };
-    let dir = scratch("hostile-mypy");
-    let modules = write_hostile(&dir, &[Lang::Python]);
+    let folder = scratch("hostile-mypy");
+    let dir = folder.path();
+    let modules = write_hostile(dir, &[Lang::Python]);
     let output = Command::new(&python)
         .args(["-m", "mypy", "--strict", "--no-incremental", "."])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run mypy");
     assert!(output.status.success(), "mypy --strict:\n{}", text(&output));
     let imports: String = modules.iter().map(|m| format!("import {m}\n")).collect();
     let output = Command::new(&python)
         .args(["-W", "error", "-c", &imports])
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run python");
     assert!(output.status.success(), "{}", text(&output));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// `value` with one thing broken: a leaf of another JSON type, a required
@@ -704,7 +701,7 @@ fn without_nulls(value: &Value) -> Value {
 /// one place. The bindings are strict (`z.strictObject`, `extra="forbid"`),
 /// which is what agentc's closed schemas mean.
 struct Verdicts {
-    dir: PathBuf,
+    dir: tempfile::TempDir,
     cases: Vec<Value>,
     validators: std::collections::HashMap<String, Validator>,
     /// Whether each protocol declares a property named like a member of
@@ -748,7 +745,7 @@ fn verdict_cases(name: &str) -> Verdicts {
         let model = report.model.as_ref().expect("model");
         for file in codegen::generate(model, &slug, source, &Lang::ALL, &options).expect("bindings")
         {
-            std::fs::write(dir.join(&file.name), &file.text).expect("write");
+            std::fs::write(dir.path().join(&file.name), &file.text).expect("write");
         }
         let validator = Validator::for_tool(model, "t").expect("validator");
         for _ in 0..25 {
@@ -785,7 +782,6 @@ fn the_verdict_cases_are_valid_and_broken_values() {
         valid > 1_000 && valid < 4_000,
         "{valid} of 5,000 cases are valid"
     );
-    let _ = std::fs::remove_dir_all(verdicts.dir);
 }
 
 /// zod and agentc's validator agree on every case of `verdict_cases`. The
@@ -799,13 +795,14 @@ fn zod_gives_the_same_verdicts() {
         return;
     };
     let Verdicts {
-        dir,
+        dir: folder,
         cases,
         prototype_names,
         ..
     } = verdict_cases("verdicts-zod");
-    project(&dir, &node_modules, true);
-    let output = tsc(&dir, &node_modules);
+    let dir = folder.path();
+    project(dir, &node_modules, true);
+    let output = tsc(dir, &node_modules);
     assert!(output.status.success(), "tsc:\n{}", text(&output));
     let zod_cases: Vec<Value> = cases
         .iter()
@@ -819,7 +816,7 @@ fn zod_gives_the_same_verdicts() {
     let output = Command::new("node")
         .arg(common::root().join("tests/codegen/ts/verdicts.mjs"))
         .arg(dir.join("zod-cases.json"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run node");
     assert!(output.status.success(), "{}", text(&output));
@@ -831,7 +828,6 @@ fn zod_gives_the_same_verdicts() {
         prototype_names.len()
     );
     compare("zod", &cases, &verdicts, known);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// pydantic and agentc's validator agree on every case of
@@ -846,11 +842,12 @@ fn pydantic_gives_the_same_verdicts() {
         return;
     };
     let Verdicts {
-        dir,
+        dir: folder,
         cases,
         validators,
         ..
     } = verdict_cases("verdicts-pydantic");
+    let dir = folder.path();
     let py_cases: Vec<Value> = cases
         .iter()
         .map(|c| json!({"module": c["slug"], "value": c["value"]}))
@@ -863,7 +860,7 @@ fn pydantic_gives_the_same_verdicts() {
     let output = Command::new(&python)
         .arg(common::root().join("tests/codegen/python/verdicts.py"))
         .arg(dir.join("py-cases.json"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run python");
     assert!(output.status.success(), "{}", text(&output));
@@ -873,7 +870,6 @@ fn pydantic_gives_the_same_verdicts() {
         verdict && validators[slug].is_valid(&without_nulls(&case["value"]))
     };
     compare("pydantic", &cases, &verdicts, known);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Fails naming every case where `verdicts` differ from agentc's, but for
@@ -913,7 +909,8 @@ fn agentc(dir: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn gen_writes_checks_and_refuses_to_overwrite() {
-    let dir = scratch("cli");
+    let folder = scratch("cli");
+    let dir = folder.path();
     common::copy_dir(
         &common::root().join("protocols/shop-assistant"),
         &dir.join("agents/shop"),
@@ -925,7 +922,7 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
     .expect("write agentc.toml");
 
     // Nothing written yet: stale.
-    let output = agentc(&dir, &["gen", "--check", "--format", "short"]);
+    let output = agentc(dir, &["gen", "--check", "--format", "short"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     assert!(
         text(&output).contains("web/src/agents/shop-assistant.ts: error[gen-stale]")
@@ -934,7 +931,7 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
         text(&output)
     );
 
-    let output = agentc(&dir, &["gen"]);
+    let output = agentc(dir, &["gen"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(
         text(&output).contains("generated 2 files"),
@@ -947,9 +944,9 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
         "// Code generated by agentc from ../../../agents/shop/protocol.yaml. DO NOT EDIT.\n"
     ));
     // Up to date, and byte-identical when written again.
-    let output = agentc(&dir, &["gen", "--check"]);
+    let output = agentc(dir, &["gen", "--check"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    agentc(&dir, &["gen"]);
+    agentc(dir, &["gen"]);
     assert_eq!(std::fs::read_to_string(&ts).expect("read"), written);
 
     // A protocol change the committed code does not follow.
@@ -960,7 +957,7 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
         yaml.replacen("[USD, EUR, GBP]", "[USD, EUR, GBP, JPY]", 1),
     )
     .expect("write");
-    let output = agentc(&dir, &["gen", "--check", "--format", "github"]);
+    let output = agentc(dir, &["gen", "--check", "--format", "github"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     let all = text(&output);
     assert!(
@@ -977,7 +974,7 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
     // A file agentc generated for a protocol that is gone is stale too; a
     // file it did not generate is none of its business.
     std::fs::write(&protocol, &yaml).expect("write");
-    agentc(&dir, &["gen"]);
+    agentc(dir, &["gen"]);
     let orphan = dir.join("web/src/agents/old-agent.ts");
     std::fs::write(
         &orphan,
@@ -985,7 +982,7 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
     )
     .expect("write");
     std::fs::write(dir.join("web/src/agents/mine.ts"), "export {};\n").expect("write");
-    let output = agentc(&dir, &["gen", "--check", "--format", "short"]);
+    let output = agentc(dir, &["gen", "--check", "--format", "short"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     assert!(
         text(&output).contains("web/src/agents/old-agent.ts:1:1: error[gen-stale] `web/src/agents/old-agent.ts` was generated by agentc, but no protocol generates it now"),
@@ -999,13 +996,13 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
         text(&output)
     );
     // With paths, the run does not cover every protocol: no orphans.
-    let output = agentc(&dir, &["gen", "--check", "agents/shop"]);
+    let output = agentc(dir, &["gen", "--check", "agents/shop"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     std::fs::remove_file(&orphan).expect("remove");
 
     // A file agentc did not write is never overwritten.
     std::fs::write(&ts, "export const mine = 1;\n").expect("write");
-    let output = agentc(&dir, &["gen"]);
+    let output = agentc(dir, &["gen"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(
         text(&output).contains("gen-would-overwrite"),
@@ -1018,19 +1015,18 @@ fn gen_writes_checks_and_refuses_to_overwrite() {
     );
 
     // --stdout prints; a protocol with errors generates nothing.
-    let output = agentc(&dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
+    let output = agentc(dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(String::from_utf8_lossy(&output.stdout).contains("export interface Money {"));
     std::fs::write(&protocol, yaml.replacen("type: Money", "type: Mony", 1)).expect("write");
-    let output = agentc(&dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
+    let output = agentc(dir, &["gen", "agents/shop", "--lang", "ts", "--stdout"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output));
     assert!(text(&output).contains("unknown-type"), "{}", text(&output));
 
     // Without a job: exit 2 saying what to add.
-    let output = agentc(&dir, &["gen", "--no-config"]);
+    let output = agentc(dir, &["gen", "--no-config"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(text(&output).contains("[[gen]]"), "{}", text(&output));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! temporary git repository, committed twice, with the real binary.
 //! Skipped, with the reason printed, where `git` cannot run.
 
+mod common;
+
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const V1: &str = "\
@@ -35,13 +37,7 @@ handlers:
 ";
 
 /// A temporary repository, removed when dropped.
-struct Repo(PathBuf);
-
-impl Drop for Repo {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+struct Repo(tempfile::TempDir);
 
 /// These tests build their repositories with the `git` program, which a
 /// clone of agentc has by definition; without it they fail and say so
@@ -67,11 +63,7 @@ fn reads_git() -> bool {
 
 impl Repo {
     fn new(name: &str) -> Repo {
-        let dir =
-            std::env::temp_dir().join(format!("agentc-diff-git-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create the repository folder");
-        let repo = Repo(dir);
+        let repo = Repo(common::scratch(&format!("diff-git-{name}")));
         repo.git(&["init", "-q"]);
         repo
     }
@@ -79,20 +71,16 @@ impl Repo {
     /// A temporary folder for a clone, scripts and markers, without a
     /// repository of its own.
     fn folder(name: &str) -> Repo {
-        let dir =
-            std::env::temp_dir().join(format!("agentc-diff-git-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create the folder");
-        Repo(dir)
+        Repo(common::scratch(&format!("diff-git-{name}")))
     }
 
     fn git(&self, args: &[&str]) {
-        self.git_in(&self.0, args);
+        self.git_in(self.0.path(), args);
     }
 
     /// What git prints, run in this repository, when it succeeds.
     fn git_text(&self, args: &[&str]) -> String {
-        let output = self.git_output(&self.0, args);
+        let output = self.git_output(self.0.path(), args);
         assert!(output.status.success(), "git {args:?}: {output:?}");
         String::from_utf8_lossy(&output.stdout).trim().to_string()
     }
@@ -119,13 +107,13 @@ impl Repo {
             .args(args)
             .current_dir(dir)
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", &self.0)
+            .env("HOME", self.0.path())
             .output()
             .expect("run git")
     }
 
     fn write(&self, path: &str, text: &str) {
-        let path = self.0.join(path);
+        let path = self.0.path().join(path);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("create folders");
         std::fs::write(path, text).expect("write");
     }
@@ -136,7 +124,7 @@ impl Repo {
     }
 
     fn agentc(&self, args: &[&str]) -> Output {
-        self.agentc_in(&self.0, args)
+        self.agentc_in(self.0.path(), args)
     }
 
     fn agentc_in(&self, dir: &Path, args: &[&str]) -> Output {
@@ -150,7 +138,7 @@ impl Repo {
             .current_dir(dir)
             .env("NO_COLOR", "1")
             .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", &self.0)
+            .env("HOME", self.0.path())
             .envs(env.iter().copied())
             .output()
             .expect("run agentc")
@@ -233,7 +221,7 @@ fn check_against_a_revision_reports_the_changes_since() {
 
     // From a folder below the top, paths still pair.
     let output = repo.agentc_in(
-        &repo.0.join("agents"),
+        &repo.0.path().join("agents"),
         &["check", "--against", "HEAD~1", "--format", "short", "shop"],
     );
     assert!(
@@ -371,7 +359,7 @@ fn options_and_drives_are_never_taken_for_revisions() {
         return;
     }
     let repo = history("refuse");
-    let marker = repo.0.join("written-by-git");
+    let marker = repo.0.path().join("written-by-git");
     let option = format!("--output={}", marker.display());
     let output = repo.agentc(&["check", &format!("--against={option}"), "agents"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
@@ -403,17 +391,19 @@ fn outside_a_repository_check_against_is_exit_2() {
     if !reads_git() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("agentc-diff-nogit-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = common::scratch("diff-nogit");
+    let dir = scratch.path();
     std::fs::create_dir_all(dir.join("shop")).expect("create");
     std::fs::write(dir.join("shop/protocol.yaml"), V1).expect("write");
+    // Git looks for a repository no higher than the folder that holds
+    // the scratch folder.
+    let ceiling = dir.parent().expect("the scratch folder has a parent");
     let output = Command::new(env!("CARGO_BIN_EXE_agentc"))
         .args(["check", "--against", "HEAD", "shop"])
-        .current_dir(&dir)
-        .env("GIT_CEILING_DIRECTORIES", std::env::temp_dir())
+        .current_dir(dir)
+        .env("GIT_CEILING_DIRECTORIES", ceiling)
         .output()
         .expect("run agentc");
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(
         text(&output).contains("is not in a git repository"),
@@ -471,14 +461,14 @@ fn a_partial_clone_without_the_old_version_is_exit_2_and_nothing_is_fetched() {
     source.git(&["commit", "-q", "-a", "--amend", "--no-edit"]);
     source.git(&["config", "uploadpack.allowFilter", "true"]);
     let dir = Repo::folder("partial");
-    let url = format!("file://{}", source.0.display());
+    let url = format!("file://{}", source.0.path().display());
     dir.git_in(
-        &dir.0,
+        dir.0.path(),
         &["clone", "-q", "--filter=blob:none", &url, "clone"],
     );
-    let clone = dir.0.join("clone");
-    let marker = dir.0.join("fetched");
-    let remote = dir.0.join("remote.sh");
+    let clone = dir.0.path().join("clone");
+    let marker = dir.0.path().join("fetched");
+    let remote = dir.0.path().join("remote.sh");
     program(&remote, &marker);
     let ext = format!("ext::{}", remote.display());
     dir.git_in(&clone, &["config", "remote.origin.url", &ext]);
@@ -531,14 +521,14 @@ fn commands_that_git_configuration_names_never_run() {
         return;
     }
     let repo = history("commands");
-    let marks = repo.0.join("markers");
+    let marks = repo.0.path().join("markers");
     std::fs::create_dir_all(&marks).expect("create the markers folder");
     let command = |name: &str| -> String {
-        let path = repo.0.join("programs").join(format!("{name}.sh"));
+        let path = repo.0.path().join("programs").join(format!("{name}.sh"));
         program(&path, &marks.join(name));
         path.display().to_string()
     };
-    let hooks = repo.0.join("hooks");
+    let hooks = repo.0.path().join("hooks");
     for hook in [
         "pre-commit",
         "post-checkout",
@@ -574,7 +564,7 @@ fn commands_that_git_configuration_names_never_run() {
     for (key, value) in &settings {
         repo.git(&["config", key, value]);
     }
-    let global = repo.0.join("global.gitconfig");
+    let global = repo.0.path().join("global.gitconfig");
     std::fs::write(
         &global,
         format!(
@@ -587,7 +577,7 @@ fn commands_that_git_configuration_names_never_run() {
     .expect("write the global config");
 
     // The scripts do run when git is asked to run them.
-    let output = repo.git_output(&repo.0, &["diff", "HEAD~1", "HEAD"]);
+    let output = repo.git_output(repo.0.path(), &["diff", "HEAD~1", "HEAD"]);
     assert!(
         markers(&marks).contains(&"external-diff".to_string()),
         "{output:?} {:?}",
@@ -621,7 +611,7 @@ fn commands_that_git_configuration_names_never_run() {
     let env: Vec<(&str, &OsStr)> = env.iter().map(|(k, v)| (*k, OsStr::new(v))).collect();
 
     let output = repo.agentc_with(
-        &repo.0,
+        repo.0.path(),
         &[
             "check",
             "--against",
@@ -639,7 +629,7 @@ fn commands_that_git_configuration_names_never_run() {
         text(&output)
     );
     let output = repo.agentc_with(
-        &repo.0,
+        repo.0.path(),
         &[
             "diff",
             "HEAD~1:agents/shop",
@@ -665,7 +655,7 @@ fn commands_that_git_configuration_names_never_run() {
         &["check", "--against", absent, "agents"][..],
         &["diff", &spec, "agents/shop"][..],
     ] {
-        let output = repo.agentc_with(&repo.0, args, &env);
+        let output = repo.agentc_with(repo.0.path(), args, &env);
         assert_eq!(output.status.code(), Some(2), "{}", text(&output));
         assert!(
             text(&output).contains("missing-revision"),
@@ -689,12 +679,12 @@ fn versions_are_read_with_no_git_on_the_path() {
         return;
     }
     let repo = history("no-git");
-    let bin = repo.0.join("bin");
-    let marker = repo.0.join("git-ran");
+    let bin = repo.0.path().join("bin");
+    let marker = repo.0.path().join("git-ran");
     program(&bin.join("git"), &marker);
     let path = [("PATH", bin.as_os_str())];
     let output = repo.agentc_with(
-        &repo.0,
+        repo.0.path(),
         &[
             "check",
             "--against",
@@ -715,7 +705,7 @@ fn versions_are_read_with_no_git_on_the_path() {
     );
     for old in ["HEAD~1:agents/shop", "HEAD~1:./agents/shop/protocol.yaml"] {
         let output = repo.agentc_with(
-            &repo.0,
+            repo.0.path(),
             &["diff", old, "agents/shop", "--format", "short"],
             &path,
         );
@@ -728,7 +718,7 @@ fn versions_are_read_with_no_git_on_the_path() {
     }
     // From a folder below the top, `./` starts there.
     let output = repo.agentc_with(
-        &repo.0.join("agents"),
+        &repo.0.path().join("agents"),
         &["diff", "HEAD~1:./shop", "shop", "--format", "short"],
         &path,
     );
@@ -756,7 +746,11 @@ fn a_damaged_or_missing_object_is_exit_2() {
     let repo = history("damaged");
     let loose = |revision: &str| {
         let id = repo.git_text(&["rev-parse", revision]);
-        repo.0.join(".git/objects").join(&id[..2]).join(&id[2..])
+        repo.0
+            .path()
+            .join(".git/objects")
+            .join(&id[..2])
+            .join(&id[2..])
     };
     let old = loose("HEAD~1:agents/shop/protocol.yaml");
     let new = loose("HEAD:agents/shop/protocol.yaml");
@@ -825,16 +819,16 @@ fn what_is_at_the_path_but_not_a_protocol_file_is_exit_2() {
         "a folder named protocol.yaml\n",
     );
     repo.write("agents/empty/README.md", "no protocol here\n");
-    std::fs::create_dir_all(repo.0.join("agents/link")).expect("create");
+    std::fs::create_dir_all(repo.0.path().join("agents/link")).expect("create");
     std::os::unix::fs::symlink(
         "../../agents/new.yaml",
-        repo.0.join("agents/link/protocol.yaml"),
+        repo.0.path().join("agents/link/protocol.yaml"),
     )
     .expect("symlink");
     repo.commit("old");
     // Now each is a protocol file.
-    std::fs::remove_dir_all(repo.0.join("agents/shop/protocol.yaml")).expect("remove");
-    std::fs::remove_file(repo.0.join("agents/link/protocol.yaml")).expect("remove");
+    std::fs::remove_dir_all(repo.0.path().join("agents/shop/protocol.yaml")).expect("remove");
+    std::fs::remove_file(repo.0.path().join("agents/link/protocol.yaml")).expect("remove");
     repo.write("agents/shop/protocol.yaml", V1);
     repo.write("agents/link/protocol.yaml", V1);
     repo.write("agents/empty/protocol.yaml", V1);
@@ -1001,7 +995,7 @@ fn a_folder_posing_as_a_bare_repository_is_not_read() {
     fake.write("protocol.yaml", &v2());
     fake.commit("as now");
     fake.git(&["commit", "-q", "--allow-empty", "-m", "still as now"]);
-    let shop = repo.0.join("agents/shop");
+    let shop = repo.0.path().join("agents/shop");
     repo.git_in(&shop, &["init", "-q", "--bare", "."]);
     let target = shop.display().to_string();
     fake.git(&["push", "-q", &target, "main:main"]);
@@ -1091,7 +1085,7 @@ fn a_linked_work_tree_reads_its_repository() {
     }
     let repo = history("linked");
     let dir = Repo::folder("linked-tree");
-    let tree = dir.0.join("tree");
+    let tree = dir.0.path().join("tree");
     let tree_arg = tree.display().to_string();
     repo.git(&["worktree", "add", "-q", &tree_arg, "HEAD"]);
     let output = repo.agentc_in(

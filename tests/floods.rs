@@ -68,8 +68,8 @@ fn past_the_limit_warnings_are_counted_as_warnings() {
 
 #[test]
 fn every_format_answers_a_flood() {
-    let dir = std::env::temp_dir().join(format!("agentc-flood-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let scratch = common::scratch("flood");
+    let dir = scratch.path();
     let file = dir.join("flood.yaml");
     std::fs::write(&file, duplicates(MAX_DIAGNOSTICS + 10)).expect("write");
     let path = file.to_str().expect("utf-8 path");
@@ -87,14 +87,13 @@ fn every_format_answers_a_flood() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Runs `agentc validate` on `data` (written to a scratch file) against
 /// `protocol`'s `--type T` with `extra` arguments; the JSON report.
 fn validate(name: &str, protocol: &str, data: &str, extra: &[&str]) -> serde_json::Value {
-    let dir = std::env::temp_dir().join(format!("agentc-flood-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let scratch = common::scratch(&format!("flood-{name}"));
+    let dir = scratch.path();
     std::fs::write(dir.join("types.yaml"), protocol).expect("write protocol");
     std::fs::write(dir.join("data.json"), data).expect("write data");
     let mut args = vec![
@@ -109,10 +108,9 @@ fn validate(name: &str, protocol: &str, data: &str, extra: &[&str]) -> serde_jso
     args.extend_from_slice(extra);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
         .args(&args)
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .expect("run agentc");
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(output.status.code(), Some(1), "{}", common::stderr(&output));
     serde_json::from_slice(&output.stdout).expect("JSON")
 }
@@ -272,8 +270,8 @@ fn an_event_stream_of_duplicate_keys_is_bounded_too() {
         "\"a\": 0, ".repeat(1_000)
     );
     let stream = event.repeat(150);
-    let dir = std::env::temp_dir().join(format!("agentc-flood-sse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let scratch = common::scratch("flood-sse");
+    let dir = scratch.path();
     std::fs::write(dir.join("s.sse"), stream).expect("write stream");
     let output = common::agentc(&[
         "validate",
@@ -283,7 +281,6 @@ fn an_event_stream_of_duplicate_keys_is_bounded_too() {
         "--format",
         "json",
     ]);
-    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(output.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let codes = codes(&report);

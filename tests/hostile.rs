@@ -156,15 +156,13 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_parsed() {
 const WIDEST: usize = 400;
 
 /// A folder of files for one test, removed when dropped.
-struct Folder(std::path::PathBuf);
+struct Folder(tempfile::TempDir);
 
 impl Folder {
     fn new(name: &str, files: &[(&str, &str)]) -> Folder {
-        let dir =
-            std::env::temp_dir().join(format!("agentc-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = common::scratch(&format!("hostile-{name}"));
         for (path, text) in files {
-            let path = dir.join(path);
+            let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().expect("a parent")).expect("create folder");
             std::fs::write(path, text).expect("write file");
         }
@@ -174,17 +172,11 @@ impl Folder {
     fn run(&self, args: &[&str]) -> std::process::Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
             .args(args)
-            .current_dir(&self.0)
+            .current_dir(self.0.path())
             .env("NO_COLOR", "1")
             .env_remove("CLICOLOR_FORCE")
             .output()
             .expect("run agentc")
-    }
-}
-
-impl Drop for Folder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

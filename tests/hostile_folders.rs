@@ -37,14 +37,12 @@ const FORMATS: [&str; 5] = ["human", "json", "short", "github", "sarif"];
 /// A scratch folder holding `secret.txt` (outside the agent) and
 /// `agent/`, a copy of the support-desk example with one misspelt type, so
 /// that a check of the rest of the agent is seen to happen.
-struct Scratch(PathBuf);
+struct Scratch(tempfile::TempDir);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("agentc-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
+        let scratch = common::scratch(&format!("hostile-{name}"));
+        let dir = scratch.path();
         let agent = dir.join("agent");
         common::copy_dir(&common::root().join("protocols/support-desk"), &agent);
         let protocol = agent.join("protocol.yaml");
@@ -54,27 +52,31 @@ impl Scratch {
         );
         std::fs::write(&protocol, text).expect("write protocol");
         std::fs::write(dir.join("secret.txt"), format!("{SECRET}\nsecond line\n")).expect("secret");
-        Scratch(dir)
+        Scratch(scratch)
+    }
+
+    fn dir(&self) -> &Path {
+        self.0.path()
     }
 
     fn agent(&self) -> PathBuf {
-        self.0.join("agent")
+        self.dir().join("agent")
     }
 
     fn path(&self, relative: &str) -> PathBuf {
-        self.0.join(relative)
+        self.dir().join(relative)
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        // Give back permissions taken away, so the folder can be removed.
+        // Give back permissions taken away, so that the folder can be
+        // removed when its `TempDir` drops, after this.
         let _ = Command::new("chmod")
             .arg("-R")
             .arg("u+rwX")
-            .arg(&self.0)
+            .arg(self.dir())
             .status();
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -371,7 +373,7 @@ fn a_file_the_process_cannot_read_is_reported_at_that_file() {
     let status = Command::new("chmod")
         .arg("-R")
         .arg("a+rX")
-        .arg(&scratch.0)
+        .arg(scratch.dir())
         .status();
     assert!(status.is_ok_and(|s| s.success()));
     std::fs::set_permissions(&prompt, std::os::unix::fs::PermissionsExt::from_mode(0o000))
@@ -531,7 +533,7 @@ fn checking_emitting_validating_and_editing_write_nothing() {
         scratch.agent().join("references/out.md"),
     )
     .expect("symlink");
-    let before = listing(&scratch.0);
+    let before = listing(scratch.dir());
     for format in FORMATS {
         check(
             &["--format", format, "--target", "openai"],
@@ -549,7 +551,7 @@ fn checking_emitting_validating_and_editing_write_nothing() {
     let text = std::fs::read_to_string(&protocol).expect("protocol");
     client.open(&uri(&protocol), &format!("{text}\n# edited, not saved\n"));
     client.shutdown();
-    assert_eq!(listing(&scratch.0), before);
+    assert_eq!(listing(scratch.dir()), before);
 }
 
 #[test]

@@ -373,9 +373,8 @@ fn inlined_depth() {
 #[test]
 fn agentc_toml_globs() {
     use agentc::project::config::MAX_GLOBS;
-    let dir = std::env::temp_dir().join(format!("agentc-glob-limit-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let scratch = common::scratch("glob-limit");
+    let dir = scratch.path();
     std::fs::write(
         dir.join("protocol.yaml"),
         "types:\n  A:\n    x: { type: string }\n",
@@ -410,7 +409,6 @@ fn agentc_toml_globs() {
         .collect();
     // The file's first line is `exclude = [`, so glob i is on line i + 2.
     assert_eq!(found, [("glob-limit", MAX_GLOBS as u64 + 2)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An `enum` of `n` values, one a line, on the field `code` of `Sku`.
@@ -446,8 +444,8 @@ fn enum_values() {
     );
     assert!(!agentc::Code::EnumLimit.can_be_silenced());
     // `agentc validate` stops at the protocol's errors (exit 2).
-    let dir = std::env::temp_dir().join(format!("agentc-enum-limit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp folder");
+    let scratch = common::scratch("enum-limit");
+    let dir = scratch.path();
     let protocol = dir.join("protocol.yaml");
     std::fs::write(&protocol, &over).expect("write protocol");
     let data = dir.join("data.json");
@@ -461,7 +459,6 @@ fn enum_values() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(common::stderr(&output).contains("enum-limit"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Below the limit a value written again is kept once: a list that

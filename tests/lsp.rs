@@ -800,10 +800,11 @@ handlers:
 /// their folder, and their problems published to them.
 #[test]
 fn agent_folder_files_are_checked_in_their_folders_context() {
-    let dir = agent_folder(
+    let folder = agent_folder(
         "agent",
         r#"{"slug": "a", "name": "A", "format": "interactive"}"#,
     );
+    let dir = folder.path();
     let protocol = AGENT_PROTOCOL;
 
     let mut client = Client::start(false);
@@ -840,20 +841,14 @@ handlers:
 
 /// A temporary agent folder: [`AGENT_PROTOCOL`], `settings`, and a system
 /// prompt.
-fn agent_folder(name: &str, settings: &str) -> std::path::PathBuf {
-    let dir = tempdir(name);
+fn agent_folder(name: &str, settings: &str) -> tempfile::TempDir {
+    let folder = common::scratch(&format!("lsp-{name}"));
+    let dir = folder.path();
     std::fs::create_dir_all(dir.join("prompts")).unwrap();
     std::fs::write(dir.join("protocol.yaml"), AGENT_PROTOCOL).unwrap();
     std::fs::write(dir.join("settings.json"), settings).unwrap();
     std::fs::write(dir.join("prompts/system.md"), "You help.\n").unwrap();
-    dir
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentc-lsp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    folder
 }
 
 #[test]
@@ -885,8 +880,9 @@ fn malformed_requests_get_errors_and_the_server_goes_on() {
 /// so `{{URGENCY}}` in the prompt still resolves. The result checks clean.
 #[test]
 fn rename_reaches_tools_and_scoped_variables() {
-    let dir = tempdir("support-desk");
-    common::copy_dir(&root().join("protocols/support-desk"), &dir);
+    let folder = common::scratch("lsp-support-desk");
+    let dir = folder.path();
+    common::copy_dir(&root().join("protocols/support-desk"), dir);
     let text = read("protocols/support-desk/protocol.yaml");
     let mut client = Client::start(false);
     let doc = uri(&dir.join("protocol.yaml"));
@@ -938,7 +934,8 @@ fn review_findings_stay_fixed() {
     assert!(items.is_array(), "{items}");
 
     // Parentheses that the client leaves unescaped.
-    let dir = tempdir("spelling").join("a(b)");
+    let folder = common::scratch("lsp-spelling");
+    let dir = folder.path().join("a(b)");
     std::fs::create_dir_all(&dir).unwrap();
     let agent = "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
     let protocol = format!("types:\n  A:\n    x: {{ type: string }}\n{agent}");
@@ -987,7 +984,8 @@ fn review_findings_stay_fixed() {
 #[test]
 fn closing_the_protocol_keeps_an_open_settings_files_diagnostics() {
     let settings = r#"{"slug": "a", "name": "A", "format": "interactiv"}"#;
-    let dir = agent_folder("close", settings);
+    let folder = agent_folder("close", settings);
+    let dir = folder.path();
     let protocol = AGENT_PROTOCOL;
     let mut client = Client::start(false);
     let protocol_uri = uri(&dir.join("protocol.yaml"));
@@ -1017,8 +1015,8 @@ fn closing_the_protocol_keeps_an_open_settings_files_diagnostics() {
 /// suppression's quick fix removes it.
 #[test]
 fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("agentc-lsp-config-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let folder = common::scratch("lsp-config");
+    let dir = folder.path();
     std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
     let text = "types:\n  Ticket:\n    # agentc-ignore: property-name-case the backend's name\n    ticket_id: { type: string }\n    # agentc-ignore: deprecated nothing here\n    user_id: { type: string }\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
     let path = dir.join("agents/protocol.yaml");
@@ -1052,14 +1050,14 @@ fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
     assert!(!fixed.contains("deprecated"), "{fixed}");
     assert_eq!(codes(&client.replace(&doc, &fixed)), ["property-name-case"]);
     client.shutdown();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `didChange`, `didSave` and `didClose` for a file that was never opened
 /// change nothing: no check, no diagnostics, nothing kept.
 #[test]
 fn notifications_about_files_never_opened_change_nothing() {
-    let dir = tempdir("never-opened");
+    let folder = common::scratch("lsp-never-opened");
+    let dir = folder.path();
     let text = "types:\n  A:\n    x: { type: strin }\n";
     std::fs::write(dir.join("protocol.yaml"), text).unwrap();
     let doc = uri(&dir.join("protocol.yaml"));
@@ -1145,10 +1143,11 @@ fn requests_with_parameters_that_do_not_decode_get_invalid_params() {
 /// `settings.json` is then deleted.
 #[test]
 fn closing_every_file_leaves_nothing_held_even_when_the_disk_changed() {
-    let dir = agent_folder(
+    let folder = agent_folder(
         "held",
         r#"{"slug": "a", "name": "A", "format": "interactive"}"#,
     );
+    let dir = folder.path();
     let mut client = Client::start(false);
     let prompt = uri(&dir.join("prompts/system.md"));
     let protocol = uri(&dir.join("protocol.yaml"));
@@ -1211,8 +1210,8 @@ fn a_document_that_grows_past_the_limit_is_reported_too_large_and_not_kept() {
 /// its bytes change.
 #[test]
 fn the_configuration_is_built_once_per_content_not_per_edit() {
-    let dir = std::env::temp_dir().join(format!("agentc-lsp-config-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let folder = common::scratch("lsp-config-cache");
+    let dir = folder.path();
     std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
     let config = dir.join("agentc.toml");
     std::fs::write(
@@ -1239,5 +1238,4 @@ fn the_configuration_is_built_once_per_content_not_per_edit() {
     assert!(client.replace(&doc, text).is_empty());
     let held = client.finish().held;
     assert_eq!(held.config_builds, 2);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -69,18 +69,19 @@ fn tool(program: &str, dir: &Path) -> Command {
 }
 
 /// A fresh project with the tarballs installed as dev dependencies, offline.
-fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> PathBuf {
-    let dir = scratch(name);
+fn project(name: &str, tarballs: &[&Path], extra: &[&str]) -> tempfile::TempDir {
+    let folder = scratch(name);
+    let dir = folder.path();
     std::fs::write(
         dir.join("package.json"),
         r#"{ "name": "an-agent-app", "version": "1.0.0", "private": true }"#,
     )
     .expect("write package.json");
-    run(npm(&dir)
+    run(npm(dir)
         .args(["install", "--offline", "--save-dev"])
         .args(extra)
         .args(tarballs));
-    dir
+    folder
 }
 
 fn npx(dir: &Path, args: &[&str]) -> Output {
@@ -127,12 +128,14 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-tarballs");
-    let main = pack_main(&out);
-    let Some((_, platform_tarball)) = host_package(&out) else {
+    let out_folder = scratch("npm-tarballs");
+    let out = out_folder.path();
+    let main = pack_main(out);
+    let Some((_, platform_tarball)) = host_package(out) else {
         return;
     };
-    let dir = project("npm-app", &[&main, &platform_tarball], &[]);
+    let dir_folder = project("npm-app", &[&main, &platform_tarball], &[]);
+    let dir = dir_folder.path();
     for installed in [
         "@agentc/cli",
         &format!(
@@ -153,7 +156,7 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
         assert_no_install_scripts(&manifest);
     }
 
-    let version = npx(&dir, &["--version"]);
+    let version = npx(dir, &["--version"]);
     assert_eq!(
         String::from_utf8_lossy(&version.stdout),
         format!("agentc {VERSION}\n")
@@ -166,7 +169,7 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
             "-e",
             "console.log(require('@agentc/cli/resolve').binaryPath())",
         ])
-        .current_dir(&dir)
+        .current_dir(dir)
         .env_remove("AGENTC_BINARY"));
     let suffix = host().expect("host")["npm"]
         .as_str()
@@ -187,7 +190,7 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
         &root().join("protocols/shop-assistant"),
         &dir.join("agents/shop"),
     );
-    let clean = npx(&dir, &["check", "agents/shop"]);
+    let clean = npx(dir, &["check", "agents/shop"]);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean));
     assert!(
         text(&clean).contains("checked 7 files: no problems"),
@@ -201,7 +204,7 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
         "types:\n  Ticket:\n    status: { type: Staus }\n",
     )
     .expect("write");
-    let broken = npx(&dir, &["check", "--format", "short", "agents"]);
+    let broken = npx(dir, &["check", "--format", "short", "agents"]);
     assert_eq!(broken.status.code(), Some(1), "{}", text(&broken));
     assert!(
         String::from_utf8_lossy(&broken.stdout)
@@ -209,11 +212,11 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
         "{}",
         text(&broken)
     );
-    let usage = npx(&dir, &["check", "does-not-exist"]);
+    let usage = npx(dir, &["check", "does-not-exist"]);
     assert_eq!(usage.status.code(), Some(2), "{}", text(&usage));
 
     // Standard input reaches the binary: data to validate, on stdin.
-    let mut child = npx_agentc(&dir)
+    let mut child = npx_agentc(dir)
         .arg("validate")
         .args(["agents/shop/protocol.yaml", "-", "--tool", "add-to-cart"])
         .stdin(std::process::Stdio::piped())
@@ -244,10 +247,12 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-override-tarballs");
-    let main = pack_main(&out);
+    let out_folder = scratch("npm-override-tarballs");
+    let out = out_folder.path();
+    let main = pack_main(out);
     // Only the main package: the override must not need a platform package.
-    let dir = project("npm-override", &[&main], &[]);
+    let dir_folder = project("npm-override", &[&main], &[]);
+    let dir = dir_folder.path();
     let script = dir.join("my-agentc");
     std::fs::write(
         &script,
@@ -256,7 +261,7 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
     .expect("write");
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let run_with = |args: &[&str]| {
-        npx_agentc(&dir)
+        npx_agentc(dir)
             .args(args)
             .env("AGENTC_BINARY", &script)
             .output()
@@ -284,7 +289,7 @@ fn agentc_binary_overrides_the_package_and_signals_pass_through() {
         text(&direct)
     );
 
-    let missing = npx_agentc(&dir)
+    let missing = npx_agentc(dir)
         .arg("--version")
         .env("AGENTC_BINARY", dir.join("not-there"))
         .output()
@@ -307,10 +312,12 @@ fn without_its_platform_package_the_launcher_names_the_platform() {
         skip("this machine is not one of packaging/platforms.json's platforms");
         return;
     };
-    let out = scratch("npm-nobinary-tarballs");
-    let main = pack_main(&out);
-    let dir = project("npm-nobinary", &[&main], &[]);
-    let output = npx(&dir, &["--version"]);
+    let out_folder = scratch("npm-nobinary-tarballs");
+    let out = out_folder.path();
+    let main = pack_main(out);
+    let dir_folder = project("npm-nobinary", &[&main], &[]);
+    let dir = dir_folder.path();
+    let output = npx(dir, &["--version"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     let message = String::from_utf8_lossy(&output.stderr).into_owned();
     let named = match row["libc"].as_str() {
@@ -343,8 +350,9 @@ fn every_package_carries_its_platform_row() {
     if !tools() {
         return;
     }
-    let out = scratch("npm-every-platform");
-    let main = package_json(&pack_main(&out));
+    let out_folder = scratch("npm-every-platform");
+    let out = out_folder.path();
+    let main = package_json(&pack_main(out));
     assert_eq!(main["name"], "@agentc/cli");
     assert_eq!(main["version"], VERSION);
     assert_eq!(main["bin"]["agentc"], "bin/agentc");
@@ -361,7 +369,7 @@ fn every_package_carries_its_platform_row() {
         let target = row["target"].as_str().expect("target");
         let name = format!("@agentc/cli-{}", row["npm"].as_str().expect("npm"));
         assert_eq!(optional[&name], VERSION, "{name}");
-        let tarball = pack_platform(&out, target, binary);
+        let tarball = pack_platform(out, target, binary);
         let manifest = package_json(&tarball);
         assert_eq!(manifest["name"], name.as_str());
         assert_eq!(manifest["version"], VERSION);
@@ -423,15 +431,17 @@ fn the_static_musl_package_serves_a_glibc_linux() {
         "{} is not static",
         binary.display()
     );
-    let out = scratch("npm-musl-tarballs");
-    let main = pack_main(&out);
-    let musl = pack_platform(&out, target, &binary);
+    let out_folder = scratch("npm-musl-tarballs");
+    let out = out_folder.path();
+    let main = pack_main(out);
+    let musl = pack_platform(out, target, &binary);
     // npm refuses a package for another libc when it is named directly;
     // --force stands for what does reach such a machine (a lockfile, a
     // node_modules folder copied from a musl build stage).
-    let dir = project("npm-musl", &[&main, &musl], &["--force"]);
+    let dir_folder = project("npm-musl", &[&main, &musl], &["--force"]);
+    let dir = dir_folder.path();
     assert!(!dir.join("node_modules/@agentc/cli-linux-x64").exists());
-    let version = npx(&dir, &["--version"]);
+    let version = npx(dir, &["--version"]);
     assert_eq!(
         String::from_utf8_lossy(&version.stdout),
         format!("agentc {VERSION}\n"),
@@ -439,7 +449,7 @@ fn the_static_musl_package_serves_a_glibc_linux() {
         text(&version)
     );
     common::copy_dir(&root().join("protocols/shop-assistant"), &dir.join("shop"));
-    let clean = npx(&dir, &["check", "shop"]);
+    let clean = npx(dir, &["check", "shop"]);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean));
 }
 
@@ -459,11 +469,13 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
         return;
     };
     let row = platform(target);
-    let out = scratch("npm-arm-tarballs");
-    let main = pack_main(&out);
-    let arm = pack_platform(&out, target, &binary);
+    let out_folder = scratch("npm-arm-tarballs");
+    let out = out_folder.path();
+    let main = pack_main(out);
+    let arm = pack_platform(out, target, &binary);
     // npm refuses a package for another cpu when it is named directly.
-    let dir = project("npm-arm", &[&main, &arm], &["--force"]);
+    let dir_folder = project("npm-arm", &[&main, &arm], &["--force"]);
+    let dir = dir_folder.path();
     let installed = dir
         .join("node_modules/@agentc")
         .join(format!("cli-{}", row["npm"].as_str().expect("npm")))
@@ -497,7 +509,7 @@ fn the_aarch64_package_installs_and_its_binary_runs_under_qemu() {
     let check = Command::new("qemu-aarch64")
         .arg(&installed)
         .args(["check", "shop"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .output()
         .expect("qemu");

@@ -52,9 +52,9 @@ fn python() -> String {
     std::env::var("PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
-fn venv(name: &str) -> PathBuf {
+fn venv(name: &str) -> tempfile::TempDir {
     let dir = scratch(name);
-    run(Command::new(python()).args(["-m", "venv"]).arg(&dir));
+    run(Command::new(python()).args(["-m", "venv"]).arg(dir.path()));
     dir
 }
 
@@ -85,7 +85,8 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
         "the wheel holds more than the binary and its metadata: {members:?}"
     );
 
-    let env = venv("pypi-venv");
+    let env_folder = venv("pypi-venv");
+    let env = env_folder.path();
     run(Command::new(env.join("bin/pip"))
         .args([
             "install",
@@ -129,7 +130,6 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
         "{}",
         text(&broken)
     );
-    let _ = std::fs::remove_dir_all(env);
 }
 
 #[test]
@@ -146,14 +146,15 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
     for tag in ["manylinux2014_aarch64", "musllinux_1_2_aarch64"] {
         assert!(name.contains(tag), "{name} lacks {tag}");
     }
-    let out = scratch("pypi-arm");
+    let out_folder = scratch("pypi-arm");
+    let out = out_folder.path();
     run(Command::new(python())
         .args([
             "-c",
             "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])",
         ])
         .arg(&wheel)
-        .arg(&out));
+        .arg(out));
     let binary = out.join(format!("agentc_lint-{VERSION}.data/scripts/agentc"));
     assert_eq!(elf_machine(&binary), 183, "not an aarch64 binary");
     assert!(!elf_needs_interpreter(&binary), "not static");
@@ -178,7 +179,6 @@ fn the_aarch64_wheel_holds_a_static_aarch64_binary() {
         "{}",
         text(&ran)
     );
-    let _ = std::fs::remove_dir_all(out);
 }
 
 /// ruff-pre-commit's pattern, run for real: the mirror repository that the
@@ -196,19 +196,21 @@ fn the_pre_commit_mirror_runs_the_wheel() {
         );
         return;
     };
-    let mirror = scratch("pre-commit-mirror");
-    run(Command::new("git").args(["init", "--quiet"]).arg(&mirror));
+    let mirror_folder = scratch("pre-commit-mirror");
+    let mirror = mirror_folder.path();
+    run(Command::new("git").args(["init", "--quiet"]).arg(mirror));
     run(Command::new(python())
         .arg(root().join("packaging/release/release.py"))
         .arg("mirror")
-        .arg(&mirror));
+        .arg(mirror));
 
-    let project = scratch("pre-commit-project");
+    let project_folder = scratch("pre-commit-project");
+    let project = project_folder.path();
     let git = |args: &[&str]| {
         run(Command::new("git")
             .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
             .args(args)
-            .current_dir(&project))
+            .current_dir(project))
     };
     git(&["init", "--quiet"]);
     common::copy_dir(
@@ -217,14 +219,15 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     );
     git(&["add", "--all"]);
     git(&["commit", "--quiet", "--message", "a clean agent"]);
-    let home = scratch("pre-commit-home");
+    let home_folder = scratch("pre-commit-home");
+    let home = home_folder.path();
     let try_repo = || {
         Command::new(tools.join("pre-commit"))
             .arg("try-repo")
-            .arg(&mirror)
+            .arg(mirror)
             .args(["agentc-check", "--all-files"])
-            .current_dir(&project)
-            .env("PRE_COMMIT_HOME", &home)
+            .current_dir(project)
+            .env("PRE_COMMIT_HOME", home)
             .env("PIP_FIND_LINKS", wheel.parent().expect("the wheels folder"))
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
             .env("NO_COLOR", "1")
@@ -257,9 +260,6 @@ fn the_pre_commit_mirror_runs_the_wheel() {
     // pre-commit could only set the hook up by installing agentc-lint, and
     // until a release publishes it, the one agentc-lint pip can find is the
     // local wheel (PIP_FIND_LINKS).
-    for dir in [mirror, project, home] {
-        let _ = std::fs::remove_dir_all(dir);
-    }
 }
 
 /// `pip install` from the sdist builds agentc from source: the sdist must
@@ -272,10 +272,11 @@ fn the_sdist_holds_what_a_source_build_needs() {
         skip("AGENTC_PACKAGING_BIN is not set (a folder with maturin; see .ci/run)");
         return;
     };
-    let out = scratch("sdist");
+    let out_folder = scratch("sdist");
+    let out = out_folder.path();
     run(Command::new(bin.join("maturin"))
         .args(["sdist", "--out"])
-        .arg(&out)
+        .arg(out)
         .current_dir(root()));
     let sdist = out.join(format!("agentc_lint-{VERSION}.tar.gz"));
     assert!(sdist.is_file(), "no {}", sdist.display());
@@ -283,7 +284,7 @@ fn the_sdist_holds_what_a_source_build_needs() {
         .arg("-xzf")
         .arg(&sdist)
         .arg("-C")
-        .arg(&out));
+        .arg(out));
     let unpacked = out.join(format!("agentc_lint-{VERSION}"));
     for absent in ["tests", "protocols", "snapshots", "fuzz"] {
         assert!(!unpacked.join(absent).exists(), "the sdist holds {absent}/");
@@ -303,5 +304,4 @@ fn the_sdist_holds_what_a_source_build_needs() {
         "the sdist does not build:\n{}",
         text(&checked)
     );
-    let _ = std::fs::remove_dir_all(out);
 }

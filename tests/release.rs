@@ -45,11 +45,8 @@ fn text(output: &Output) -> String {
     )
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentc-release-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    common::scratch(&format!("release-{name}"))
 }
 
 fn cargo_version() -> &'static str {
@@ -57,8 +54,9 @@ fn cargo_version() -> &'static str {
 }
 
 /// The files `release.py versions` reads, copied into a scratch repository.
-fn copy_of_the_version_files(name: &str) -> PathBuf {
-    let dir = scratch(name);
+fn copy_of_the_version_files(name: &str) -> tempfile::TempDir {
+    let folder = scratch(name);
+    let dir = folder.path();
     for file in [
         "Cargo.toml",
         "Cargo.lock",
@@ -81,7 +79,7 @@ fn copy_of_the_version_files(name: &str) -> PathBuf {
         std::fs::create_dir_all(to.parent().expect("a folder")).expect("make the folder");
         std::fs::copy(root().join(file), &to).unwrap_or_else(|e| panic!("copy {file}: {e}"));
     }
-    dir
+    folder
 }
 
 #[test]
@@ -112,7 +110,8 @@ fn every_file_that_carries_the_version_carries_cargos() {
 #[ignore = "needs Python 3.11 or later as python3 or $PYTHON (CI runs it)"]
 fn a_file_that_disagrees_is_named() {
     let Some(python) = python() else { return };
-    let dir = copy_of_the_version_files("disagree");
+    let dir_folder = copy_of_the_version_files("disagree");
+    let dir = dir_folder.path();
     let file = dir.join("editors/vscode/package.json");
     let changed = std::fs::read_to_string(&file).expect("read").replacen(
         &format!("\"version\": \"{}\"", cargo_version()),
@@ -120,7 +119,7 @@ fn a_file_that_disagrees_is_named() {
         1,
     );
     std::fs::write(&file, changed).expect("write");
-    let output = release(&python, &dir, &["versions"]);
+    let output = release(&python, dir, &["versions"]);
     assert!(!output.status.success(), "{}", text(&output));
     assert!(
         text(&output).contains("these disagree with Cargo.toml's version")
@@ -128,22 +127,22 @@ fn a_file_that_disagrees_is_named() {
         "{}",
         text(&output)
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 #[ignore = "needs Python 3.11 or later as python3 or $PYTHON (CI runs it)"]
 fn set_version_writes_every_file_and_nothing_else() {
     let Some(python) = python() else { return };
-    let dir = copy_of_the_version_files("set-version");
-    let before: Vec<(PathBuf, String)> = walk(&dir)
+    let dir_folder = copy_of_the_version_files("set-version");
+    let dir = dir_folder.path();
+    let before: Vec<(PathBuf, String)> = walk(dir)
         .into_iter()
         .map(|p| {
             let t = std::fs::read_to_string(&p).expect("read");
             (p, t)
         })
         .collect();
-    let output = release(&python, &dir, &["set-version", "1.2.3-rc.1"]);
+    let output = release(&python, dir, &["set-version", "1.2.3-rc.1"]);
     assert!(output.status.success(), "{}", text(&output));
     // Every file `versions` reads now says the new version, and only it.
     let listed = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -161,7 +160,7 @@ fn set_version_writes_every_file_and_nothing_else() {
     assert_eq!(files, 13, "{listed}");
     for (path, old) in before {
         let new = std::fs::read_to_string(&path).expect("read");
-        let name = path.strip_prefix(&dir).expect("inside").to_string_lossy();
+        let name = path.strip_prefix(dir).expect("inside").to_string_lossy();
         if name.ends_with("release.py")
             || name.ends_with("platforms.json")
             || name == "pyproject.toml"
@@ -182,9 +181,8 @@ fn set_version_writes_every_file_and_nothing_else() {
             assert_eq!(old, restored, "{name}");
         }
     }
-    let output = release(&python, &dir, &["set-version", "next"]);
+    let output = release(&python, dir, &["set-version", "next"]);
     assert!(!output.status.success(), "{}", text(&output));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
@@ -262,7 +260,8 @@ fn the_plan_is_platforms_json_and_refuses_a_wrong_tag() {
 #[ignore = "needs Python 3.11 or later as python3 or $PYTHON (CI runs it)"]
 fn archives_are_byte_identical_and_hold_the_binary_and_licences() {
     let Some(python) = python() else { return };
-    let dist = scratch("archive");
+    let dist_folder = scratch("archive");
+    let dist = dist_folder.path();
     // Stand-ins: the archive's bytes are what is tested, and the debug
     // binary would take most of a minute to compress.
     for (target, name, body) in [
@@ -370,7 +369,6 @@ fn archives_are_byte_identical_and_hold_the_binary_and_licences() {
         "{}",
         text(&output)
     );
-    let _ = std::fs::remove_dir_all(dist);
 }
 
 /// The scripts the release workflow names, with the interpreter it runs them with.
@@ -459,12 +457,13 @@ fn the_release_workflow_passes_github_s_schema() {
 #[ignore = "needs Python 3.11 or later as python3 or $PYTHON (CI runs it)"]
 fn the_pre_commit_mirror_is_committed_and_tagged() {
     let Some(python) = python() else { return };
-    let checkout = scratch("mirror");
+    let checkout_folder = scratch("mirror");
+    let checkout = checkout_folder.path();
     let git = |args: &[&str]| {
         let output = Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
             .arg("-C")
-            .arg(&checkout)
+            .arg(checkout)
             .args(args)
             .output()
             .expect("git");
@@ -508,7 +507,6 @@ fn the_pre_commit_mirror_is_committed_and_tagged() {
             .unwrap_or_else(|e| panic!("{file} is not in packaging/pre-commit: {e}"));
         assert_eq!(ours, theirs, "{file}");
     }
-    let _ = std::fs::remove_dir_all(checkout);
 }
 
 /// The release's steps that can run here, run as release.yml writes them
@@ -542,7 +540,8 @@ fn the_release_steps_run_as_written() {
             .to_string()
     };
     // A checkout: the repository's scripts, and a dist/ with one build.
-    let checkout = scratch("steps");
+    let checkout_folder = scratch("steps");
+    let checkout = checkout_folder.path();
     std::os::unix::fs::symlink(root().join("packaging"), checkout.join("packaging"))
         .expect("link packaging/");
     let target = "x86_64-unknown-linux-gnu";
@@ -553,7 +552,7 @@ fn the_release_steps_run_as_written() {
     let run_step = |script: String| {
         let output = Command::new("bash")
             .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &script])
-            .current_dir(&checkout)
+            .current_dir(checkout)
             .env("TARGET", target)
             .env("PYTHON", &python)
             .env("VERSION", cargo_version())
@@ -582,5 +581,4 @@ fn the_release_steps_run_as_written() {
             "the steps did not write {file}"
         );
     }
-    let _ = std::fs::remove_dir_all(checkout);
 }

@@ -75,7 +75,8 @@ fn the_extension_compiles_strict_passes_its_tests_and_packages() {
         "{report}"
     );
 
-    let out = scratch("vsix");
+    let out_folder = scratch("vsix");
+    let out = out_folder.path();
     let vsix = out.join("agentc.vsix");
     let packaged = node_bin(dir, "vsce")
         .args(["package", "--out"])
@@ -120,5 +121,4 @@ fn the_extension_compiles_strict_passes_its_tests_and_packages() {
     .expect("json");
     assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(manifest["main"], "./out/extension.js");
-    let _ = std::fs::remove_dir_all(out);
 }

@@ -8,6 +8,7 @@
 //! the file it is about. Loading from disk ([`load`]) is separate from
 //! checking ([`check`]), which works on text, as an editor has it.
 
+mod frontmatter;
 mod prompts;
 mod references;
 mod settings;

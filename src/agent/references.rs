@@ -3,10 +3,10 @@
 //! `description`, a lowercase-with-dashes name, and someone who lists it.
 
 use super::FileFindings;
+use super::frontmatter::{self, Missing};
 use crate::check::slug_problem;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::diagnostic::{Code, Diagnostic, nearest};
 use crate::model::Model;
-use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::Name;
 use crate::yaml::{self, NodeKind};
@@ -72,43 +72,25 @@ pub(super) fn check(
 /// The frontmatter: `---`, YAML with a `description`, `---`.
 fn check_frontmatter(report: &mut FileFindings) {
     let text = report.source.text();
-    if let Some(problem) = crlf_frontmatter(text, Code::MissingField) {
-        report.diagnostics.push(problem);
-        return;
-    }
-    let Some(end) = frontmatter_end(text) else {
-        if text
-            .split_inclusive('\n')
-            .next()
-            .is_some_and(|l| l.trim_end() == "---")
-        {
-            report.diagnostics.push(
-                Diagnostic::new(
+    let frontmatter = match frontmatter::read(&report.source) {
+        Ok(frontmatter) => frontmatter,
+        Err(missing) => {
+            report.diagnostics.push(match missing {
+                Missing::Crlf => frontmatter::crlf(Code::MissingField),
+                Missing::Unclosed => Diagnostic::new(
                     Code::MissingField,
                     Span::new(0, 3),
                     "the reference's frontmatter is never closed",
                 )
                 .with_help("end the frontmatter with a line `---` after `description: ...`"),
-            );
+                Missing::Absent => Diagnostic::new(Code::MissingField, Span::empty(0), "reference has no frontmatter with a `description`")
+                    .with_help("start the file with `---`, a line `description: What this reference contains`, and `---`")
+                    .with_note("the agent sees each reference's description and decides from it whether to read the reference"),
+            });
             return;
         }
-        report.diagnostics.push(
-            Diagnostic::new(Code::MissingField, Span::empty(0), "reference has no frontmatter with a `description`")
-                .with_help("start the file with `---`, a line `description: What this reference contains`, and `---`")
-                .with_note("the agent sees each reference's description and decides from it whether to read the reference"),
-        );
-        return;
     };
-    // The YAML keeps the opening `---` (a document start) and stops before
-    // the closing one, so its offsets are the file's.
-    let yaml_source = Source::new(report.source.name(), &text[..end]);
-    let mut diags = Diagnostics::default();
-    let root = yaml::parse(&yaml_source, &mut diags);
-    let problems: Vec<Diagnostic> = diags
-        .into_vec()
-        .into_iter()
-        .filter(|d| d.code != Code::RootNotMapping)
-        .collect();
+    let (root, problems) = frontmatter.parse();
     // Frontmatter that is not YAML is reported as such, and only as such.
     let readable = problems.is_empty();
     report.diagnostics.extend(problems);
@@ -160,36 +142,4 @@ fn is_text(value: &yaml::Node) -> bool {
     value
         .as_scalar()
         .is_some_and(|s| matches!(s.value(), yaml::Value::Str(text) if !text.trim().is_empty()))
-}
-
-/// The problem with frontmatter whose first line ends in `\r\n`: the Octavus
-/// CLI finds frontmatter with `/^---\n/`, so it reads none there. `code` is
-/// what a file without frontmatter gets.
-pub(super) fn crlf_frontmatter(text: &str, code: Code) -> Option<Diagnostic> {
-    text.starts_with("---\r\n").then(|| {
-        Diagnostic::new(
-            code,
-            Span::new(0, 3),
-            "the frontmatter's lines end in CRLF (`\\r\\n`), and the Octavus CLI finds none there",
-        )
-        .with_help("save the file with LF (`\\n`) line ends; with git, add `*.md text eol=lf` to `.gitattributes`")
-        .with_note("the CLI matches frontmatter with `/^---\\n/`")
-    })
-}
-
-/// Where the closing `---` line starts, when the text opens with a
-/// frontmatter block.
-pub(super) fn frontmatter_end(text: &str) -> Option<usize> {
-    let first = text.split_inclusive('\n').next()?;
-    if first.trim_end() != "---" {
-        return None;
-    }
-    let mut offset = first.len();
-    for line in text[first.len()..].split_inclusive('\n') {
-        if line.trim_end() == "---" {
-            return Some(offset);
-        }
-        offset += line.len();
-    }
-    None
 }

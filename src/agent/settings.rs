@@ -12,6 +12,7 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
 use crate::emit::EmitError;
 use crate::emit::aap::AgentMeta;
 use crate::model::Model;
+use crate::model::format::{interactive_sections, worker_sections};
 use crate::source::Source;
 use crate::span::Span;
 use crate::validate::json;
@@ -216,19 +217,12 @@ fn check_format(
     report: &mut FileFindings,
 ) {
     let protocol = &model.protocol;
-    let (wanted, found) = match format {
-        "worker" => (
-            "steps",
-            ["triggers", "handlers", "agent"]
-                .iter()
-                .find_map(|k| protocol.section(k)),
-        ),
-        _ => (
-            "handlers",
-            ["steps", "output"].iter().find_map(|k| protocol.section(k)),
-        ),
+    // The first section of the other format, in the grammar's order.
+    let (wanted, other) = match format {
+        "worker" => ("steps", interactive_sections(protocol)),
+        _ => ("handlers", worker_sections(protocol)),
     };
-    if let Some(section) = found {
+    if let Some(section) = other.first() {
         let line = source.position(section.span.start as usize).line;
         report.diagnostics.push(
             Diagnostic::new(

@@ -16,12 +16,11 @@
 //!   every diagnostic points into `SKILL.md`: nothing of `.env` is shown.
 
 use super::FileFindings;
-use super::references::{crlf_frontmatter, frontmatter_end};
+use super::frontmatter::{self, Missing};
 use crate::check::slug_problem;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
-use crate::source::Source;
+use crate::diagnostic::{Code, Diagnostic, nearest};
 use crate::span::Span;
-use crate::yaml::{self, Entry, Node, NodeKind, Value};
+use crate::yaml::{Entry, Node, NodeKind, Value};
 
 /// The keys `octavus skills sync` reads (`title` is in the CLI's source,
 /// not in the docs' table).
@@ -60,45 +59,35 @@ pub(super) fn check(report: &mut FileFindings, env: Option<&str>) {
         return;
     }
     let text = report.source.text();
-    if let Some(problem) = crlf_frontmatter(text, Code::SkillFile) {
-        report.diagnostics.push(problem);
-        return;
-    }
-    let Some(end) = frontmatter_end(text) else {
-        let opened = text
-            .split_inclusive('\n')
-            .next()
-            .is_some_and(|l| l.trim_end() == "---");
-        let diagnostic = if opened {
-            Diagnostic::new(
-                Code::SkillFile,
-                Span::new(0, 3),
-                "the frontmatter of `SKILL.md` is never closed",
-            )
-            .with_help("end the frontmatter with a line `---`")
-        } else {
-            Diagnostic::new(
-                Code::SkillFile,
-                Span::empty(0),
-                "`SKILL.md` has no YAML frontmatter",
-            )
-            .with_help("start the file with `---`, a line `name: my-skill`, a line `description: What the skill does`, and `---`")
-        };
-        report.diagnostics.push(
-            diagnostic.with_note("`octavus skills sync` refuses a skill without frontmatter"),
-        );
-        return;
+    let frontmatter = match frontmatter::read(&report.source) {
+        Ok(frontmatter) => frontmatter,
+        Err(Missing::Crlf) => {
+            report.diagnostics.push(frontmatter::crlf(Code::SkillFile));
+            return;
+        }
+        Err(missing) => {
+            let diagnostic = if missing == Missing::Unclosed {
+                Diagnostic::new(
+                    Code::SkillFile,
+                    Span::new(0, 3),
+                    "the frontmatter of `SKILL.md` is never closed",
+                )
+                .with_help("end the frontmatter with a line `---`")
+            } else {
+                Diagnostic::new(
+                    Code::SkillFile,
+                    Span::empty(0),
+                    "`SKILL.md` has no YAML frontmatter",
+                )
+                .with_help("start the file with `---`, a line `name: my-skill`, a line `description: What the skill does`, and `---`")
+            };
+            report.diagnostics.push(
+                diagnostic.with_note("`octavus skills sync` refuses a skill without frontmatter"),
+            );
+            return;
+        }
     };
-    // The YAML keeps the opening `---` (a document start) and stops before
-    // the closing one, so its offsets are the file's.
-    let yaml_source = Source::new(report.source.name(), &text[..end]);
-    let mut diags = Diagnostics::default();
-    let root = yaml::parse(&yaml_source, &mut diags);
-    let problems: Vec<Diagnostic> = diags
-        .into_vec()
-        .into_iter()
-        .filter(|d| d.code != Code::RootNotMapping)
-        .collect();
+    let (root, problems) = frontmatter.parse();
     // Frontmatter that is not YAML is reported as such, and only as such.
     if !problems.is_empty() {
         report.diagnostics.extend(problems);

@@ -4,6 +4,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
+use crate::span::Span;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -12,6 +13,55 @@ use std::collections::VecDeque;
 /// Most references of a cycle named and labelled in its diagnostic; a longer
 /// path is summarized, since nobody reads (or can render) thousands.
 const MAX_SHOWN: usize = 8;
+
+/// A cycle of `length` references, reported at its first type's name:
+/// `shown` is the types along it from there (at most `MAX_SHOWN` steps),
+/// `references` each shown reference (where, from, to), and `others` the
+/// types of its component the path does not pass through.
+fn circular_type(
+    span: Span,
+    length: usize,
+    shown: &[&str],
+    references: &[(Span, &str, &str)],
+    others: &[&str],
+) -> Diagnostic {
+    let message = if length == 1 {
+        format!("type `{}` refers to itself", shown[0])
+    } else {
+        let path = shown
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(" → ");
+        let more = length.saturating_sub(MAX_SHOWN);
+        let more = if more > 0 {
+            format!(" → … ({more} more)")
+        } else {
+            String::new()
+        };
+        format!("types refer to each other in a cycle: {path}{more}")
+    };
+    let mut diagnostic = Diagnostic::new(Code::CircularType, span, message);
+    for &(at, from, to) in references {
+        diagnostic = diagnostic.with_label(at, format!("`{from}` refers to `{to}` here"));
+    }
+    if !others.is_empty() {
+        let listed: Vec<String> = others
+            .iter()
+            .take(MAX_SHOWN)
+            .map(|name| format!("`{name}`"))
+            .collect();
+        let more = match others.len().saturating_sub(MAX_SHOWN) {
+            0 => String::new(),
+            more => format!(" and {more} more"),
+        };
+        diagnostic =
+            diagnostic.with_note(format!("also in this cycle: {}{more}", listed.join(", ")));
+    }
+    diagnostic.with_help(
+        "protocol types cannot be recursive; break the cycle by typing one of these references as `unknown`, or by flattening the nested type",
+    )
+}
 
 pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
     let graph = &model.graph;
@@ -36,63 +86,35 @@ pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
             .iter()
             .map(|&e| graph.raw_edges()[e.index()].target())
             .collect();
-        let message = if path.len() == 1 {
-            format!("type `{}` refers to itself", name(start))
-        } else {
-            let shown = std::iter::once(start)
-                .chain(targets.iter().copied().take(MAX_SHOWN))
-                .map(|n| format!("`{}`", name(n)))
-                .collect::<Vec<_>>()
-                .join(" → ");
-            let more = path.len().saturating_sub(MAX_SHOWN);
-            let more = if more > 0 {
-                format!(" → … ({more} more)")
-            } else {
-                String::new()
-            };
-            format!("types refer to each other in a cycle: {shown}{more}")
-        };
-        let mut diagnostic = Diagnostic::new(
-            Code::CircularType,
-            model.def(graph[start]).name.span,
-            message,
-        );
-        for &edge in path.iter().take(MAX_SHOWN) {
-            let e = &graph.raw_edges()[edge.index()];
-            diagnostic = diagnostic.with_label(
-                e.weight,
-                format!(
-                    "`{}` refers to `{}` here",
-                    name(e.source()),
-                    name(e.target())
-                ),
-            );
-        }
+        let shown: Vec<&str> = std::iter::once(start)
+            .chain(targets.iter().copied().take(MAX_SHOWN))
+            .map(name)
+            .collect();
+        let references: Vec<(Span, &str, &str)> = path
+            .iter()
+            .take(MAX_SHOWN)
+            .map(|&edge| {
+                let e = &graph.raw_edges()[edge.index()];
+                (e.weight, name(e.source()), name(e.target()))
+            })
+            .collect();
         // Types of the component that the reported path does not pass through.
         let mut on_path = vec![false; graph.node_count()];
         for &n in &targets {
             on_path[n.index()] = true;
         }
-        let others: Vec<NodeIndex> = component
+        let others: Vec<&str> = component
             .iter()
             .copied()
             .filter(|n| !on_path[n.index()])
+            .map(name)
             .collect();
-        if !others.is_empty() {
-            let listed: Vec<String> = others
-                .iter()
-                .take(MAX_SHOWN)
-                .map(|&n| format!("`{}`", name(n)))
-                .collect();
-            let more = match others.len().saturating_sub(MAX_SHOWN) {
-                0 => String::new(),
-                more => format!(" and {more} more"),
-            };
-            diagnostic =
-                diagnostic.with_note(format!("also in this cycle: {}{more}", listed.join(", ")));
-        }
-        diags.push(diagnostic.with_help(
-            "protocol types cannot be recursive; break the cycle by typing one of these references as `unknown`, or by flattening the nested type",
+        diags.push(circular_type(
+            model.def(graph[start]).name.span,
+            path.len(),
+            &shown,
+            &references,
+            &others,
         ));
     }
 }

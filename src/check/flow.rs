@@ -9,11 +9,183 @@ use super::settings::{check_config, check_presentation};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::resolve::MAIN_THREAD;
 use crate::model::{Model, VariableOrigin};
-use crate::syntax::{Block, BlockKind, Builtin, Name, Setting, TypeExprKind};
+use crate::span::Span;
+use crate::syntax::{Block, BlockKind, Builtin, Name, Setting, Tool, TypeExpr, TypeExprKind};
 use std::collections::{HashMap, HashSet};
 
 /// Most names a help line lists.
 pub(super) const MAX_LISTED: usize = 12;
+
+/// A block of a worker (named `block`, its kind at `span`) that uses a
+/// thread and names none.
+fn worker_block_without_thread(block: &Name, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnknownThread,
+        span,
+        format!(
+            "block `{}` names no `thread`, and a worker has no main thread",
+            block.text
+        ),
+    )
+    .with_help("add `thread:` naming a thread that an earlier `start-thread` step creates")
+}
+
+/// `later` is the name of the block that starts the thread after this
+/// use, if one does; else `near` is the nearest started thread, if one is
+/// near. `worker`: in a worker's steps (no main thread).
+fn thread_not_started(
+    thread: &Name,
+    later: Option<Span>,
+    near: Option<&str>,
+    worker: bool,
+) -> Diagnostic {
+    let name = thread.text.as_str();
+    let diagnostic = Diagnostic::new(
+        Code::UnknownThread,
+        thread.span,
+        format!("thread `{name}` is used before any `start-thread` creates it"),
+    );
+    match (later, near) {
+        (Some(later), _) => diagnostic
+            .with_label(later, "started only here, later")
+            .with_help("move the `start-thread` block before this one"),
+        (None, Some(near)) => diagnostic.did_you_mean(thread.span, near),
+        (None, None) => diagnostic.with_help(format!(
+            "add a `start-thread` block with `thread: {name}` before this block{}",
+            if worker {
+                "; workers have no main thread"
+            } else {
+                ", or leave `thread` out to use the main thread"
+            }
+        )),
+    }
+}
+
+/// `declared` is where the variable is declared; `worker`: in a
+/// worker's steps.
+fn read_before_write(name: &Name, declared: Span, worker: bool) -> Diagnostic {
+    let anywhere = if worker {
+        "no earlier step writes it"
+    } else {
+        "no earlier block in this handler, and no other handler, writes it"
+    };
+    Diagnostic::new(
+        Code::ReadBeforeWrite,
+        name.span,
+        format!("variable `{}` is read before anything sets it", name.text),
+    )
+    .with_label(declared, "declared here without a `default`")
+    .with_help(format!(
+        "{anywhere}; set it with `output: {}` in an earlier block, or give it a `default`",
+        name.text
+    ))
+}
+
+/// `output` names an input or a resource (`origin`), declared at `declared`.
+fn output_not_a_variable(output: &Name, origin: VariableOrigin, declared: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidOutput,
+        output.span,
+        format!(
+            "`output` must name a variable, but `{}` is {}",
+            output.text,
+            origin.describe()
+        ),
+    )
+    .with_label(declared, "declared here")
+    .with_help(match origin {
+        VariableOrigin::Resource => {
+            "write the value to a variable, then persist it with a tool call"
+        }
+        _ => "inputs are immutable; declare a variable under `variables:` for the result",
+    })
+}
+
+/// `near` is the nearest declared variable, if one is near.
+fn output_not_declared(output: &Name, near: Option<&str>) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::InvalidOutput,
+        output.span,
+        format!(
+            "`output` names `{}`, which is not a declared variable",
+            output.text
+        ),
+    );
+    match near {
+        Some(near) => diagnostic.did_you_mean(output.span, near),
+        None => diagnostic.with_help(format!(
+            "declare it: `variables: {{ {}: {{ type: string }} }}`",
+            output.text
+        )),
+    }
+}
+
+/// An argument of a `tool-call` that is not a parameter of `tool`: the
+/// nearest parameter, else (when there are few) all of them.
+fn unknown_parameter(tool: &Tool, parameter: &Name) -> Diagnostic {
+    let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
+    let diagnostic = Diagnostic::new(
+        Code::UnknownKey,
+        parameter.span,
+        format!(
+            "tool `{}` has no parameter `{}`",
+            tool.name.text, parameter.text
+        ),
+    )
+    .with_label(tool.name.span, "the tool is declared here");
+    match nearest(&parameter.text, parameters()) {
+        Some(near) => diagnostic.did_you_mean(parameter.span, near),
+        None if tool.parameters.is_empty() => diagnostic.with_help("the tool takes no parameters"),
+        None if tool.parameters.len() > MAX_LISTED => diagnostic,
+        None => diagnostic.with_help(format!(
+            "its parameters are {}",
+            parameters()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The `tool-call` (its tool named at `call`) gives no value for the
+/// required `parameter`.
+fn missing_argument(call: Span, tool: &str, parameter: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::MissingField,
+        call,
+        format!(
+            "`tool-call` of `{tool}` gives no value for required parameter `{}`",
+            parameter.text
+        ),
+    )
+    .with_label(parameter.span, "required here")
+    .with_help(format!(
+        "add `{}: ...` under the block's `input:`",
+        parameter.text
+    ))
+}
+
+/// The variable `output` is declared of type `declared`, and the block
+/// stores a `response`.
+fn response_type_mismatch(output: &Name, declared: &TypeExpr, response: &TypeExpr) -> Diagnostic {
+    let written = declared.display();
+    Diagnostic::new(
+        Code::ResponseTypeMismatch,
+        output.span,
+        format!(
+            "variable `{}` is declared `{written}`, but this block stores a `{}`",
+            output.text,
+            response.display()
+        ),
+    )
+    .with_label(declared.span, format!("declared `{written}` here"))
+    .with_label(response.span, "the response type")
+    .with_help(format!(
+        "declare `{}` with `type: {}`",
+        output.text,
+        response.display()
+    ))
+}
 
 /// The blocks of one handler, or a worker's steps, in order.
 pub(super) fn check_sequence(
@@ -80,7 +252,7 @@ pub(super) fn check_sequence(
             BlockKind::NextMessage => check_response_output(model, block, diags),
             _ => {}
         }
-        for setting in &block.models {
+        for (_, setting) in &block.models {
             if let Setting::Variable(name) = setting {
                 check_dynamic(model, "model", name, diags);
             }
@@ -101,19 +273,7 @@ pub(super) fn check_sequence(
             BlockKind::NextMessage | BlockKind::AddMessage | BlockKind::SerializeThread
         );
         if scope.worker && uses_a_thread && block.thread.is_none() {
-            diags.push(
-                Diagnostic::new(
-                    Code::UnknownThread,
-                    block.kind_span,
-                    format!(
-                        "block `{}` names no `thread`, and a worker has no main thread",
-                        block.name.text
-                    ),
-                )
-                .with_help(
-                    "add `thread:` naming a thread that an earlier `start-thread` step creates",
-                ),
-            );
+            diags.push(worker_block_without_thread(&block.name, block.kind_span));
         }
         if kind == BlockKind::StartThread
             && let Some(thread) = &block.thread
@@ -146,28 +306,12 @@ pub(super) fn check_thread(
     if !scope.worker && names.is_started(name) && later.is_none() {
         return;
     }
-    let mut diagnostic = Diagnostic::new(
-        Code::UnknownThread,
-        thread.span,
-        format!("thread `{name}` is used before any `start-thread` creates it"),
-    );
-    diagnostic = match later {
-        Some(block) => diagnostic
-            .with_label(block.name.span, "started only here, later")
-            .with_help("move the `start-thread` block before this one"),
-        None => match nearest(name, names.started_threads()) {
-            Some(near) => diagnostic.did_you_mean(thread.span, near),
-            None => diagnostic.with_help(format!(
-                "add a `start-thread` block with `thread: {name}` before this block{}",
-                if scope.worker {
-                    "; workers have no main thread"
-                } else {
-                    ", or leave `thread` out to use the main thread"
-                }
-            )),
-        },
+    let later = later.map(|block| block.name.span);
+    let near = match later {
+        Some(_) => None,
+        None => nearest(name, names.started_threads()),
     };
-    diags.push(diagnostic);
+    diags.push(thread_not_started(thread, later, near, scope.worker));
 }
 
 /// A variable with no default that nothing can have written yet.
@@ -193,68 +337,24 @@ pub(super) fn check_read_before_write(
     {
         return;
     }
-    let anywhere = if scope.worker {
-        "no earlier step writes it"
-    } else {
-        "no earlier block in this handler, and no other handler, writes it"
-    };
-    diags.push(
-        Diagnostic::new(
-            Code::ReadBeforeWrite,
-            name.span,
-            format!("variable `{}` is read before anything sets it", name.text),
-        )
-        .with_label(field.name.span, "declared here without a `default`")
-        .with_help(format!(
-            "{anywhere}; set it with `output: {}` in an earlier block, or give it a `default`",
-            name.text
-        )),
-    );
+    diags.push(read_before_write(name, field.name.span, scope.worker));
 }
 
 /// `output:` names a declared variable.
 pub(super) fn check_output(model: &Model, output: &Name, diags: &mut Diagnostics) {
     match model.variable(&output.text) {
         Some((VariableOrigin::Variable, _)) => {}
-        Some((origin, field)) => diags.push(
-            Diagnostic::new(
-                Code::InvalidOutput,
-                output.span,
-                format!(
-                    "`output` must name a variable, but `{}` is {}",
-                    output.text,
-                    origin.describe()
-                ),
-            )
-            .with_label(field.name.span, "declared here")
-            .with_help(match origin {
-                VariableOrigin::Resource => {
-                    "write the value to a variable, then persist it with a tool call"
-                }
-                _ => "inputs are immutable; declare a variable under `variables:` for the result",
-            }),
-        ),
+        Some((origin, field)) => {
+            diags.push(output_not_a_variable(output, origin, field.name.span));
+        }
         None => {
             let candidates = model
                 .protocol
                 .variables
                 .iter()
                 .map(|f| f.name.text.as_str());
-            let diagnostic = Diagnostic::new(
-                Code::InvalidOutput,
-                output.span,
-                format!(
-                    "`output` names `{}`, which is not a declared variable",
-                    output.text
-                ),
-            );
-            diags.push(match nearest(&output.text, candidates) {
-                Some(near) => diagnostic.did_you_mean(output.span, near),
-                None => diagnostic.with_help(format!(
-                    "declare it: `variables: {{ {}: {{ type: string }} }}`",
-                    output.text
-                )),
-            });
+            let near = nearest(&output.text, candidates);
+            diags.push(output_not_declared(output, near));
         }
     }
 }
@@ -279,48 +379,16 @@ pub(super) fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnost
     for argument in &block.arguments {
         let parameter = &argument.parameter;
         if !declared.contains(parameter.text.as_str()) {
-            let diagnostic = Diagnostic::new(
-                Code::UnknownKey,
-                parameter.span,
-                format!(
-                    "tool `{}` has no parameter `{}`",
-                    tool.name.text, parameter.text
-                ),
-            )
-            .with_label(tool.name.span, "the tool is declared here");
-            diags.push(match nearest(&parameter.text, parameters()) {
-                Some(near) => diagnostic.did_you_mean(parameter.span, near),
-                None if tool.parameters.is_empty() => {
-                    diagnostic.with_help("the tool takes no parameters")
-                }
-                None if tool.parameters.len() > MAX_LISTED => diagnostic,
-                None => diagnostic.with_help(format!(
-                    "its parameters are {}",
-                    parameters()
-                        .map(|p| format!("`{p}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            });
+            diags.push(unknown_parameter(tool, parameter));
         }
     }
     for parameter in tool.parameters.iter().filter(|p| !p.optional) {
         if !given.contains(parameter.name.text.as_str()) {
-            diags.push(
-                Diagnostic::new(
-                    Code::MissingField,
-                    name.span,
-                    format!(
-                        "`tool-call` of `{}` gives no value for required parameter `{}`",
-                        tool.name.text, parameter.name.text
-                    ),
-                )
-                .with_label(parameter.name.span, "required here")
-                .with_help(format!(
-                    "add `{}: ...` under the block's `input:`",
-                    parameter.name.text
-                )),
-            );
+            diags.push(missing_argument(
+                name.span,
+                &tool.name.text,
+                &parameter.name,
+            ));
         }
     }
 }
@@ -339,23 +407,5 @@ pub(super) fn check_response_output(model: &Model, block: &Block, diags: &mut Di
     if ty.kind == TypeExprKind::Builtin(Builtin::Unknown) || ty.kind == response.kind {
         return;
     }
-    let declared = ty.display();
-    diags.push(
-        Diagnostic::new(
-            Code::ResponseTypeMismatch,
-            output.span,
-            format!(
-                "variable `{}` is declared `{declared}`, but this block stores a `{}`",
-                output.text,
-                response.display()
-            ),
-        )
-        .with_label(ty.span, format!("declared `{declared}` here"))
-        .with_label(response.span, "the response type")
-        .with_help(format!(
-            "declare `{}` with `type: {}`",
-            output.text,
-            response.display()
-        )),
-    );
+    diags.push(response_type_mismatch(output, ty, response));
 }

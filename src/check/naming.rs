@@ -7,6 +7,38 @@ use crate::span::Span;
 use crate::syntax::Name;
 use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
+/// A name outside its convention: renamed to `suggestion` when that
+/// follows it, else the convention's rule.
+fn not_in_convention(
+    convention: &Convention,
+    name: &str,
+    suggestion: &str,
+    span: Span,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        convention.code,
+        span,
+        format!("{} `{name}` is not {}", convention.what, convention.style),
+    );
+    if (convention.accepts)(suggestion) {
+        diagnostic.with_help(format!("rename it to `{suggestion}`"))
+    } else {
+        diagnostic.with_help(convention.rule)
+    }
+}
+
+/// `suggestion` is the name with each `/`-separated part made a slug.
+fn prompt_name_case(name: &str, suggestion: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::SlugNameCase,
+        span,
+        format!("prompt name `{name}` is not lowercase-with-dashes"),
+    )
+    .with_help(format!(
+        "rename the file and write `{suggestion}`; subfolders are joined with `/`"
+    ))
+}
+
 fn is_pascal_case(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_uppercase())
         && name.chars().all(|c| c.is_ascii_alphanumeric())
@@ -106,16 +138,7 @@ fn problem(convention: &Convention, name: &str, span: Span) -> Option<Diagnostic
         return None;
     }
     let suggestion = (convention.convert)(name);
-    let diagnostic = Diagnostic::new(
-        convention.code,
-        span,
-        format!("{} `{name}` is not {}", convention.what, convention.style),
-    );
-    Some(if (convention.accepts)(&suggestion) {
-        diagnostic.with_help(format!("rename it to `{suggestion}`"))
-    } else {
-        diagnostic.with_help(convention.rule)
-    })
+    Some(not_in_convention(convention, name, &suggestion, span))
 }
 
 fn check(convention: &Convention, name: &str, span: Span, diags: &mut Diagnostics) {
@@ -153,17 +176,11 @@ pub fn check_prompt_name(name: &Name, diags: &mut Diagnostics) {
         return;
     }
     let suggestion: Vec<String> = name.text.split('/').map(|s| s.to_kebab_case()).collect();
-    diags.push(
-        Diagnostic::new(
-            Code::SlugNameCase,
-            name.span,
-            format!("prompt name `{}` is not lowercase-with-dashes", name.text),
-        )
-        .with_help(format!(
-            "rename the file and write `{}`; subfolders are joined with `/`",
-            suggestion.join("/")
-        )),
-    );
+    diags.push(prompt_name_case(
+        &name.text,
+        &suggestion.join("/"),
+        name.span,
+    ));
 }
 
 /// An input, resource, variable or trigger input name.

@@ -4,9 +4,117 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
 use crate::model::{Model, VariableOrigin};
+use crate::span::Span;
 use crate::syntax::{Block, Field, Name, Trigger};
 use std::collections::HashMap;
 use std::fmt;
+
+/// "`x` is not declared" with did-you-mean among `candidates`.
+pub(super) fn unknown<'a>(
+    code: Code,
+    what: &str,
+    name: &Name,
+    candidates: impl Iterator<Item = &'a str>,
+    section: &str,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        code,
+        name.span,
+        format!("{what} `{}` is not declared", name.text),
+    );
+    match nearest(&name.text, candidates) {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
+        None => diagnostic.with_help(format!("declare it under `{section}`")),
+    }
+}
+
+/// A read of an input of another trigger's handler (`owner`); `here` is
+/// where the read is (`in the handler of `x``).
+fn input_of_another_trigger(role: Reader, name: &Name, owner: &str, here: &str) -> Diagnostic {
+    not_readable(role, name).with_help(format!(
+        "`{}` is an input of trigger `{owner}`, available only in its handler, not {here}",
+        name.text
+    ))
+}
+
+/// `near` is the nearest name that can be read there, if one is near.
+fn undeclared_variable(role: Reader, name: &Name, near: Option<&str>) -> Diagnostic {
+    let diagnostic = not_readable(role, name);
+    match near {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
+        None => diagnostic.with_help(format!(
+            "declare `{}` under `variables:` (or `input:`)",
+            name.text
+        )),
+    }
+}
+
+fn not_readable(role: Reader, name: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnknownVariable,
+        name.span,
+        format!(
+            "{role} `{}` is not a declared input, resource or variable",
+            name.text
+        ),
+    )
+}
+
+/// A dynamic setting (`key`) given by a resource.
+fn dynamic_names_resource(key: &str, name: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnknownVariable,
+        name.span,
+        format!(
+            "`{key}` names resource `{}`; dynamic settings read inputs or variables",
+            name.text
+        ),
+    )
+    .with_help(format!("declare `{}` under `input:`", name.text))
+}
+
+/// `near` is the nearest input or variable, if one is near.
+fn dynamic_not_declared(key: &str, name: &Name, near: Option<&str>) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::UnknownVariable,
+        name.span,
+        format!(
+            "`{key}` names `{}`, which is not a declared input or variable",
+            name.text
+        ),
+    );
+    match near {
+        Some(near) => diagnostic.did_you_mean(name.span, near),
+        None => diagnostic
+            .with_help(format!(
+                "declare `{}` under `input:` so the session can set it",
+                name.text
+            ))
+            .with_note("an UPPERCASE_SNAKE_CASE value is read as a variable reference"),
+    }
+}
+
+/// `declared` is where the resource is declared `readonly`.
+fn readonly_resource(name: &Name, declared: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ReadonlyResource,
+        name.span,
+        format!("resource `{}` is read-only", name.text),
+    )
+    .with_label(declared, "declared `readonly: true` here")
+    .with_help("remove `readonly: true` from the resource, or do not write it")
+}
+
+/// `what` is what the name is instead (`an input`), declared at `declared`.
+fn not_a_resource(name: &Name, what: &str, declared: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnknownResource,
+        name.span,
+        format!("`{}` is {what}, not a resource", name.text),
+    )
+    .with_label(declared, "declared here")
+    .with_help("`set-resource` writes resources; a variable is set with `output:` on the block that computes it")
+}
 
 /// Where a variable is read, as an unknown-variable diagnostic names it.
 #[derive(Clone, Copy)]
@@ -60,25 +168,6 @@ pub(super) const ON_DEMAND_SOURCE: (Code, &str, &str) = (
 );
 
 pub(super) const WORKER: (Code, &str, &str) = (Code::UnknownWorker, "worker", "workers:");
-
-/// "`x` is not declared" with did-you-mean among `candidates`.
-pub(super) fn unknown<'a>(
-    code: Code,
-    what: &str,
-    name: &Name,
-    candidates: impl Iterator<Item = &'a str>,
-    section: &str,
-) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        code,
-        name.span,
-        format!("{what} `{}` is not declared", name.text),
-    );
-    match nearest(&name.text, candidates) {
-        Some(near) => diagnostic.did_you_mean(name.span, near),
-        None => diagnostic.with_help(format!("declare it under `{section}`")),
-    }
-}
 
 /// Which handlers write each variable, gathered once: a `Scope` names
 /// them when a read does not resolve, and the flow rules ask it too.
@@ -146,14 +235,6 @@ impl<'m> Scope<'m> {
     /// The unknown-variable diagnostic for `name`, explaining why it is not
     /// in scope when it is declared elsewhere.
     pub(super) fn unknown_variable(&self, name: &Name, role: Reader) -> Diagnostic {
-        let mut diagnostic = Diagnostic::new(
-            Code::UnknownVariable,
-            name.span,
-            format!(
-                "{role} `{}` is not a declared input, resource or variable",
-                name.text
-            ),
-        );
         let protocol = &self.model.protocol;
         let elsewhere = self.model.names().input_owner(&name.text);
         if let Some(owner) = elsewhere.and_then(|t| protocol.triggers.get(t as usize)) {
@@ -161,10 +242,7 @@ impl<'m> Scope<'m> {
                 Some(trigger) => format!("in the handler of `{}`", trigger.name.text),
                 None => "here".to_string(),
             };
-            return diagnostic.with_help(format!(
-                "`{}` is an input of trigger `{}`, available only in its handler, not {here}",
-                name.text, owner.name.text
-            ));
+            return input_of_another_trigger(role, name, &owner.name.text, &here);
         }
         let candidates = protocol
             .input
@@ -177,14 +255,7 @@ impl<'m> Scope<'m> {
                     .unwrap_or_default(),
             )
             .map(|f| f.name.text.as_str());
-        diagnostic = match nearest(&name.text, candidates) {
-            Some(near) => diagnostic.did_you_mean(name.span, near),
-            None => diagnostic.with_help(format!(
-                "declare `{}` under `variables:` (or `input:`)",
-                name.text
-            )),
-        };
-        diagnostic
+        undeclared_variable(role, name, nearest(&name.text, candidates))
     }
 }
 
@@ -192,17 +263,7 @@ impl<'m> Scope<'m> {
 pub(super) fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut Diagnostics) {
     match model.variable(&name.text) {
         Some((VariableOrigin::Input | VariableOrigin::Variable, _)) => {}
-        Some((VariableOrigin::Resource, _)) => diags.push(
-            Diagnostic::new(
-                Code::UnknownVariable,
-                name.span,
-                format!(
-                    "`{key}` names resource `{}`; dynamic settings read inputs or variables",
-                    name.text
-                ),
-            )
-            .with_help(format!("declare `{}` under `input:`", name.text)),
-        ),
+        Some((VariableOrigin::Resource, _)) => diags.push(dynamic_names_resource(key, name)),
         None => {
             let protocol = &model.protocol;
             let candidates = protocol
@@ -210,23 +271,8 @@ pub(super) fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut D
                 .iter()
                 .chain(&protocol.variables)
                 .map(|f| f.name.text.as_str());
-            let diagnostic = Diagnostic::new(
-                Code::UnknownVariable,
-                name.span,
-                format!(
-                    "`{key}` names `{}`, which is not a declared input or variable",
-                    name.text
-                ),
-            );
-            diags.push(match nearest(&name.text, candidates) {
-                Some(near) => diagnostic.did_you_mean(name.span, near),
-                None => diagnostic
-                    .with_help(format!(
-                        "declare `{}` under `input:` so the session can set it",
-                        name.text
-                    ))
-                    .with_note("an UPPERCASE_SNAKE_CASE value is read as a variable reference"),
-            });
+            let near = nearest(&name.text, candidates);
+            diags.push(dynamic_not_declared(key, name, near));
         }
     }
 }
@@ -236,25 +282,13 @@ pub(super) fn check_set_resource(model: &Model, block: &Block, diags: &mut Diagn
         return;
     };
     match model.variable(&name.text) {
-        Some((VariableOrigin::Resource, field)) if field.readonly => diags.push(
-            Diagnostic::new(
-                Code::ReadonlyResource,
-                name.span,
-                format!("resource `{}` is read-only", name.text),
-            )
-            .with_label(field.name.span, "declared `readonly: true` here")
-            .with_help("remove `readonly: true` from the resource, or do not write it"),
-        ),
+        Some((VariableOrigin::Resource, field)) if field.readonly => {
+            diags.push(readonly_resource(name, field.name.span));
+        }
         Some((VariableOrigin::Resource, _)) => {}
-        Some((origin, field)) => diags.push(
-            Diagnostic::new(
-                Code::UnknownResource,
-                name.span,
-                format!("`{}` is {}, not a resource", name.text, origin.describe()),
-            )
-            .with_label(field.name.span, "declared here")
-            .with_help("`set-resource` writes resources; a variable is set with `output:` on the block that computes it"),
-        ),
+        Some((origin, field)) => {
+            diags.push(not_a_resource(name, origin.describe(), field.name.span));
+        }
         None => diags.push(unknown(
             Code::UnknownResource,
             "resource",

@@ -15,6 +15,195 @@ use std::collections::{HashMap, HashSet};
 /// Names the platform reserves for its own tools (`octavus_web_search`).
 pub(super) const RESERVED_PREFIX: &str = "octavus_";
 
+pub(super) const FORMATS_HELP: &str = "an interactive agent has `triggers`, `handlers` and `agent` (with `model:` and `system:`); a worker has `steps` and `output`";
+
+/// A protocol without a declaration; `first` is its first (empty)
+/// section, if it has one.
+fn declares_nothing(first: Option<Span>) -> Diagnostic {
+    let (span, message) = match first {
+        Some(first) => (
+            first,
+            "this protocol declares nothing: its sections are empty",
+        ),
+        None => (
+            Span::empty(0),
+            "this protocol declares nothing: it has no sections",
+        ),
+    };
+    Diagnostic::new(Code::ProtocolFormat, span, message).with_help(FORMATS_HELP)
+}
+
+/// `first` is the first worker section, `interactive` the interactive ones.
+fn mixed_formats(first: &Name, interactive: &[&Name]) -> Diagnostic {
+    let mut diagnostic = Diagnostic::new(
+        Code::ProtocolFormat,
+        first.span,
+        format!(
+            "`{}` belongs to the worker format, but this protocol also has interactive sections",
+            first.text
+        ),
+    );
+    for name in interactive {
+        diagnostic = diagnostic.with_label(name.span, format!("`{}` is interactive", name.text));
+    }
+    diagnostic.with_help(
+        "an interactive agent has `triggers`, `handlers` and `agent`; a worker has `steps` and `output`; split them into two agents",
+    )
+}
+
+fn output_without_steps(output: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ProtocolFormat,
+        output,
+        "this worker has an `output` but no `steps`",
+    )
+    .with_help("add `steps:` with the blocks that compute the output")
+}
+
+/// `first` is the protocol's first interactive section.
+fn interactive_without_agent(first: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ProtocolFormat,
+        first,
+        "this interactive protocol has no `agent` section",
+    )
+    .with_help("add `agent:` with at least `model:` and `system:`; it configures the main thread the handlers talk to")
+}
+
+fn agent_of_neither_format(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ProtocolFormat,
+        span,
+        "this `protocol.yaml` has the sections of neither agent format, so no agent can run it",
+    )
+    .with_help(FORMATS_HELP)
+    .with_note(
+        "a file of shared types or tools checks alone under another name, such as `types.yaml`",
+    )
+}
+
+/// `what` says what the name is (`tool name`).
+fn reserved_name(what: &str, name: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::ReservedName,
+        name.span,
+        format!(
+            "{what} `{}` uses the reserved prefix `{RESERVED_PREFIX}`",
+            name.text
+        ),
+    )
+    .with_help("choose a name without the prefix; Octavus names its built-in tools `octavus_*`")
+}
+
+/// `name` is declared as `what` and, at `earlier_span`, as `earlier`
+/// (`input`, `resource`, `variable`).
+fn variable_declared_twice(
+    name: &Name,
+    what: &str,
+    earlier: &str,
+    earlier_span: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::DuplicateVariable,
+        name.span,
+        format!(
+            "`{}` is declared as both {} and {}",
+            name.text,
+            with_article(earlier),
+            with_article(what)
+        ),
+    )
+    .with_label(
+        earlier_span,
+        format!("declared as {} here", with_article(earlier)),
+    )
+    .with_help("rename one of them; references name one namespace")
+}
+
+/// A trigger input named as the protocol's `what` declared at `declared`.
+fn trigger_input_shadows(input: &Name, what: &str, declared: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::DuplicateVariable,
+        input.span,
+        format!(
+            "trigger input `{}` has the name of {} declared at protocol level",
+            input.text,
+            with_article(what)
+        ),
+    )
+    .with_label(declared, format!("declared as {} here", with_article(what)))
+    .with_help("rename the trigger input; in its handler the name would mean two things")
+}
+
+/// `key` (`connection`, `execution`) on an MCP server whose `source` is
+/// not `remote`.
+fn invalid_mcp_option(key: &str, option: Span, server: &str, source: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidMcpOption,
+        option,
+        format!(
+            "`{key}` is only valid on `source: remote`, but MCP server `{server}` is `{}`",
+            source.text
+        ),
+    )
+    .with_label(source.span, format!("`source: {}`", source.text))
+    .with_help(format!(
+        "remove `{key}`; `{}` servers already run outside the platform",
+        source.text
+    ))
+}
+
+fn invalid_mcp_namespace(namespace: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidMcpNamespace,
+        namespace.span,
+        format!(
+            "`{}` cannot be the namespace of a `consumer` MCP server",
+            namespace.text
+        ),
+    )
+    .with_help(format!(
+        "use lowercase letters, digits and `-`, starting with a letter (`{}`), here and in `createInlineMcpServer()`",
+        inline_namespace(&namespace.text)
+    ))
+    .with_note("the server SDK's `createInlineMcpServer()` throws for a namespace that does not match `^[a-z][a-z0-9-]*$`, and the protocol's key must be that namespace")
+}
+
+/// `tool` is named `namespace__rest`, like a tool of the inline server.
+fn mcp_tool_collision(tool: &Name, rest: &str, namespace: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::McpToolCollision,
+        tool.span,
+        format!(
+            "tool `{}` is named like the tool `{rest}` of the `consumer` MCP server `{}`",
+            tool.text, namespace.text
+        ),
+    )
+    .with_label(namespace.span, format!("the namespace `{}`", namespace.text))
+    .with_help(format!(
+        "rename the tool; `{}__` names belong to the MCP server",
+        namespace.text
+    ))
+    .with_note("if the inline server has that tool, the server SDK refuses to attach the session: a namespaced tool may not collide with a tool handler")
+}
+
+/// `handlers` is the `handlers:` section, if there is one.
+fn missing_handler(trigger: &Name, handlers: Option<Span>) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::MissingHandler,
+        trigger.span,
+        format!("trigger `{}` has no handler", trigger.text),
+    )
+    .with_help(format!(
+        "add `{}:` under `handlers:` with the blocks to run when it fires",
+        trigger.text
+    ));
+    match handlers {
+        Some(section) => diagnostic.with_label(section, "handlers are declared here"),
+        None => diagnostic,
+    }
+}
+
 /// Interactive (`triggers`, `handlers`, `agent`) and worker (`steps`,
 /// `output`) sections do not mix, and each format has what it needs. A
 /// file with neither (only `types:`, say) is checked as a part of a
@@ -27,64 +216,24 @@ pub(super) fn check_format(model: &Model, diags: &mut Diagnostics) {
     // a misspelt one (`tols:`) is why a protocol declares nothing, and is
     // already reported.
     if protocol.is_empty() && !diags.has_errors() {
-        let (span, message) = match protocol.sections.first() {
-            Some(first) => (
-                first.span,
-                "this protocol declares nothing: its sections are empty",
-            ),
-            None => (
-                Span::empty(0),
-                "this protocol declares nothing: it has no sections",
-            ),
-        };
-        diags.push(Diagnostic::new(Code::ProtocolFormat, span, message).with_help(FORMATS_HELP));
+        diags.push(declares_nothing(protocol.sections.first().map(|s| s.span)));
         return;
     }
     let interactive: Vec<&Name> = format::interactive_sections(protocol);
     let worker: Vec<&Name> = format::worker_sections(protocol);
     if let (Some(first), false) = (worker.first(), interactive.is_empty()) {
-        let mut diagnostic = Diagnostic::new(
-            Code::ProtocolFormat,
-            first.span,
-            format!(
-                "`{}` belongs to the worker format, but this protocol also has interactive sections",
-                first.text
-            ),
-        );
-        for name in &interactive {
-            diagnostic =
-                diagnostic.with_label(name.span, format!("`{}` is interactive", name.text));
-        }
-        diags.push(diagnostic.with_help(
-            "an interactive agent has `triggers`, `handlers` and `agent`; a worker has `steps` and `output`; split them into two agents",
-        ));
+        diags.push(mixed_formats(first, &interactive));
         return;
     }
     if let (Some(output), None) = (protocol.section("output"), protocol.section("steps")) {
-        diags.push(
-            Diagnostic::new(
-                Code::ProtocolFormat,
-                output.span,
-                "this worker has an `output` but no `steps`",
-            )
-            .with_help("add `steps:` with the blocks that compute the output"),
-        );
+        diags.push(output_without_steps(output.span));
     }
     if protocol.agent.is_none()
         && let Some(first) = interactive.first()
     {
-        diags.push(
-            Diagnostic::new(
-                Code::ProtocolFormat,
-                first.span,
-                "this interactive protocol has no `agent` section",
-            )
-            .with_help("add `agent:` with at least `model:` and `system:`; it configures the main thread the handlers talk to"),
-        );
+        diags.push(interactive_without_agent(first.span));
     }
 }
-
-pub(super) const FORMATS_HELP: &str = "an interactive agent has `triggers`, `handlers` and `agent` (with `model:` and `system:`); a worker has `steps` and `output`";
 
 /// What an agent's `protocol.yaml` (the file `octavus sync` uploads as
 /// the agent) lacks when it has the sections of neither format: it holds
@@ -97,17 +246,7 @@ pub fn agent_format(model: &Model) -> Option<Diagnostic> {
         return None;
     }
     let span = protocol.sections.first().map_or(Span::empty(0), |s| s.span);
-    Some(
-        Diagnostic::new(
-            Code::ProtocolFormat,
-            span,
-            "this `protocol.yaml` has the sections of neither agent format, so no agent can run it",
-        )
-        .with_help(FORMATS_HELP)
-        .with_note(
-            "a file of shared types or tools checks alone under another name, such as `types.yaml`",
-        ),
-    )
+    Some(agent_of_neither_format(span))
 }
 
 /// Naming conventions, the reserved prefix, and names declared twice.
@@ -143,14 +282,7 @@ pub(super) fn check_names(model: &Model, diags: &mut Diagnostics) {
         .chain(protocol.workers.iter().map(|w| ("worker name", &w.name)));
     for (what, name) in slugs {
         if name.text.starts_with(RESERVED_PREFIX) {
-            diags.push(
-                Diagnostic::new(
-                    Code::ReservedName,
-                    name.span,
-                    format!("{what} `{}` uses the reserved prefix `{RESERVED_PREFIX}`", name.text),
-                )
-                .with_help("choose a name without the prefix; Octavus names its built-in tools `octavus_*`"),
-            );
+            diags.push(reserved_name(what, name));
         } else {
             naming::check_slug(what, name, diags);
         }
@@ -184,19 +316,9 @@ pub(super) fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) 
         for field in fields {
             let name = field.name.text.as_str();
             match first.get(name) {
-                Some(&(earlier, span)) if earlier != what => diags.push(
-                    Diagnostic::new(
-                        Code::DuplicateVariable,
-                        field.name.span,
-                        format!(
-                            "`{name}` is declared as both {} and {}",
-                            with_article(earlier),
-                            with_article(what)
-                        ),
-                    )
-                    .with_label(span, format!("declared as {} here", with_article(earlier)))
-                    .with_help("rename one of them; references name one namespace"),
-                ),
+                Some(&(earlier, span)) if earlier != what => {
+                    diags.push(variable_declared_twice(&field.name, what, earlier, span));
+                }
                 Some(_) => {}
                 None => {
                     first.insert(name, (what, field.name.span));
@@ -207,21 +329,7 @@ pub(super) fn check_duplicate_variables(model: &Model, diags: &mut Diagnostics) 
     for trigger in &protocol.triggers {
         for field in &trigger.input {
             if let Some(&(what, span)) = first.get(field.name.text.as_str()) {
-                diags.push(
-                    Diagnostic::new(
-                        Code::DuplicateVariable,
-                        field.name.span,
-                        format!(
-                            "trigger input `{}` has the name of {} declared at protocol level",
-                            field.name.text,
-                            with_article(what)
-                        ),
-                    )
-                    .with_label(span, format!("declared as {} here", with_article(what)))
-                    .with_help(
-                        "rename the trigger input; in its handler the name would mean two things",
-                    ),
-                );
+                diags.push(trigger_input_shadows(&field.name, what, span));
             }
         }
     }
@@ -272,21 +380,12 @@ pub(super) fn check_declarations(model: &Model, diags: &mut Diagnostics) {
             let Some(option) = option else {
                 continue;
             };
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidMcpOption,
-                    option.span,
-                    format!(
-                        "`{key}` is only valid on `source: remote`, but MCP server `{}` is `{}`",
-                        server.name.text, source.text
-                    ),
-                )
-                .with_label(source.span, format!("`source: {}`", source.text))
-                .with_help(format!(
-                    "remove `{key}`; `{}` servers already run outside the platform",
-                    source.text
-                )),
-            );
+            diags.push(invalid_mcp_option(
+                key,
+                option.span,
+                &server.name.text,
+                source,
+            ));
         }
     }
     check_consumer_mcp(model, diags);
@@ -314,21 +413,7 @@ fn check_consumer_mcp(model: &Model, diags: &mut Diagnostics) {
     for server in consumers {
         let namespace = &server.name;
         if !is_inline_namespace(&namespace.text) {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidMcpNamespace,
-                    namespace.span,
-                    format!(
-                        "`{}` cannot be the namespace of a `consumer` MCP server",
-                        namespace.text
-                    ),
-                )
-                .with_help(format!(
-                    "use lowercase letters, digits and `-`, starting with a letter (`{}`), here and in `createInlineMcpServer()`",
-                    inline_namespace(&namespace.text)
-                ))
-                .with_note("the server SDK's `createInlineMcpServer()` throws for a namespace that does not match `^[a-z][a-z0-9-]*$`, and the protocol's key must be that namespace"),
-            );
+            diags.push(invalid_mcp_namespace(namespace));
             continue;
         }
         let prefix = format!("{}__", namespace.text);
@@ -339,22 +424,7 @@ fn check_consumer_mcp(model: &Model, diags: &mut Diagnostics) {
             if !is_inline_tool(rest) {
                 continue;
             }
-            diags.push(
-                Diagnostic::new(
-                    Code::McpToolCollision,
-                    tool.name.span,
-                    format!(
-                        "tool `{}` is named like the tool `{rest}` of the `consumer` MCP server `{}`",
-                        tool.name.text, namespace.text
-                    ),
-                )
-                .with_label(namespace.span, format!("the namespace `{}`", namespace.text))
-                .with_help(format!(
-                    "rename the tool; `{}__` names belong to the MCP server",
-                    namespace.text
-                ))
-                .with_note("if the inline server has that tool, the server SDK refuses to attach the session: a namespaced tool may not collide with a tool handler"),
-            );
+            diags.push(mcp_tool_collision(&tool.name, rest, namespace));
         }
     }
 }
@@ -418,19 +488,8 @@ pub(super) fn check_handlers(model: &Model, diags: &mut Diagnostics) {
         .collect();
     for trigger in &protocol.triggers {
         if !handled.contains(trigger.name.text.as_str()) {
-            let mut diagnostic = Diagnostic::new(
-                Code::MissingHandler,
-                trigger.name.span,
-                format!("trigger `{}` has no handler", trigger.name.text),
-            )
-            .with_help(format!(
-                "add `{}:` under `handlers:` with the blocks to run when it fires",
-                trigger.name.text
-            ));
-            if let Some(section) = protocol.section("handlers") {
-                diagnostic = diagnostic.with_label(section.span, "handlers are declared here");
-            }
-            diags.push(diagnostic);
+            let handlers = protocol.section("handlers").map(|s| s.span);
+            diags.push(missing_handler(&trigger.name, handlers));
         }
     }
 }

@@ -7,18 +7,15 @@ use super::references::{
 };
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
-use crate::syntax::{InputMapping, Presentation, Setting, ThreadConfig};
+use crate::span::Span;
+use crate::syntax::{InputMapping, Name, Presentation, Setting, ThreadConfig};
 
-/// `title` shows only with `display: title`, which is never the default.
-pub(super) fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
-    let Some(title) = &presentation.title else {
-        return;
-    };
-    let diagnostic = match &presentation.display {
-        Some(display) if display.text == "title" => return,
+/// `display` is the `display` given, if one is.
+fn title_not_shown(title: Span, display: Option<&Name>) -> Diagnostic {
+    let diagnostic = match display {
         Some(display) => Diagnostic::new(
             Code::IneffectiveSetting,
-            title.span,
+            title,
             format!(
                 "`title` is shown only with `display: title`, but `display` is `{}`",
                 display.text
@@ -27,11 +24,88 @@ pub(super) fn check_presentation(presentation: &Presentation, diags: &mut Diagno
         .with_label(display.span, "set here"),
         None => Diagnostic::new(
             Code::IneffectiveSetting,
-            title.span,
+            title,
             "`title` is shown only with `display: title`, and `display` is not set",
         ),
     };
-    diags.push(diagnostic.with_help("write `display: title`, or remove `title`"));
+    diagnostic.with_help("write `display: title`, or remove `title`")
+}
+
+/// `anthropic` options (at `key`) on a model of another `provider`.
+fn provider_option_mismatch(key: Span, provider: &str, model: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::ProviderOptionMismatch,
+        key,
+        format!(
+            "`anthropic` options require an anthropic model, but the model provider is `{provider}`"
+        ),
+    )
+    .with_label(model.span, format!("the model is `{}`", model.text))
+    .with_help("use an `anthropic/*` model, or remove the `anthropic:` options")
+}
+
+fn fast_mode_unsupported(speed: Span, model: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::IneffectiveSetting,
+        speed,
+        format!("`speed: fast` has no effect on `{}`", model.text),
+    )
+    .with_label(model.span, "this model runs at standard speed")
+    .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model")
+}
+
+fn voice_without_speech_model(voice: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::IneffectiveSetting,
+        voice,
+        "`speechVoice` has no effect without `speechModel`",
+    )
+    .with_help("add `speechModel:` (for example `openai/gpt-4o-mini-tts`), or remove `speechVoice`")
+}
+
+/// `listed` is where `agent.workers` lists the summarizer `worker`.
+fn summarizer_offered(listed: Span, worker: &Name) -> Diagnostic {
+    Diagnostic::new(
+        Code::IneffectiveSetting,
+        listed,
+        format!(
+            "summarizer worker `{}` is also offered to the model",
+            worker.text
+        ),
+    )
+    .with_label(worker.span, "the summarizer is invoked automatically")
+    .with_help(
+        "remove it from `agent.workers`; the model should never call the summarizer as a tool",
+    )
+}
+
+/// `management` is the `contextManagement` key.
+fn summarizer_never_runs(worker: &Name, management: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::IneffectiveSetting,
+        worker.span,
+        format!(
+            "summarizer worker `{}` never runs without `recentPercent`",
+            worker.text
+        ),
+    )
+    .with_label(management, "in this `contextManagement`")
+    .with_help("add `recentPercent: 0.3` (the fraction of the context window kept verbatim)")
+}
+
+/// `title` shows only with `display: title`, which is never the default.
+pub(super) fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
+    let Some(title) = &presentation.title else {
+        return;
+    };
+    if presentation
+        .display
+        .as_ref()
+        .is_some_and(|display| display.text == "title")
+    {
+        return;
+    }
+    diags.push(title_not_shown(title.span, presentation.display.as_ref()));
 }
 
 /// A thread configuration: `agent:` (`is_agent`) or a `start-thread` block.
@@ -103,40 +177,21 @@ pub(super) fn check_settings(model: &Model, config: &ThreadConfig, diags: &mut D
     if let (Some(anthropic), Some(model_name)) = (&config.anthropic, literal_model) {
         let provider = model_name.text.split('/').next().unwrap_or_default();
         if provider != "anthropic" {
-            diags.push(
-                Diagnostic::new(
-                    Code::ProviderOptionMismatch,
-                    anthropic.key,
-                    format!("`anthropic` options require an anthropic model, but the model provider is `{provider}`"),
-                )
-                .with_label(model_name.span, format!("the model is `{}`", model_name.text))
-                .with_help("use an `anthropic/*` model, or remove the `anthropic:` options"),
-            );
+            diags.push(provider_option_mismatch(
+                anthropic.key,
+                provider,
+                model_name,
+            ));
         }
     }
     if let (Some(Setting::Literal(speed)), Some(model_name)) = (&config.speed, literal_model)
         && speed.text == "fast"
         && !supports_fast_mode(&model_name.text)
     {
-        diags.push(
-            Diagnostic::new(
-                Code::IneffectiveSetting,
-                speed.span,
-                format!("`speed: fast` has no effect on `{}`", model_name.text),
-            )
-            .with_label(model_name.span, "this model runs at standard speed")
-            .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model"),
-        );
+        diags.push(fast_mode_unsupported(speed.span, model_name));
     }
     if let (Some(voice), None) = (&config.speech_voice, &config.speech_model) {
-        diags.push(
-            Diagnostic::new(
-                Code::IneffectiveSetting,
-                voice.span(),
-                "`speechVoice` has no effect without `speechModel`",
-            )
-            .with_help("add `speechModel:` (for example `openai/gpt-4o-mini-tts`), or remove `speechVoice`"),
-        );
+        diags.push(voice_without_speech_model(voice.span()));
     }
 }
 
@@ -173,30 +228,9 @@ pub(super) fn check_context_management(
         diags,
     );
     if let Some(listed) = config.workers.iter().find(|w| w.text == worker.text) {
-        diags.push(
-            Diagnostic::new(
-                Code::IneffectiveSetting,
-                listed.span,
-                format!("summarizer worker `{}` is also offered to the model", worker.text),
-            )
-            .with_label(worker.span, "the summarizer is invoked automatically")
-            .with_help("remove it from `agent.workers`; the model should never call the summarizer as a tool"),
-        );
+        diags.push(summarizer_offered(listed.span, worker));
     }
     if management.recent_percent.is_none() {
-        diags.push(
-            Diagnostic::new(
-                Code::IneffectiveSetting,
-                worker.span,
-                format!(
-                    "summarizer worker `{}` never runs without `recentPercent`",
-                    worker.text
-                ),
-            )
-            .with_label(management.key, "in this `contextManagement`")
-            .with_help(
-                "add `recentPercent: 0.3` (the fraction of the context window kept verbatim)",
-            ),
-        );
+        diags.push(summarizer_never_runs(worker, management.key));
     }
 }

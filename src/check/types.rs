@@ -11,57 +11,124 @@ use crate::syntax::{
 use crate::yaml::Value;
 use heck::ToUpperCamelCase;
 
-/// A field's type, `items`, `enum` and `const`.
-pub(super) fn check_field(
-    model: &Model,
-    field: &Field,
-    context: FieldContext,
-    diags: &mut Diagnostics,
-) {
-    if let Some(ty) = &field.ty {
-        check_type_expr(model, ty, diags);
-        if ty.kind == TypeExprKind::Array && field.items.is_none() {
-            diags.push(
-                Diagnostic::new(
-                    Code::ArrayWithoutItems,
-                    ty.span,
-                    format!("{} is an `array` without `items`", context.describe(&field.name.text)),
-                )
-                .with_help("add `items: { type: string }` (or the element type), or write `type: string[]`"),
-            );
-        }
-    }
-    if let Some(items) = &field.items {
-        check_field(model, items, FieldContext::Items, diags);
-    }
-    check_enum(field, diags);
-    check_const(field, diags);
+fn array_without_items(context: FieldContext, name: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::ArrayWithoutItems,
+        span,
+        format!("{} is an `array` without `items`", context.describe(name)),
+    )
+    .with_help("add `items: { type: string }` (or the element type), or write `type: string[]`")
 }
 
-/// Every name in a type expression resolves; `object` and a bare `array`
-/// are not types.
-fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
-    match &expr.kind {
-        TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
-        TypeExprKind::Named(name) => {
-            if model.lookup(name).is_none() {
-                diags.push_with(Code::UnknownType, || {
-                    unknown_type(model, name, expr.span, Expected::AnyType)
-                });
-            }
-        }
-        TypeExprKind::List(element) => match element.kind {
-            TypeExprKind::Array => diags.push(
-                Diagnostic::new(Code::BareArray, element.span, "`array[]` does not say what the inner arrays hold")
-                    .with_help("write the element type twice, as in `string[][]`, or name the inner array as a type"),
-            ),
-            _ => check_type_expr(model, element, diags),
-        },
-        TypeExprKind::Object => diags.push(
-            Diagnostic::new(Code::StandaloneObject, expr.span, "`object` is not a type")
-                .with_help("declare a named object type under `types:` and use its name, or use `unknown` for any value"),
-        ),
+fn bare_array(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::BareArray,
+        span,
+        "`array[]` does not say what the inner arrays hold",
+    )
+    .with_help(
+        "write the element type twice, as in `string[][]`, or name the inner array as a type",
+    )
+}
+
+fn standalone_object(span: Span) -> Diagnostic {
+    Diagnostic::new(Code::StandaloneObject, span, "`object` is not a type")
+        .with_help("declare a named object type under `types:` and use its name, or use `unknown` for any value")
+}
+
+/// `type_span` is where the field's type is given (its name when none is).
+fn enum_on_non_string(name: &str, ty: &str, span: Span, type_span: Span) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        Code::EnumOnNonString,
+        span,
+        format!("`enum` is only allowed on `string`, but `{name}` is `{ty}`"),
+    )
+    .with_label(type_span, "the type is given here");
+    if ty == "string[]" || ty == "array" {
+        diagnostic.with_help("for a list of allowed values write `type: array` with `items: { type: string, enum: [...] }`")
+    } else {
+        diagnostic.with_help("change the type to `string`, or remove the `enum`")
     }
+}
+
+fn empty_enum(span: Span) -> Diagnostic {
+    Diagnostic::new(Code::InvalidEnum, span, "`enum` lists no values")
+        .with_help("list the allowed values, or remove the `enum`")
+}
+
+fn enum_limit(count: usize, past: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::EnumLimit,
+        past,
+        format!(
+            "this `enum` lists {} values, more than the {} agentc reads",
+            thousands(count),
+            thousands(crate::syntax::MAX_ENUM_VALUES)
+        ),
+    )
+    .with_help("providers accept hundreds to a few thousand values in one `enum`; a list this long is data: make the field a `string` and check its values where they are used")
+}
+
+/// `kind` is what YAML reads the value as (`a number`).
+fn enum_value_not_string(text: &str, kind: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidEnum,
+        span,
+        format!("`enum` value `{text}` is not a string: YAML reads it as {kind}"),
+    )
+    .with_help(format!("quote it: `\"{text}\"`"))
+    .with_note("YAML 1.2 reads plain `true`, `false`, numbers and `null` as non-strings")
+}
+
+fn duplicate_enum_value(text: &str, at: Span, first: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::DuplicateEnumValue,
+        at,
+        format!("`enum` lists `{text}` twice"),
+    )
+    .with_label(first, "first listed here")
+    .with_help("remove the repeated value")
+}
+
+fn const_on_non_primitive(name: &str, ty: &str, span: Span, type_span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidConst,
+        span,
+        format!("`const` needs a `string`, `number`, `integer` or `boolean` type, but `{name}` is `{ty}`"),
+    )
+    .with_label(type_span, "the type is given here")
+}
+
+/// `help` says what a value of the type looks like.
+fn const_of_another_type(
+    text: &str,
+    ty: &str,
+    help: String,
+    span: Span,
+    type_span: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidConst,
+        span,
+        format!(
+            "`const` value `{}` is not of type `{ty}`",
+            crate::yaml::abbreviate(text),
+        ),
+    )
+    .with_label(type_span, "the type is given here")
+    .with_help(help)
+}
+
+/// `what` is what the `responseType` is (`the primitive `string``);
+/// `help` how to make it an object type.
+fn invalid_response_type(what: &str, help: String, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidResponseType,
+        span,
+        format!("`responseType` must be an object type, not {what}"),
+    )
+    .with_help(help)
+    .with_note("LLM providers require the root of a structured output to be an object")
 }
 
 /// Where a type name is expected: anywhere, or only an object type (a
@@ -110,6 +177,46 @@ fn builtin_alias(name: &str) -> Option<&'static str> {
     })
 }
 
+/// A field's type, `items`, `enum` and `const`.
+pub(super) fn check_field(
+    model: &Model,
+    field: &Field,
+    context: FieldContext,
+    diags: &mut Diagnostics,
+) {
+    if let Some(ty) = &field.ty {
+        check_type_expr(model, ty, diags);
+        if ty.kind == TypeExprKind::Array && field.items.is_none() {
+            diags.push(array_without_items(context, &field.name.text, ty.span));
+        }
+    }
+    if let Some(items) = &field.items {
+        check_field(model, items, FieldContext::Items, diags);
+    }
+    check_enum(field, diags);
+    check_const(field, diags);
+}
+
+/// Every name in a type expression resolves; `object` and a bare `array`
+/// are not types.
+fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
+    match &expr.kind {
+        TypeExprKind::Builtin(_) | TypeExprKind::Array => {}
+        TypeExprKind::Named(name) => {
+            if model.lookup(name).is_none() {
+                diags.push_with(Code::UnknownType, || {
+                    unknown_type(model, name, expr.span, Expected::AnyType)
+                });
+            }
+        }
+        TypeExprKind::List(element) => match element.kind {
+            TypeExprKind::Array => diags.push(bare_array(element.span)),
+            _ => check_type_expr(model, element, diags),
+        },
+        TypeExprKind::Object => diags.push(standalone_object(expr.span)),
+    }
+}
+
 fn check_enum(field: &Field, diags: &mut Diagnostics) {
     let Some(values) = &field.enum_values else {
         return;
@@ -120,44 +227,19 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
         .is_none_or(|ty| ty.kind == TypeExprKind::Builtin(Builtin::String));
     if !on_string {
         let ty = field.ty.as_ref().map(TypeExpr::display).unwrap_or_default();
-        let mut diagnostic = Diagnostic::new(
-            Code::EnumOnNonString,
+        let type_span = field.ty.as_ref().map_or(field.name.span, |t| t.span);
+        diags.push(enum_on_non_string(
+            &field.name.text,
+            &ty,
             values.span,
-            format!(
-                "`enum` is only allowed on `string`, but `{}` is `{ty}`",
-                field.name.text
-            ),
-        )
-        .with_label(
-            field.ty.as_ref().map_or(field.name.span, |t| t.span),
-            "the type is given here",
-        );
-        diagnostic = if ty == "string[]" || ty == "array" {
-            diagnostic.with_help("for a list of allowed values write `type: array` with `items: { type: string, enum: [...] }`")
-        } else {
-            diagnostic.with_help("change the type to `string`, or remove the `enum`")
-        };
-        diags.push(diagnostic);
+            type_span,
+        ));
     }
     if values.values.is_empty() {
-        diags.push(
-            Diagnostic::new(Code::InvalidEnum, values.span, "`enum` lists no values")
-                .with_help("list the allowed values, or remove the `enum`"),
-        );
+        diags.push(empty_enum(values.span));
     }
     if let Some((count, past)) = values.over {
-        diags.push(
-            Diagnostic::new(
-                Code::EnumLimit,
-                past,
-                format!(
-                    "this `enum` lists {} values, more than the {} agentc reads",
-                    thousands(count),
-                    thousands(crate::syntax::MAX_ENUM_VALUES)
-                ),
-            )
-            .with_help("providers accept hundreds to a few thousand values in one `enum`; a list this long is data: make the field a `string` and check its values where they are used"),
-        );
+        diags.push(enum_limit(count, past));
     }
     for literal in &values.values {
         let text = literal.scalar.text.as_ref();
@@ -169,17 +251,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
                     Value::Bool(_) => "a boolean",
                     _ => "a number",
                 };
-                diags.push(
-                    Diagnostic::new(
-                        Code::InvalidEnum,
-                        literal.span,
-                        format!("`enum` value `{text}` is not a string: YAML reads it as {kind}"),
-                    )
-                    .with_help(format!("quote it: `\"{text}\"`"))
-                    .with_note(
-                        "YAML 1.2 reads plain `true`, `false`, numbers and `null` as non-strings",
-                    ),
-                );
+                diags.push(enum_value_not_string(text, kind, literal.span));
                 continue;
             }
         }
@@ -190,13 +262,7 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
             continue;
         };
         diags.push_with(Code::DuplicateEnumValue, || {
-            Diagnostic::new(
-                Code::DuplicateEnumValue,
-                at,
-                format!("`enum` lists `{}` twice", first.scalar.text),
-            )
-            .with_label(first.span, "first listed here")
-            .with_help("remove the repeated value")
+            duplicate_enum_value(&first.scalar.text, at, first.span)
         });
     }
 }
@@ -226,31 +292,23 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
             _ => Some("write `true` or `false`".to_string()),
         },
         _ => {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidConst,
-                    literal.span,
-                    format!("`const` needs a `string`, `number`, `integer` or `boolean` type, but `{}` is `{}`", field.name.text, ty.display()),
-                )
-                .with_label(ty.span, "the type is given here"),
-            );
+            diags.push(const_on_non_primitive(
+                &field.name.text,
+                &ty.display(),
+                literal.span,
+                ty.span,
+            ));
             return;
         }
     };
     if let Some(help) = problem {
-        diags.push(
-            Diagnostic::new(
-                Code::InvalidConst,
-                literal.span,
-                format!(
-                    "`const` value `{}` is not of type `{}`",
-                    crate::yaml::abbreviate(text),
-                    ty.display()
-                ),
-            )
-            .with_label(ty.span, "the type is given here")
-            .with_help(help),
-        );
+        diags.push(const_of_another_type(
+            text,
+            &ty.display(),
+            help,
+            literal.span,
+            ty.span,
+        ));
     }
 }
 
@@ -292,15 +350,7 @@ pub(super) fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Di
             )
         }
     };
-    diags.push(
-        Diagnostic::new(
-            Code::InvalidResponseType,
-            expr.span,
-            format!("`responseType` must be an object type, not {what}"),
-        )
-        .with_help(help)
-        .with_note("LLM providers require the root of a structured output to be an object"),
-    );
+    diags.push(invalid_response_type(&what, help, expr.span));
 }
 
 /// The object type the help (and an editor's quick fix) wraps a

@@ -343,11 +343,26 @@ mod tests {
         }
     }
 
+    /// The values are pinned: users keep fingerprints in `[diff] ignore`,
+    /// so a change to how one is computed (the hash, its seed or prime,
+    /// what is hashed, the separators, the length) would quietly un-ignore
+    /// every change they accepted. Such a change must fail here and be
+    /// made on purpose. The values are FNV-1a 64 of `code:contract:path`,
+    /// computed apart from this code (FNV-1a 64 of `a` is the published
+    /// `af63dc4c8601ec8c`).
     #[test]
     fn fingerprints_are_stable() {
         assert_eq!(
             fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", ""),
-            fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", "")
+            "fe18c312a63d"
+        );
+        assert_eq!(
+            fingerprint(
+                Code::PropertyRemoved,
+                "tool `add-to-cart`",
+                "parameters.quantity"
+            ),
+            "1143a510d1d2"
         );
         assert_ne!(
             fingerprint(Code::ToolAdded, "tool `a`", ""),

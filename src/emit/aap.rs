@@ -10,8 +10,8 @@
 //! an input of another type, or an enum input whose default is not one of
 //! its values has no faithful form: it is left out, with a note saying so.
 
+use super::kit::{Cx, EmitError, Target};
 use super::plain::entry;
-use super::{Cx, EmitError, Target};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::model::Model;
 use crate::syntax::{Builtin, Field, TypeExprKind};

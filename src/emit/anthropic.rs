@@ -11,9 +11,9 @@
 //! structured-output schema with it cannot be emitted. Limits count across
 //! a request: every strict tool emitted together, plus an output format.
 
+use super::kit::{self, Cx, EmitError, Output, Selection, is_simple_name};
 use super::lower::{Kind, Schema, Visit};
 use super::schema::{enum_json, literal_json};
-use super::{Cx, EmitError, Output, Selection, is_simple_name};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
 use serde_json::{Map, Value};
@@ -46,7 +46,7 @@ pub(super) fn check(cx: &mut Cx) {
     let mut tools = Request::default();
     // Every name exists, so no selection fails.
     let _ = emit_into(cx, Selection::All, &mut tools);
-    for id in super::response_types(cx.model) {
+    for id in kit::response_types(cx.model) {
         let mut request = tools.clone();
         let name = cx.model.def(id).name.text.clone();
         let _ = emit_into(cx, Selection::Response(&name), &mut request);
@@ -60,7 +60,7 @@ fn emit_into(
 ) -> Result<Output, EmitError> {
     match selection {
         Selection::Type(name) => {
-            let id = super::find_type(cx.model, name)?;
+            let id = kit::find_type(cx.model, name)?;
             let Some(schema) = cx.definition(id) else {
                 return Ok(Output::Json(Value::Null));
             };
@@ -105,7 +105,7 @@ fn emit_into(
                         Diagnostic::new(
                             Code::InvalidToolName,
                             tool.name.span,
-                            format!("{} is not valid as a tool name for Anthropic: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", super::quote_name(&tool.name.text)),
+                            format!("{} is not valid as a tool name for Anthropic: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", kit::quote_name(&tool.name.text)),
                         )
                         .with_help("rename it to fit `^[a-zA-Z0-9_-]{1,64}$`"),
                     );
@@ -160,7 +160,7 @@ fn check_keys(cx: &mut Cx, schema: &Schema, tool: &str) {
                 Diagnostic::new(
                     Code::InvalidPropertyKey,
                     property.name_span,
-                    format!("parameter {} of tool `{tool}` is not a valid Anthropic property key: it must be 1 to {MAX_KEY_CHARS} letters, digits, `_`, `.` or `-`", super::quote_name(property.name)),
+                    format!("parameter {} of tool `{tool}` is not a valid Anthropic property key: it must be 1 to {MAX_KEY_CHARS} letters, digits, `_`, `.` or `-`", kit::quote_name(property.name)),
                 )
                 .with_help("rename it to fit `^[a-zA-Z0-9_.-]{1,64}$`"),
             );

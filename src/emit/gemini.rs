@@ -10,9 +10,9 @@
 //! order. A `const` becomes a one-value `enum`; a boolean `const` has no
 //! such form and is left out, with a warning.
 
+use super::kit::{self, Cx, EmitError, Output, Selection};
 use super::lower::{Kind, Schema, Visit};
 use super::schema::{enum_json, literal_json};
-use super::{Cx, EmitError, Output, Selection};
 use crate::diagnostic::{Code, Diagnostic};
 use serde_json::{Map, Value};
 
@@ -32,7 +32,7 @@ pub const MAX_PARAMETER_CHARS: usize = 64;
 pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
     match selection {
         Selection::Type(name) => {
-            let id = super::find_type(cx.model, name)?;
+            let id = kit::find_type(cx.model, name)?;
             let json = match cx.definition(id) {
                 Some(schema) => render_checked(cx, &schema),
                 None => Value::Null,
@@ -58,7 +58,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                         Diagnostic::new(
                             Code::InvalidToolName,
                             tool.name.span,
-                            format!("{} is not valid as a Gemini function name: it must start with a letter or `_` and have at most {MAX_NAME_CHARS} letters, digits, `_`, `.`, `:` or `-`", super::quote_name(name)),
+                            format!("{} is not valid as a Gemini function name: it must start with a letter or `_` and have at most {MAX_NAME_CHARS} letters, digits, `_`, `.`, `:` or `-`", kit::quote_name(name)),
                         )
                         .with_help("rename it to fit `^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$`"),
                     );
@@ -73,7 +73,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                                 Diagnostic::new(
                                     Code::InvalidPropertyKey,
                                     property.name_span,
-                                    format!("parameter {} of tool `{name}` is not a valid Gemini parameter name: it must start with a letter or `_` and have at most {MAX_PARAMETER_CHARS} letters, digits or `_`", super::quote_name(property.name)),
+                                    format!("parameter {} of tool `{name}` is not a valid Gemini parameter name: it must start with a letter or `_` and have at most {MAX_PARAMETER_CHARS} letters, digits or `_`", kit::quote_name(property.name)),
                                 )
                                 .with_help("rename it in camelCase, which fits `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`"),
                             );

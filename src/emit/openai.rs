@@ -8,9 +8,9 @@
 //! siblings, so types are inlined. `unknown` has no strict form: a schema
 //! with it is emitted with `strict: false`, and said so.
 
+use super::kit::{self, Cx, EmitError, Output, Selection, is_simple_name};
 use super::lower::{Kind, Primitive, Schema, Visit};
 use super::schema::{enum_json, literal_json};
-use super::{Cx, EmitError, Output, Selection, is_simple_name};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::span::Span;
 use serde_json::{Map, Value};
@@ -42,7 +42,7 @@ pub const MAX_NAME_CHARS: usize = 64;
 pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitError> {
     match selection {
         Selection::Type(name) => {
-            let id = super::find_type(cx.model, name)?;
+            let id = kit::find_type(cx.model, name)?;
             let Some(schema) = cx.definition(id) else {
                 return Ok(Output::Json(Value::Null));
             };
@@ -103,7 +103,7 @@ fn check_name(cx: &mut Cx, name: &str, span: Span, what: &str) {
             Diagnostic::new(
                 Code::InvalidToolName,
                 span,
-                format!("{} is not valid as {what} for OpenAI: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", super::quote_name(name)),
+                format!("{} is not valid as {what} for OpenAI: it must be 1 to {MAX_NAME_CHARS} letters, digits, `_` or `-`", kit::quote_name(name)),
             )
             .with_help("rename it to fit `^[a-zA-Z0-9_-]{1,64}$`"),
         );

@@ -5,8 +5,8 @@
 //! parameter schema stands alone, with every type written out, because
 //! these schemas are pasted into requests and prompts one tool at a time.
 
+use super::kit::{Cx, EmitError, Output, Selection, Target};
 use super::schema::render;
-use super::{Cx, EmitError, Output, Selection, Target};
 use crate::syntax::Tool;
 use serde_json::{Map, Value};
 

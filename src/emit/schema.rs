@@ -5,8 +5,8 @@
 //! tools-prompt targets use the same rendering with every type inlined, so
 //! each tool's parameters stand alone.
 
+use super::kit::{self, EmitError, Output, Selection};
 use super::lower::{Kind, Lowering, Mode, Property, Schema};
-use super::{EmitError, Output, Selection};
 use crate::model::{Model, TypeId, field_references};
 use crate::span::Span;
 use crate::syntax::Literal;
@@ -45,7 +45,7 @@ pub fn emit_all(model: &Model) -> Value {
 /// A standalone document for one type: its schema at the root, the types
 /// it uses under `$defs`.
 pub fn emit_type(model: &Model, name: &str) -> Result<Value, EmitError> {
-    let id = super::find_type(model, name)?;
+    let id = kit::find_type(model, name)?;
     let root = render(&Lowering::new(model, Mode::Refs).definition(id));
     let mut deps = dependencies(model, &crate::model::references(model.def(id)));
     deps.retain(|&d| d != id);
@@ -54,7 +54,7 @@ pub fn emit_type(model: &Model, name: &str) -> Result<Value, EmitError> {
 
 /// A standalone document for a tool's parameters: always an object.
 pub fn emit_tool(model: &Model, name: &str) -> Result<Value, EmitError> {
-    let tool = super::find_tool(model, name)?;
+    let tool = kit::find_tool(model, name)?;
     let root = render(&Lowering::new(model, Mode::Refs).object(&tool.parameters, tool.name.span));
     let mut references = Vec::new();
     for parameter in &tool.parameters {

@@ -230,24 +230,31 @@ impl Writer {
                     .collect();
                 json!({ "description": BLOCK_DOC, "oneOf": variants })
             }),
+            // The forms in the order the lowering tries them: each form a
+            // key makes, as `if` that key `then` the form, `else` the next;
+            // last, the object.
             Value::TypeDef => self.define("TypeDef", |writer| {
-                let union = writer.value(Value::Nested(&UNION));
-                let array = writer.value(Value::Nested(&ARRAY_TYPE));
-                let object = writer.value(Value::MapOf(&OBJECT_TYPE));
-                json!({
-                    "description": TYPE_DEF_DOC,
-                    "type": "object",
-                    "if": { "required": ["anyOf"] },
-                    "then": union,
-                    "else": {
-                        "if": {
-                            "required": ["type"],
-                            "properties": { "type": { "type": ["string", "number", "boolean", "null"] } }
-                        },
-                        "then": array,
-                        "else": object
+                let marked: Vec<Json> = TypeDefForm::MARKED
+                    .iter()
+                    .map(|(form, _, _)| writer.value(form.value()))
+                    .collect();
+                let mut otherwise = writer.value(TypeDefForm::Object.value());
+                for (&(_, marker, needs_scalar), then) in TypeDefForm::MARKED.iter().zip(marked).rev() {
+                    let mut test = json!({ "required": [marker] });
+                    if needs_scalar {
+                        test["properties"] = json!({
+                            marker: { "type": ["string", "number", "boolean", "null"] }
+                        });
                     }
-                })
+                    otherwise = json!({ "if": test, "then": then, "else": otherwise });
+                }
+                let mut schema = Object::new();
+                schema.insert("description".into(), TYPE_DEF_DOC.into());
+                schema.insert("type".into(), "object".into());
+                if let Json::Object(branches) = otherwise {
+                    schema.extend(branches);
+                }
+                Json::Object(schema)
             }),
         }
     }
@@ -272,7 +279,8 @@ impl Writer {
                 schema.insert("properties".into(), Json::Object(properties));
                 schema.insert("additionalProperties".into(), false.into());
             }
-            MapKeys::Any => {
+            // Names are checked by `agentc check`, not by their form.
+            MapKeys::Any | MapKeys::Names(_) => {
                 schema.insert("additionalProperties".into(), entry);
             }
             MapKeys::Pattern(pattern) => {

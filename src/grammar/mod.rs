@@ -233,6 +233,8 @@ pub enum Refers {
     Prompt,
     /// A file under `references/`.
     Reference,
+    /// A trigger (a handler is keyed by the trigger it handles).
+    Trigger,
 }
 
 /// A mapping whose entries share one shape (`tools:`, `parameters:`).
@@ -258,6 +260,9 @@ pub enum MapKeys {
     Pattern(&'static str),
     /// One of these words.
     Fixed(&'static [&'static str]),
+    /// Names of something declared elsewhere: `handlers:` is keyed by
+    /// trigger.
+    Names(Refers),
 }
 
 /// A deprecated key or block: the warning the lowering gives, and the
@@ -270,6 +275,93 @@ pub struct Deprecation {
     pub note: Option<&'static str>,
     /// The editor schema's `deprecationMessage`.
     pub summary: &'static str,
+}
+
+/// The three forms of a named type. Which one a definition takes is
+/// decided by its keys, here and nowhere else: the lowering
+/// ([`TypeDefForm::of`]), the editor schema (from [`TypeDefForm::MARKED`])
+/// and the language server ([`Spot::child`], by [`TypeDefForm::of_key`])
+/// all read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeDefForm {
+    /// `anyOf` with a `discriminator`: one of several object types.
+    Union,
+    /// A `type` whose value is a scalar: `type: array` with `items`, or
+    /// `type: "T[]"`.
+    Array,
+    /// Anything else: every key is a property.
+    Object,
+}
+
+impl TypeDefForm {
+    /// Every form, in the order a definition is tried against them.
+    pub const ALL: [TypeDefForm; 3] = [TypeDefForm::Union, TypeDefForm::Array, TypeDefForm::Object];
+
+    /// The forms a key makes, in the order they are tried: the key, and
+    /// whether it makes the form only when its value is a scalar (a `type:`
+    /// holding a mapping is a property named `type`). A definition with
+    /// none of them is an object.
+    pub const MARKED: [(TypeDefForm, &'static str, bool); 2] = [
+        (TypeDefForm::Union, "anyOf", false),
+        (TypeDefForm::Array, "type", true),
+    ];
+
+    /// The form of a definition whose keys are `entries`, and the entry
+    /// that makes it (none for an object). `key` gives an entry's key,
+    /// `scalar` whether its value is a scalar.
+    pub fn of<T>(
+        entries: &[T],
+        key: impl Fn(&T) -> &str,
+        scalar: impl Fn(&T) -> bool,
+    ) -> (TypeDefForm, Option<&T>) {
+        for (form, marker, needs_scalar) in TypeDefForm::MARKED {
+            let found = entries
+                .iter()
+                .find(|entry| key(entry) == marker && (!needs_scalar || scalar(entry)));
+            if found.is_some() {
+                return (form, found);
+            }
+        }
+        (TypeDefForm::Object, None)
+    }
+
+    /// The form judged from one key alone, as an editor must while the
+    /// definition is being written: a key that only one form's place has
+    /// says that form, unless it makes the form only by a scalar value
+    /// (a `type:` with keys below it is a property). Any other key is a
+    /// property of an object.
+    pub fn of_key(name: &str) -> TypeDefForm {
+        let by_scalar = |form| {
+            TypeDefForm::MARKED
+                .iter()
+                .any(|&(f, marker, needs_scalar)| f == form && marker == name && needs_scalar)
+        };
+        let owners: Vec<TypeDefForm> = TypeDefForm::ALL
+            .into_iter()
+            .filter(|form| form.place().is_some_and(|place| place.key(name).is_some()))
+            .collect();
+        match owners.as_slice() {
+            [only] if !by_scalar(*only) => *only,
+            _ => TypeDefForm::Object,
+        }
+    }
+
+    /// The form's shape: a place of its own, or an object's properties.
+    pub fn value(self) -> Value {
+        match self {
+            TypeDefForm::Union => Value::Nested(&UNION),
+            TypeDefForm::Array => Value::Nested(&ARRAY_TYPE),
+            TypeDefForm::Object => Value::MapOf(&OBJECT_TYPE),
+        }
+    }
+
+    /// The form's place, when it has keys of its own (not an object).
+    pub fn place(self) -> Option<&'static Place> {
+        match self.value() {
+            Value::Nested(place) => Some(place),
+            _ => None,
+        }
+    }
 }
 
 /// Where a path of keys from the top of a file leads.
@@ -293,17 +385,17 @@ impl Spot {
         match self {
             Spot::Place(place) | Spot::Block(Some(place)) => place.keys().collect(),
             Spot::Block(None) => BLOCK_COMMON.iter().collect(),
-            Spot::TypeDef => {
-                UNION
-                    .keys()
-                    .chain(ARRAY_TYPE.keys())
-                    .fold(Vec::new(), |mut keys, key| {
-                        if !keys.iter().any(|k: &&Key| k.name == key.name) {
-                            keys.push(key);
-                        }
-                        keys
-                    })
-            }
+            // Before its form is known: the keys of every form's place.
+            Spot::TypeDef => TypeDefForm::ALL
+                .iter()
+                .filter_map(|form| form.place())
+                .flat_map(Place::keys)
+                .fold(Vec::new(), |mut keys, key| {
+                    if !keys.iter().any(|k: &&Key| k.name == key.name) {
+                        keys.push(key);
+                    }
+                    keys
+                }),
             Spot::Map(_) | Spot::Value(_) => Vec::new(),
         }
     }
@@ -331,11 +423,10 @@ impl Spot {
                 .find(|key| key.name == name)
                 .map(|key| Spot::of(key, kind)),
             Spot::Map(map) => Some(Spot::entry(map.entry, kind)),
-            Spot::TypeDef => match name {
-                // A union's or array type's own keys, or a property.
-                "anyOf" | "discriminator" => UNION.key(name).map(|key| Spot::of(key, kind)),
-                "items" => ARRAY_TYPE.key(name).map(|key| Spot::of(key, kind)),
-                _ => Some(Spot::Place(&PROPERTY)),
+            // A union's or array type's own key, or a property.
+            Spot::TypeDef => match TypeDefForm::of_key(name).value() {
+                Value::Nested(place) => place.key(name).map(|key| Spot::of(key, kind)),
+                value => Spot::entry(value, kind).child(name, kind),
             },
             Spot::Value(_) => None,
         }
@@ -371,6 +462,39 @@ pub fn spot_at(path: &[&str], kind: Option<&str>) -> Option<Spot> {
     Some(spot)
 }
 
+/// Where `path` names a block, if it goes through one: the position of
+/// the block's name (2 in `["handlers", "go", "Step", ..]`, 1 in
+/// `["steps", "Step", ..]`).
+pub fn block_on(path: &[&str]) -> Option<usize> {
+    let mut spot = Spot::Place(&PROTOCOL);
+    for (at, name) in path.iter().enumerate() {
+        spot = spot.child(name, None)?;
+        if let Spot::Block(_) = spot {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// The name of something of kind `refers` that `path` goes through as the
+/// key of an entry (the trigger of a handler: `"go"` in `["handlers",
+/// "go", ..]`).
+pub fn name_on<'p>(path: &[&'p str], refers: Refers) -> Option<&'p str> {
+    let mut spot = Spot::Place(&PROTOCOL);
+    for name in path {
+        if let Spot::Map(Map {
+            keys: MapKeys::Names(keys),
+            ..
+        }) = spot
+            && *keys == refers
+        {
+            return Some(name);
+        }
+        spot = spot.child(name, None)?;
+    }
+    None
+}
+
 /// The key at the end of `path` (its last element), where it is a key of
 /// a place.
 pub fn key_at(path: &[&str], kind: Option<&str>) -> Option<&'static Key> {
@@ -378,7 +502,9 @@ pub fn key_at(path: &[&str], kind: Option<&str>) -> Option<&'static Key> {
     match spot_at(parent, kind)? {
         Spot::Place(place) | Spot::Block(Some(place)) => place.key(name),
         Spot::Block(None) => BLOCK_COMMON.iter().find(|key| key.name == *name),
-        Spot::TypeDef => UNION.key(name).or_else(|| ARRAY_TYPE.key(name)),
+        Spot::TypeDef => TypeDefForm::ALL
+            .iter()
+            .find_map(|form| form.place()?.key(name)),
         Spot::Map(_) | Spot::Value(_) => None,
     }
 }
@@ -391,11 +517,9 @@ pub fn places() -> Vec<&'static Place> {
             Value::Nested(place) => visit(place, out),
             Value::MapOf(map) => walk(map.entry, out),
             Value::Block => BLOCKS.iter().for_each(|place| visit(place, out)),
-            Value::TypeDef => {
-                visit(&UNION, out);
-                visit(&ARRAY_TYPE, out);
-                visit(&PROPERTY, out);
-            }
+            Value::TypeDef => TypeDefForm::ALL
+                .iter()
+                .for_each(|form| walk(form.value(), out)),
             _ => {}
         }
     }

@@ -161,7 +161,7 @@ static WORKERS: Map = Map {
 static HANDLERS: Map = Map {
     name: "",
     doc: "",
-    keys: MapKeys::Any,
+    keys: MapKeys::Names(Refers::Trigger),
     entry: MapOf(&BLOCK_MAP),
     entry_nullable: true,
 };

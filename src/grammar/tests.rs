@@ -83,6 +83,14 @@ fn paths_lead_to_places() {
     assert_eq!(keys(&["types", "Foo", "bar", "items"], None)[0], "type");
     assert_eq!(keys(&["tools", "t", "parameters", "p"], None)[0], "type");
     assert!(spot_at(&["nope"], None).is_none());
+    assert_eq!(block_on(&["handlers", "go", "Step", "input"]), Some(2));
+    assert_eq!(block_on(&["steps", "Step"]), Some(1));
+    assert_eq!(block_on(&["handlers", "go"]), None);
+    assert_eq!(block_on(&["agent", "tools"]), None);
+    let path = ["handlers", "go", "Step", "input"];
+    assert_eq!(name_on(&path, Refers::Trigger), Some("go"));
+    assert_eq!(name_on(&["handlers"], Refers::Trigger), None);
+    assert_eq!(name_on(&["steps", "Step"], Refers::Trigger), None);
     assert_eq!(
         spot_at(&["onDemandMcpServers"], None).map(Spot::fixed_keys),
         Some(MCP_SOURCES)
@@ -96,4 +104,39 @@ fn paths_lead_to_places() {
         )
         .is_some_and(Key::names_variables)
     );
+}
+
+/// A named type's form, from its keys: `anyOf` makes a union wherever it
+/// is, a `type` makes an array type only with a scalar value, and a key
+/// alone says a form only when no other form has it.
+#[test]
+fn a_type_definitions_form_is_decided_by_its_keys() {
+    let form = |entries: &[(&str, bool)]| TypeDefForm::of(entries, |e| e.0, |e| e.1).0;
+    assert_eq!(
+        form(&[("type", true), ("anyOf", false)]),
+        TypeDefForm::Union
+    );
+    assert_eq!(
+        form(&[("type", true), ("items", false)]),
+        TypeDefForm::Array
+    );
+    assert_eq!(
+        form(&[("type", false), ("name", false)]),
+        TypeDefForm::Object
+    );
+    assert_eq!(form(&[]), TypeDefForm::Object);
+    let of_key = |name| TypeDefForm::of_key(name);
+    assert_eq!(of_key("anyOf"), TypeDefForm::Union);
+    assert_eq!(of_key("discriminator"), TypeDefForm::Union);
+    assert_eq!(of_key("items"), TypeDefForm::Array);
+    // A property named `type` or `description`, as far as a key alone says.
+    assert_eq!(of_key("type"), TypeDefForm::Object);
+    assert_eq!(of_key("description"), TypeDefForm::Object);
+    assert_eq!(of_key("name"), TypeDefForm::Object);
+    for (form, marker, _) in TypeDefForm::MARKED {
+        assert!(
+            form.place()
+                .is_some_and(|place| place.key(marker).is_some())
+        );
+    }
 }

@@ -13,7 +13,7 @@
 
 use super::Analysis;
 use super::convert::{self, Encoding};
-use crate::grammar::{self, Key, Refers, Spot, Value};
+use crate::grammar::{self, Key, MapKeys, Refers, Spot, Value};
 use crate::model::resolve::{Resolution, SymbolKind};
 use crate::source::Source;
 use crate::syntax::{BlockKind, Builtin};
@@ -108,13 +108,9 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
         keys
     };
     let siblings = below(start, column);
-    // A block is a handler's (`handlers: {trigger: {name: ...}}`) or a
-    // worker step (`steps: {name: ...}`).
-    let depth = match path.first() {
-        Some(&"handlers") => Some(2),
-        Some(&"steps") => Some(1),
-        _ => None,
-    };
+    // Where the path names a block, if it goes through one: the grammar
+    // says where blocks sit (a handler's, or a worker's steps).
+    let depth = grammar::block_on(&path);
     let block = match depth {
         Some(depth) if path.len() == depth + 1 => siblings
             .iter()
@@ -196,10 +192,8 @@ pub fn complete(
     let item_column = column + if trimmed.starts_with("- ") { 2 } else { 0 };
     let after_item = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
     let place = place(source, line, item_column);
-    let trigger = match place.path.as_slice() {
-        ["handlers", trigger, ..] => Some(*trigger),
-        _ => None,
-    };
+    // The trigger whose handler the cursor is in: its inputs are readable.
+    let trigger = grammar::name_on(&place.path, Refers::Trigger);
 
     // A value: after `key:` on this line (flow collections included), or
     // a list item under a `key:` line. The path runs to the key.
@@ -425,6 +419,7 @@ fn refer<'a>(
         Refers::Thread => named(names.threads(), Kind::CONSTANT, "thread"),
         Refers::Prompt => prompts(analysis),
         Refers::Reference => Vec::new(),
+        Refers::Trigger => named(names.declared(SymbolKind::Trigger), Kind::EVENT, "trigger"),
     }
 }
 
@@ -439,14 +434,22 @@ fn prompts(analysis: &Analysis) -> Vec<Choice<'_>> {
 
 /// The keys a mapping takes at `place`, with their documentation.
 fn key_choices<'a>(place: &Place<'a>, names: &'a Resolution) -> Vec<(&'a str, &'static str)> {
-    // A handler for each trigger that has none yet.
-    if place.path.as_slice() == ["handlers"] {
-        let triggers = names.declared(SymbolKind::Trigger);
-        return triggers.into_iter().map(|t| (t, "")).collect();
-    }
     let Some(spot) = grammar::spot_at(&place.path, place.block) else {
         return Vec::new();
     };
+    // Entries keyed by name (a handler for each trigger that has none yet).
+    if let Spot::Map(grammar::Map {
+        keys: MapKeys::Names(refers),
+        ..
+    }) = spot
+    {
+        let declared = SymbolKind::of(*refers).map(|kind| names.declared(kind));
+        return declared
+            .unwrap_or_default()
+            .into_iter()
+            .map(|name| (name, ""))
+            .collect();
+    }
     let keys = spot.keys();
     if keys.is_empty() {
         return spot.fixed_keys().iter().map(|k| (*k, "")).collect();

@@ -133,8 +133,9 @@ pub struct Block {
     pub worker: Option<Name>,
     /// The configuration of a `start-thread`.
     pub config: Option<Box<ThreadConfig>>,
-    /// The models a block names (`imageModel`, `speechModel`, ...).
-    pub models: Vec<Setting>,
+    /// The models a block names, each with its key (`imageModel`,
+    /// `speechModel`, ...).
+    pub models: Vec<(&'static str, Setting)>,
 }
 
 impl Lower<'_> {
@@ -261,7 +262,9 @@ impl Lower<'_> {
         let value = &entry.value;
         match key.name {
             // Read with the presentation, or above.
-            "block" | "display" | "description" | "title" => {}
+            name if grammar::BLOCK_COMMON
+                .iter()
+                .any(|common| common.name == name) => {}
             "thread" => block.thread = self.literal(key, value),
             "output" => block.output = self.literal(key, value),
             _ if kind == BlockKind::StartThread => self.config_key(place, entry, config),
@@ -296,12 +299,38 @@ impl Lower<'_> {
                 Kind::Name(Refers::Worker) => block.worker = self.literal(key, value),
                 Kind::Model => {
                     if let Some(model) = self.scalar(key, value) {
-                        block.models.push(model);
+                        block.models.push((key.name, model));
                     }
                 }
-                _ => {
+                // Checked, not kept: later stages do not read them.
+                Kind::Text
+                | Kind::Flag
+                | Kind::Integer { .. }
+                | Kind::Number { .. }
+                | Kind::Fraction
+                | Kind::Temperature
+                | Kind::AspectRatio
+                | Kind::Choice(_) => {
                     self.scalar(key, value);
                 }
+                // No block's key holds these but under a name read above;
+                // a new one is reported until it has an arm.
+                Kind::Name(_)
+                | Kind::Names(_)
+                | Kind::InputMapping
+                | Kind::Arguments
+                | Kind::TypeExpr
+                | Kind::ArrayTypeExpr
+                | Kind::TypeName
+                | Kind::Variants
+                | Kind::EnumValues
+                | Kind::Literal
+                | Kind::Any
+                | Kind::BlockKind
+                | Kind::Nested(_)
+                | Kind::MapOf(_)
+                | Kind::Block
+                | Kind::TypeDef => self.unread(entry, place.name),
             },
         }
     }

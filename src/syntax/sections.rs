@@ -141,7 +141,9 @@ impl Lower<'_> {
                         trigger.input =
                             self.fields(&field.value, "input", FieldContext::TriggerInput)
                     }
-                    _ => {}
+                    // Not a trigger's: reported by `keys_of`.
+                    key if grammar::TRIGGER.key(key).is_none() => {}
+                    _ => self.unread(field, &place),
                 }
             }
             triggers.push(trigger);
@@ -171,11 +173,15 @@ impl Lower<'_> {
             let Some(key) = place.key(&entry.key.text) else {
                 continue;
             };
-            let slot = match key.name {
-                "description" => &mut presentation.description,
-                "title" => &mut presentation.title,
-                "display" => &mut presentation.display,
-                _ => continue,
+            // The shared rows, so no other spelling can slip in.
+            let slot = if key.name == grammar::DESCRIPTION_KEY.name {
+                &mut presentation.description
+            } else if key.name == grammar::TITLE_KEY.name {
+                &mut presentation.title
+            } else if key.name == grammar::DISPLAY_KEY.name {
+                &mut presentation.display
+            } else {
+                continue;
             };
             *slot = self.literal(key, &entry.value);
         }
@@ -376,7 +382,16 @@ impl Lower<'_> {
                     "speed" => &mut config.speed,
                     "maxSteps" => &mut config.max_steps,
                     // Checked, not kept: later stages do not read them.
-                    _ => return,
+                    "sandboxTimeout"
+                    | "webSearch"
+                    | "todoList"
+                    | "agentic"
+                    | "cache"
+                    | "maxToolOutputTokens"
+                    | "maxImageDimension"
+                    | "maxOutputTokens"
+                    | "loopGuard" => return,
+                    _ => return self.unread(entry, place.name),
                 };
                 *slot = setting;
             }
@@ -421,7 +436,9 @@ impl Lower<'_> {
                         anthropic.skills.push((name, presentation));
                     }
                 }
-                _ => {}
+                // Not `anthropic`'s: reported by `keys_of`.
+                key if grammar::ANTHROPIC.key(key).is_none() => {}
+                _ => self.unread(entry, "`anthropic`"),
             }
         }
         anthropic
@@ -444,7 +461,9 @@ impl Lower<'_> {
             match key.name {
                 "summarizerWorker" => management.summarizer_worker = value,
                 "recentPercent" => management.recent_percent = Some(field.key.span),
-                _ => {}
+                // Checked, not kept: later stages do not read them.
+                "thresholdPercent" | "recentWindow" => {}
+                _ => self.unread(field, "`contextManagement`"),
             }
         }
         management

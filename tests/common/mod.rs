@@ -175,3 +175,13 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// An empty temporary folder for one test, named `agentc-{name}-` and a
+/// random suffix, so that tests and test binaries running at once never
+/// share one. It is removed when dropped, also when an assertion fails.
+pub fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("agentc-{name}-"))
+        .tempdir()
+        .expect("create a temporary folder")
+}

@@ -87,12 +87,10 @@ pub fn dist_binary(target: &str) -> Option<PathBuf> {
         .filter(|p| p.is_file())
 }
 
-/// A fresh folder under the system's temporary folder.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agentc-pkg-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A fresh folder under the system's temporary folder, removed when
+/// dropped.
+pub fn scratch(name: &str) -> tempfile::TempDir {
+    super::scratch(&format!("pkg-{name}"))
 }
 
 pub fn text(output: &Output) -> String {
