@@ -277,15 +277,27 @@ pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
         _ => Path::new("."),
     };
+    replace(folder, &target, bytes)
+}
+
+/// Writes `bytes` to `target` through a temporary file in `folder`.
+#[cfg(not(target_family = "wasm"))]
+fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let mut temporary = tempfile::Builder::new()
         .prefix(".agentc-")
         .suffix(".tmp")
         .tempfile_in(folder)?;
     std::io::Write::write_all(&mut temporary, bytes)?;
     temporary
-        .persist(&target)
+        .persist(target)
         .map_err(|error| FileError::Io(error.error))?;
     Ok(())
+}
+
+/// A browser has no files to write.
+#[cfg(target_family = "wasm")]
+fn replace(_folder: &Path, _target: &Path, _bytes: &[u8]) -> Result<(), FileError> {
+    Err(FileError::Io(std::io::ErrorKind::Unsupported.into()))
 }
 
 /// The real path of the folder `folder` below `within`, for [`Reach::Own`]:

@@ -8,12 +8,14 @@
 
 pub mod agent;
 pub mod check;
+pub mod clock;
 pub mod codegen;
 pub mod diagnostic;
 pub mod diff;
 pub mod disk;
 pub mod emit;
 pub mod grammar;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
 pub mod project;
@@ -29,9 +31,10 @@ pub use model::Model;
 pub use source::Source;
 pub use span::Span;
 
+use clock::Instant;
 pub use diagnostic::Diagnostics;
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What was found in one file, whether or not it was compiled (a
 /// protocol, or its settings, a prompt, JSON data, a configuration): its

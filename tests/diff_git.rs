@@ -744,7 +744,10 @@ fn versions_are_read_with_no_git_on_the_path() {
 /// protocol that did not exist (which would pass the check).
 #[cfg(unix)]
 #[test]
-#[cfg_attr(not(feature = "git"), ignore = "needs the `git` feature (a default feature)")]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
 fn a_damaged_or_missing_object_is_exit_2() {
     use std::os::unix::fs::PermissionsExt;
     if !reads_git() {

@@ -1,6 +1,8 @@
 //! Imports point down: each module of the library uses only modules below
 //! it in `LAYERS`, and the files of one folder use each other without a
-//! circle. `docs/architecture.md` draws the same layers.
+//! circle. The core never reaches an adapter or a front end: each
+//! dependency of one is named only in its files (`OUTER`). `docs/architecture.md`
+//! draws the same layers.
 
 mod common;
 
@@ -10,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The library's modules, from the ground floor up.
 const LAYERS: &[&str] = &[
+    "clock",
     "span",
     "diagnostic",
     "source",
@@ -27,6 +30,27 @@ const LAYERS: &[&str] = &[
     "project",
     "render",
     "lsp",
+];
+
+/// What only an adapter or a front end may name, and the files (or
+/// folders, ending in `/`) that may, besides the binary (`src/main.rs`,
+/// `src/cli/`), which may name anything: each is behind a feature, and the
+/// core builds without it (for the browser, `wasm32-unknown-unknown`).
+const OUTER: &[(&str, &[&str])] = &[
+    // Front ends: the binary (`cli`) and the language server (`lsp`).
+    ("clap", &[]),
+    ("lsp::", &["src/lsp/"]),
+    ("lsp_server", &["src/lsp/"]),
+    ("lsp_types", &["src/lsp/"]),
+    ("crossbeam_channel", &["src/lsp/"]),
+    ("std::thread", &["src/lsp/"]),
+    // Adapters: the folder search (`walk`), git (`git`), threads
+    // (`parallel`), the clock (none in a browser).
+    ("ignore::", &["src/project/walk.rs"]),
+    ("walk::", &["src/project/"]),
+    ("gix", &["src/diff/git.rs"]),
+    ("rayon", &["src/project/mod.rs"]),
+    ("std::time::Instant", &["src/clock.rs"]),
 ];
 
 fn src() -> PathBuf {
@@ -85,6 +109,61 @@ fn segments_after(code: &str, prefix: &str) -> BTreeSet<String> {
         }
     }
     found
+}
+
+#[test]
+fn the_core_reaches_no_adapter_or_front_end() {
+    let mut found = Vec::new();
+    for path in rust_files(&src()) {
+        let relative = path
+            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        // Deriving clap's traits, behind the `cli` feature, is the front
+        // end's business in the core's types.
+        let text: String = code(&path)
+            .lines()
+            .filter(|line| !line.contains("cfg_attr(feature = \"cli\""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if relative.starts_with("src/cli/") || relative == "src/main.rs" {
+            continue;
+        }
+        for (name, allowed) in OUTER {
+            let may = allowed.iter().any(|a| match a.ends_with('/') {
+                true => relative.starts_with(a),
+                false => relative == *a,
+            });
+            if !may && names(&text, name) {
+                found.push(format!("{relative} names `{name}`"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the core reaches an adapter or a front end:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether `code` names `name` as a path: not as the end of a longer word
+/// (`lsp::` in `crate::lsp::`, yes; in `help::`, no).
+fn names(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && (name.ends_with(':') || !after.is_some_and(|c| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+#[test]
+fn the_name_finder_finds() {
+    assert!(names("use crate::lsp::text;", "lsp::"));
+    assert!(!names("use crate::help::x;", "lsp::"));
+    assert!(names("gix::open()", "gix"));
+    assert!(!names("let gixy = 1;", "gix"));
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {

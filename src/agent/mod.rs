@@ -16,12 +16,12 @@ pub mod template;
 
 pub use settings::{Format, Settings};
 
+use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::disk::{self, FileError, Reach};
 use crate::source::{self, Source};
 use crate::{FileReport, compile_source};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// A file of the agent folder, decoded; `problem` says why its text could
 /// not be read (not read at all, too large, not UTF-8), in which case the
