@@ -9,8 +9,9 @@
 //!
 //! `docs/security.md` lists these rules with the tests behind each.
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::source::MAX_FILE_BYTES;
+use crate::source::Source;
 use crate::span::Span;
 use std::fs::File;
 use std::io::Read;
@@ -149,6 +150,32 @@ pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
     file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// The data at `path` (`-`: standard input) as a source, and the reason it
+/// cannot be read as text, if any; the failure when it cannot be read at
+/// all (`agentc validate`).
+pub fn read_data(path: &Path) -> Result<(Source, Option<Diagnostic>), Failure> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        match read_stdin() {
+            Ok(bytes) => ("<stdin>".to_string(), bytes),
+            Err(error) => {
+                let message = format!("standard input was not read: {}", describe_io(&error));
+                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
+            }
+        }
+    } else {
+        match read(path, Reach::Named) {
+            Ok(bytes) => (path.display().to_string(), bytes),
+            Err(error) => {
+                let shown = path.display().to_string();
+                let message = format!("`{shown}` was not read: {error}");
+                return Err(Failure::new(shown, Code::InvalidPath, message)
+                    .with_help("give the path of a JSON file, or `-` to read standard input"));
+            }
+        }
+    };
+    Ok(crate::source::decode(&name, bytes))
 }
 
 /// Reads standard input to its end, bounded as [`read`] is: at most one

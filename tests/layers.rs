@@ -1,7 +1,8 @@
 //! Imports point down: each module of the library uses only modules below
 //! it in `LAYERS`, and the files of one folder use each other without a
 //! circle. The core never reaches an adapter or a front end: each
-//! dependency of one is named only in its files (`OUTER`). `docs/architecture.md`
+//! dependency of one is named only in its files (`OUTER`). The binary
+//! raises no diagnostic code: `src/cli/` names none. `docs/architecture.md`
 //! draws the same layers.
 
 mod common;
@@ -158,8 +159,49 @@ fn names(code: &str, name: &str) -> bool {
     })
 }
 
+/// A diagnostic code's variant (`Code::InvalidPath`), as written after
+/// `Code::`: an upper-case letter, then a lower-case one. `Code::ALL` and
+/// `Code::from_name` (`agentc explain`, which prints codes) are not.
+fn variants(code: &str) -> Vec<String> {
+    code.match_indices("Code::")
+        .filter_map(|(at, _)| {
+            let rest = &code[at + "Code::".len()..];
+            let mut chars = rest.chars();
+            let (first, second) = (chars.next()?, chars.next()?);
+            (first.is_ascii_uppercase() && second.is_ascii_lowercase()).then(|| {
+                rest.chars()
+                    .take_while(|c| c.is_alphanumeric())
+                    .collect::<String>()
+            })
+        })
+        .collect()
+}
+
 #[test]
-fn the_name_finder_finds() {
+fn the_binary_raises_no_code() {
+    let mut raised = Vec::new();
+    for path in rust_files(&src().join("cli"))
+        .into_iter()
+        .chain([src().join("main.rs")])
+    {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for variant in variants(&text) {
+            raised.push(format!("{} names `Code::{variant}`", path.display()));
+        }
+    }
+    assert!(
+        raised.is_empty(),
+        "codes are raised in the library, next to their logic:\n{}",
+        raised.join("\n")
+    );
+}
+
+#[test]
+fn the_code_finders_find() {
+    assert_eq!(
+        variants("Failure::new(p, Code::InvalidPath, m); Code::ALL; Code::from_name(n)"),
+        ["InvalidPath"]
+    );
     assert!(names("use crate::lsp::text;", "lsp::"));
     assert!(!names("use crate::help::x;", "lsp::"));
     assert!(names("gix::open()", "gix"));

@@ -58,7 +58,11 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
                 Some((planned.path.clone(), &*planned.config, protocol))
             })
             .collect();
-        failures.extend(super::diff::against(revision, &mut checked, args.level));
+        failures.extend(agentc::project::against::against(
+            revision,
+            &mut checked,
+            args.level.least(),
+        ));
     }
     let mut compiled = Vec::new();
     let mut timings = Vec::new();

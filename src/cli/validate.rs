@@ -11,7 +11,7 @@ use agentc::validate::aap::{self, AapValidator, Kind, StreamMode};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Options, Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Code, Failure, FileReport, Severity, Source, source};
+use agentc::{Failure, FileReport, Severity, Source};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -103,7 +103,7 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let (source, unreadable) = match read_data(data) {
+    let (source, unreadable) = match disk::read_data(data) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, &against, options),
     };
@@ -145,7 +145,7 @@ fn validate_run_input(
         ),
     };
     let against = against.as_str();
-    let (source, unreadable) = match read_data(payload) {
+    let (source, unreadable) = match disk::read_data(payload) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, against, options),
     };
@@ -193,7 +193,7 @@ fn validate_aap(
         }
     };
     let against = format!("AAP v3 `{}`", kind.definition());
-    let (source, unreadable) = match read_data(payload) {
+    let (source, unreadable) = match disk::read_data(payload) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, &against, options),
     };
@@ -249,31 +249,6 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
         return Err(ExitCode::from(2));
     }
     compiled.model.ok_or(ExitCode::from(2))
-}
-
-/// The data as a source, and the reason it cannot be read as text, if
-/// any; the failure when it cannot be read at all.
-fn read_data(path: &Path) -> Result<(Source, Option<agentc::Diagnostic>), Failure> {
-    let (name, bytes) = if path.as_os_str() == "-" {
-        match disk::read_stdin() {
-            Ok(bytes) => ("<stdin>".to_string(), bytes),
-            Err(error) => {
-                let message = format!("standard input was not read: {}", disk::describe_io(&error));
-                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
-            }
-        }
-    } else {
-        match disk::read(path, Reach::Named) {
-            Ok(bytes) => (path.display().to_string(), bytes),
-            Err(error) => {
-                let shown = path.display().to_string();
-                let message = format!("`{shown}` was not read: {error}");
-                return Err(Failure::new(shown, Code::InvalidPath, message)
-                    .with_help("give the path of a JSON file, or `-` to read standard input"));
-            }
-        }
-    };
-    Ok(source::decode(&name, bytes))
 }
 
 /// Reports data that could not be read at all: nothing was validated.

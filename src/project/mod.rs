@@ -15,7 +15,9 @@
 //! read only when it lies inside the folder searched ([`Reach::Within`]);
 //! one named on the command line is read wherever it leads.
 
+pub mod against;
 pub mod config;
+pub mod generate;
 pub mod suppress;
 #[cfg(feature = "walk")]
 mod walk;
@@ -23,7 +25,7 @@ mod walk;
 #[cfg(feature = "walk")]
 pub use walk::plan;
 
-use crate::diagnostic::{Code, Diagnostic, Failure};
+use crate::diagnostic::{Code, Diagnostic, Failure, Severity};
 use crate::disk::{self, Reach};
 use crate::emit::Target;
 use crate::source::Source;
@@ -333,6 +335,27 @@ pub fn check_one(
     let mut files = agent::check_path(path, reach);
     finish(&mut files, config, targets);
     files
+}
+
+/// The contract changes from `old` to `new` (`agentc diff`, `check
+/// --against`) as `config` judges them, from `least` severe up; what is not
+/// a change (`diff-skipped`) is always kept.
+pub fn changes(
+    old: &FileReport,
+    new: &FileReport,
+    base_name: &str,
+    config: &Config,
+    least: Severity,
+) -> Vec<Diagnostic> {
+    let rank = |severity: Severity| match severity {
+        Severity::Info => 0,
+        Severity::Warning => 1,
+        Severity::Error => 2,
+    };
+    let mut found = crate::diff::reports(old, new, base_name, &config.diff);
+    config.apply(&mut found);
+    found.retain(|d| d.change.is_none() || rank(d.severity) >= rank(least));
+    found
 }
 
 /// What a check adds to what [`agent::check_path`] found, for the command
