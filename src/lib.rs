@@ -24,12 +24,14 @@ pub mod source;
 pub mod span;
 pub mod syntax;
 pub mod validate;
+pub mod workspace;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
 pub use source::Source;
 pub use span::Span;
+pub use workspace::Workspace;
 
 use clock::Instant;
 pub use diagnostic::Diagnostics;

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "codegen",
     "project",
     "render",
+    "workspace",
     "lsp",
 ];
 

@@ -99,7 +99,7 @@ pub fn is_agent_folder(dir: &Path) -> bool {
 }
 
 /// The folders that make a `protocol.yaml` beside them an agent's.
-const AGENT_FOLDERS: &[&str] = &["prompts", "references", "skills"];
+pub const AGENT_FOLDERS: &[&str] = &["prompts", "references", "skills"];
 
 /// Checks a protocol file: one named `protocol.yaml` in an agent folder
 /// with its folder's settings, prompts, references and skills (with
@@ -168,22 +168,35 @@ fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
-    let mut checked = if is_protocol && is_agent_folder(dir) {
-        let loaded = load_with(dir, files);
-        let read = started.elapsed();
-        let mut checked = check_folder(loaded);
-        checked.protocol.timings.read += read;
-        checked
+    let read = if is_protocol && is_agent_folder(dir) {
+        Read::Folder(Box::new(load_with(dir, files)))
     } else {
-        let protocol = File::read(file, reach, files);
-        let read = started.elapsed();
-        let mut compilation = compile(protocol);
-        compilation.timings.read += read;
-        Checked {
-            protocol: compilation,
+        Read::Alone(Box::new(File::read(file, reach, files)))
+    };
+    let elapsed = started.elapsed();
+    let mut checked = check_read(file, read);
+    checked.protocol.timings.read += elapsed;
+    checked
+}
+
+/// What was read for a protocol: its agent folder's files, or the
+/// protocol alone.
+pub enum Read {
+    Folder(Box<AgentFiles>),
+    Alone(Box<File>),
+}
+
+/// Checks what was read for the protocol `file`, from the disk or from
+/// memory ([`crate::Workspace`]).
+pub fn check_read(file: &Path, read: Read) -> Checked {
+    let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
+    let mut checked = match read {
+        Read::Folder(files) => check_folder(*files),
+        Read::Alone(protocol) => Checked {
+            protocol: compile(*protocol),
             others: Vec::new(),
             settings: None,
-        }
+        },
     };
     // A file named `protocol.yaml` is an agent's whole protocol.
     let protocol = &mut checked.protocol;
@@ -324,15 +337,23 @@ fn skill_folders(dir: &Path, files: &dyn Files, unlisted: &mut Vec<File>) -> Vec
                 skill: if disk::exists(&skill) {
                     File::read(&skill, Reach::Within(dir), files)
                 } else {
-                    File {
-                        source: Source::new(&name, String::new()),
-                        problem: Some(no_skill_file()),
-                    }
+                    Skill::without_skill_file(&name)
                 },
                 env: disk::exists(&env).then(|| File::read(&env, Reach::Within(dir), files)),
             }
         })
         .collect()
+}
+
+impl Skill {
+    /// A skill folder without `SKILL.md`, at `skill` (the path it would
+    /// have).
+    pub fn without_skill_file(skill: &str) -> File {
+        File {
+            source: Source::new(skill, String::new()),
+            problem: Some(no_skill_file()),
+        }
+    }
 }
 
 /// The error for a skill folder without `SKILL.md`.
