@@ -5,7 +5,7 @@ use super::args::{DataOptions, ValidateArgs, ValidateCommand};
 use super::output::say;
 use super::output::{report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
-use agentc::emit::Selection;
+use agentc::emit::{EmitError, Selection};
 use agentc::render::human;
 use agentc::validate::aap::{self, AapValidator, Kind, StreamMode};
 use agentc::validate::data::{self, Layout};
@@ -124,18 +124,12 @@ fn validate_run_input(
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let validator = match protocol {
-        None => validator,
-        Some(file) => {
-            let model = match protocol_model(file) {
-                Ok(model) => model,
-                Err(code) => return code,
-            };
-            match ToolValidators::new(&model) {
-                Ok(tools) => validator.with_tools(tools),
-                Err(error) => return usage_error(&error),
-            }
-        }
+    let attached = with_protocol(validator, protocol, |validator, model| {
+        Ok(validator.with_tools(ToolValidators::new(model)?))
+    });
+    let validator = match attached {
+        Ok(validator) => validator,
+        Err(code) => return code,
     };
     let against = match rules.profile {
         Profile::AgUi => format!("AG-UI {} `RunAgentInput`", rules.version.name()),
@@ -179,18 +173,9 @@ fn validate_aap(
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let validator = match protocol {
-        None => validator,
-        Some(file) => {
-            let model = match protocol_model(file) {
-                Ok(model) => model,
-                Err(code) => return code,
-            };
-            match validator.with_protocol(&model) {
-                Ok(validator) => validator,
-                Err(error) => return usage_error(&error),
-            }
-        }
+    let validator = match with_protocol(validator, protocol, AapValidator::with_protocol) {
+        Ok(validator) => validator,
+        Err(code) => return code,
     };
     let against = format!("AAP v3 `{}`", kind.definition());
     let (source, unreadable) = match disk::read_data(payload) {
@@ -221,6 +206,21 @@ fn validate_aap(
         None => aap::check(&validator, &source, layout),
     };
     report_data(source, diagnostics, layout, &against, options)
+}
+
+/// `validator` with what the protocol `--protocol` names attached (its
+/// tools' validators), when one is given: compiled once, its errors
+/// printed and exit 2 when it has any.
+fn with_protocol<V>(
+    validator: V,
+    protocol: Option<&Path>,
+    attach: impl FnOnce(V, &agentc::Model) -> Result<V, EmitError>,
+) -> Result<V, ExitCode> {
+    let Some(file) = protocol else {
+        return Ok(validator);
+    };
+    let model = protocol_model(file)?;
+    attach(validator, &model).map_err(|error| usage_error(&error))
 }
 
 /// The model of a protocol without errors; otherwise its errors are
