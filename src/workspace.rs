@@ -34,7 +34,9 @@ use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::project::config::{self, Config};
-use crate::validate::{Validator, data};
+use crate::validate::aap::{self, AapValidator, Kind, StreamMode};
+use crate::validate::run_input::{self, RunInputValidator};
+use crate::validate::{ToolValidators, Validator, data};
 use crate::{Diagnostics, FileReport, agent, project};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -237,6 +239,58 @@ impl Workspace {
         Ok(output)
     }
 
+    /// The AAP `GET /meta` response for the agent whose protocol is at
+    /// `path` (`agentc emit --target aap --meta`), as its `settings.json`
+    /// describes it, `version` its version; its folder is checked whole
+    /// first, and any error is the problem.
+    ///
+    /// ```
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert(
+    ///     "shop/protocol.yaml",
+    ///     "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: sell\n",
+    /// );
+    /// workspace.insert("shop/prompts/sell.md", "You sell.\n");
+    /// workspace.insert(
+    ///     "shop/settings.json",
+    ///     r#"{"slug": "shop", "name": "Shop", "format": "interactive"}"#,
+    /// );
+    /// let meta = workspace.emit_meta("shop/protocol.yaml", "1.0.0").unwrap().into_text();
+    /// assert!(meta.contains("\"Shop\""));
+    /// ```
+    pub fn emit_meta(&self, path: impl AsRef<Path>, version: &str) -> Result<Output, Problem> {
+        let path = path.as_ref();
+        if self.get(path).is_none() {
+            return Err(Problem::NoFile(path.to_path_buf()));
+        }
+        let Some(files) = self.agent_files(path) else {
+            return Err(Problem::NoFile(
+                path.parent().unwrap_or(Path::new("")).join("settings.json"),
+            ));
+        };
+        let checked = agent::check_read(path, agent::Read::Folder(Box::new(files)));
+        let settings = checked.settings;
+        // As compiling judged them: the configuration is `check`'s.
+        let errors: Vec<FileReport> = std::iter::once(checked.protocol)
+            .chain(checked.others)
+            .filter(FileReport::has_errors)
+            .collect();
+        if !errors.is_empty() {
+            return Err(Problem::Errors(errors));
+        }
+        let compiled = self.sound(path)?;
+        let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+        let mut diags = Diagnostics::default();
+        let output = agent::aap_meta(model, settings.as_ref(), version, &mut diags)
+            .map_err(Problem::Usage)?;
+        let mut report = FileReport::uncompiled(compiled.source.clone(), Vec::new());
+        report.add(diags);
+        if report.has_errors() {
+            return Err(Problem::Errors(vec![report]));
+        }
+        Ok(output)
+    }
+
     /// Validates JSON `data` (named `name` in diagnostics) against a
     /// protocol's type or a tool's arguments (`agentc validate`): a report
     /// with a diagnostic, located by JSON pointer, for each way the data
@@ -268,12 +322,97 @@ impl Workspace {
             // Tool arguments may come as AG-UI carries them: a JSON text.
             encoded: matches!(against, Selection::Tool(_)),
         };
+        Ok(Self::data(name, data, |source| {
+            data::check(&validator, source, layout)
+        }))
+    }
+
+    /// Validates an AG-UI `RunAgentInput` (`agentc validate run-input`)
+    /// as `rules` say, its tool calls' arguments against the tools of the
+    /// protocol at `protocol`, when one is given.
+    ///
+    /// ```
+    /// use agentc::validate::run_input::Options;
+    ///
+    /// let workspace = agentc::Workspace::new();
+    /// let report = workspace
+    ///     .validate_run_input(Options::default(), None, "input.json", "{}")
+    ///     .unwrap();
+    /// assert!(report.has_errors());
+    /// ```
+    pub fn validate_run_input(
+        &self,
+        rules: run_input::Options,
+        protocol: Option<&Path>,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
+        let mut validator = RunInputValidator::with_options(rules).map_err(Problem::Usage)?;
+        if let Some(path) = protocol {
+            let compiled = self.sound(path)?;
+            let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+            validator = validator.with_tools(ToolValidators::new(model).map_err(Problem::Usage)?);
+        }
+        let layout = data::Layout {
+            lines: false,
+            encoded: false,
+        };
+        Ok(Self::data(name, data, |source| {
+            data::check_run_input(&validator, source, layout)
+        }))
+    }
+
+    /// Validates an AAP v3 payload of `kind` (`agentc validate aap`): a
+    /// JSON request or reply, or a `text/event-stream` of events, checked
+    /// as `stream` says; tool calls against the tools of the protocol at
+    /// `protocol`, when one is given.
+    ///
+    /// ```
+    /// use agentc::validate::aap::Kind;
+    ///
+    /// let workspace = agentc::Workspace::new();
+    /// let report = workspace
+    ///     .validate_aap(Kind::Events, None, None, "events.txt", "data: {\"type\": \"nonsense\"}\n\n")
+    ///     .unwrap();
+    /// assert!(report.has_errors());
+    /// ```
+    pub fn validate_aap(
+        &self,
+        kind: Kind,
+        protocol: Option<&Path>,
+        stream: Option<StreamMode>,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
+        let mut validator = AapValidator::new(kind).map_err(Problem::Usage)?;
+        if let Some(path) = protocol {
+            let compiled = self.sound(path)?;
+            let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+            validator = validator.with_protocol(model).map_err(Problem::Usage)?;
+        }
+        let layout = data::Layout {
+            lines: false,
+            encoded: false,
+        };
+        Ok(Self::data(name, data, |source| match kind {
+            Kind::Events => aap::check_events(&validator, source, stream),
+            _ => aap::check(&validator, source, layout),
+        }))
+    }
+
+    /// The report of `data` named `name`, as `check` finds it, or why it
+    /// is not text.
+    fn data(
+        name: &str,
+        data: &str,
+        check: impl FnOnce(&crate::Source) -> Vec<Diagnostic>,
+    ) -> FileReport {
         let (source, problem) = crate::source::decode(name, data.as_bytes().to_vec());
         let diagnostics = match problem {
             Some(problem) => vec![problem],
-            None => data::check(&validator, &source, layout),
+            None => check(&source),
         };
-        Ok(FileReport::uncompiled(source, diagnostics))
+        FileReport::uncompiled(source, diagnostics)
     }
 
     /// The contract changes from the same protocol in `old` to this one

@@ -209,6 +209,24 @@ pub fn check_read(file: &Path, read: Read) -> Checked {
     checked
 }
 
+/// The AAP `GET /meta` response for an agent: as its `settings.json`
+/// describes it (`agentc emit --target aap --meta`). Without settings (a
+/// protocol checked alone) the name and title are empty.
+pub fn aap_meta(
+    model: &crate::Model,
+    settings: Option<&Settings>,
+    version: &str,
+    diags: &mut Diagnostics,
+) -> Result<crate::emit::Output, crate::emit::EmitError> {
+    let agent = match settings {
+        Some(settings) => settings.aap_meta(version)?,
+        None => crate::emit::aap::AgentMeta::new("", "", None, version)?,
+    };
+    Ok(crate::emit::Output::Json(crate::emit::aap::meta(
+        model, agent, diags,
+    )))
+}
+
 /// The error for an agent folder without `settings.json`, at the start of
 /// its protocol: the Octavus CLI reads the agent's slug, name and format
 /// from it, and refuses the folder without it.
