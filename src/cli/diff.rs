@@ -3,7 +3,7 @@
 //! reported on the new one.
 
 use super::args::DiffArgs;
-use super::output::{broken_configs, report};
+use super::output::{broken_configs, exit_code, report};
 use agentc::project::{self, ConfigChoice, against};
 use agentc::{Diagnostic, Failure};
 use std::path::PathBuf;
@@ -27,11 +27,7 @@ pub(crate) fn run(args: DiffArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let choice = match (args.config, args.no_config) {
-        (Some(file), _) => ConfigChoice::File(file),
-        (None, true) => ConfigChoice::Defaults,
-        (None, false) => ConfigChoice::Nearest,
-    };
+    let choice = ConfigChoice::from_flags(args.config, args.no_config);
     let mut configs = project::Configs::new(choice);
     let anchor = new.path.clone().unwrap_or_else(|| PathBuf::from("."));
     let config = configs.of(&anchor);
@@ -58,9 +54,5 @@ pub(crate) fn run(args: DiffArgs) -> ExitCode {
         &format!("compared {} with {}", old.name, new.name),
         args.max_diagnostics,
     );
-    if errors > 0 || (args.deny_warnings && warnings > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(false, errors, warnings, args.deny_warnings)
 }

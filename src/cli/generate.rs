@@ -5,7 +5,7 @@
 
 use super::args::{FieldCase, GenArgs};
 use super::output::say;
-use super::output::{broken_configs, print, report};
+use super::output::{broken_configs, exit_code, print, report};
 use agentc::Failure;
 use agentc::codegen::{Lang, Options};
 use agentc::disk;
@@ -21,11 +21,7 @@ use std::sync::atomic::AtomicUsize;
 /// nothing), 1 when a protocol has errors or (`--check`) a file is stale,
 /// else 0.
 pub(crate) fn run(args: GenArgs) -> ExitCode {
-    let choice = match (args.config.clone(), args.no_config) {
-        (Some(file), _) => ConfigChoice::File(file),
-        (None, true) => ConfigChoice::Defaults,
-        (None, false) => ConfigChoice::Nearest,
-    };
+    let choice = ConfigChoice::from_flags(args.config.clone(), args.no_config);
     let mut configs = project::Configs::new(choice.clone());
     let here = configs.of(Path::new("."));
     if !configs.broken.is_empty() || !configs.failures.is_empty() {
@@ -137,13 +133,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
         format!("generated {files}")
     };
     let (errors, _) = report(args.format, &reports, &failures, &summary, 50);
-    if !failures.is_empty() {
-        ExitCode::from(2)
-    } else if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(!failures.is_empty(), errors, 0, false)
 }
 
 /// The command that writes what this run (`--check`) compared: the same

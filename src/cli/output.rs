@@ -178,6 +178,23 @@ pub(crate) fn terminal_style(is_terminal: bool) -> Style {
     }
 }
 
+/// The exit code of a run: 2 when something could not be used (`failed`),
+/// 1 on errors (or warnings, with `--deny-warnings`), else 0.
+pub(crate) fn exit_code(
+    failed: bool,
+    errors: usize,
+    warnings: usize,
+    deny_warnings: bool,
+) -> ExitCode {
+    if failed {
+        ExitCode::from(2)
+    } else if errors > 0 || (deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 /// Writes to stdout; a closed pipe (`agentc ... | head`) ends quietly.
 pub(crate) fn print(text: &str) {
     let mut stdout = std::io::stdout().lock();

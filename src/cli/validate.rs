@@ -3,7 +3,7 @@
 
 use super::args::{DataOptions, ValidateArgs, ValidateCommand};
 use super::output::say;
-use super::output::{report, terminal_style, usage_error};
+use super::output::{exit_code, report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
 use agentc::emit::{EmitError, Selection};
 use agentc::render::human;
@@ -305,9 +305,5 @@ fn finish(checked: FileReport, summary: &str, options: DataOptions) -> ExitCode 
         summary,
         human::DEFAULT_MAX_DIAGNOSTICS,
     );
-    if errors > 0 || (options.deny_warnings && warnings > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(false, errors, warnings, options.deny_warnings)
 }

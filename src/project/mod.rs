@@ -49,6 +49,18 @@ pub enum ConfigChoice {
     Defaults,
 }
 
+impl ConfigChoice {
+    /// The choice `--config FILE` and `--no-config` make: the file named,
+    /// else the defaults with `no_config`, else the nearest.
+    pub fn from_flags(file: Option<PathBuf>, no_config: bool) -> ConfigChoice {
+        match (file, no_config) {
+            (Some(file), _) => ConfigChoice::File(file),
+            (None, true) => ConfigChoice::Defaults,
+            (None, false) => ConfigChoice::Nearest,
+        }
+    }
+}
+
 /// The files a run checks, each with its configuration, sorted by path.
 pub struct Plan {
     pub files: Vec<Planned>,
