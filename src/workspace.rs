@@ -150,10 +150,17 @@ impl Workspace {
         self.files.keys().map(PathBuf::as_path)
     }
 
-    /// The protocols a check covers: the files the configuration's
-    /// `include` globs take and its `exclude` globs do not, sorted.
+    /// The protocols a check covers, sorted: the files the configuration's
+    /// `include` globs take and its `exclude` globs do not, outside hidden
+    /// folders, `node_modules` and `target`, as a search of a folder on
+    /// disk finds them.
     pub fn protocols(&self) -> Vec<&Path> {
         self.paths()
+            .filter(|path| {
+                path.ancestors()
+                    .skip(1)
+                    .all(|folder| folder.as_os_str().is_empty() || agent::ordinary_folder(folder))
+            })
             .filter(|path| self.config.takes(&self.config.root().join(path)))
             .collect()
     }
@@ -660,6 +667,26 @@ mod tests {
                 .iter()
                 .any(|d| d.code.name() == "missing-settings")
         );
+    }
+
+    #[test]
+    fn protocols_are_found_as_a_search_finds_them() {
+        let mut workspace = Workspace::new();
+        for path in [
+            "a/protocol.yaml",
+            "node_modules/b/protocol.yaml",
+            ".hidden/protocol.yaml",
+            "c/target/protocol.yaml",
+            "d/other.yaml",
+        ] {
+            workspace.insert(path, "");
+        }
+        assert_eq!(workspace.protocols(), [Path::new("a/protocol.yaml")]);
+        workspace
+            .set_config("include = [\"**/*.yaml\"]\nexclude = [\"a\"]\n")
+            .map_err(|report| report.diagnostics[0].message.clone())
+            .unwrap();
+        assert_eq!(workspace.protocols(), [Path::new("d/other.yaml")]);
     }
 
     #[test]
