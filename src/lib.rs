@@ -12,8 +12,10 @@ pub mod clock;
 pub mod codegen;
 pub mod diagnostic;
 pub mod diff;
+#[cfg(feature = "disk")]
 pub mod disk;
 pub mod emit;
+pub mod files;
 pub mod grammar;
 #[cfg(feature = "lsp")]
 pub mod lsp;

@@ -7,7 +7,8 @@
 //! browser included (`wasm32-unknown-unknown`).
 //!
 //! The `agentc` binary and the language server are this plus adapters: the
-//! disk ([`crate::disk`], and the folder search of `project::plan` with the
+//! disk (`disk`, the `disk` feature: the files as saved, under an
+//! editor's buffers for the language server, [`Workspace::check_in`]; and the folder search of `project::plan` with the
 //! `walk` feature), git ([`crate::diff::git`], the `git` feature) and the
 //! terminal ([`crate::render`] writes text; the binary decides where).
 //!
@@ -30,9 +31,11 @@
 //! assert_eq!(&text[found.span.range()], "strin");
 //! ```
 
+use crate::agent::Files;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::emit::{self, EmitError, Output, Selection, Target};
+use crate::files::{FileError, Reach};
 use crate::project::config::{self, Config};
 use crate::validate::aap::{self, AapValidator, Kind, StreamMode};
 use crate::validate::run_input::{self, RunInputValidator};
@@ -180,13 +183,55 @@ impl Workspace {
     /// and its `# agentc-ignore` comments. A path with no file gives a
     /// report that says so.
     pub fn check_file(&self, path: impl AsRef<Path>) -> Vec<FileReport> {
-        let path = path.as_ref();
-        let read = match self.agent_files(path) {
-            Some(files) => agent::Read::Folder(Box::new(files)),
-            None => agent::Read::Alone(Box::new(self.file(path))),
+        Workspace::check_in(
+            &Memory(&self.files),
+            path.as_ref(),
+            Reach::Named,
+            &self.config,
+        )
+    }
+
+    /// [`Workspace::check_file`] with this workspace's files laid over
+    /// `under` ([`agent::Layered`]): a file held here is read from here,
+    /// any other from `under`, which also says which files make up an
+    /// agent folder. Edits not yet saved, checked with the files around
+    /// them as saved (`disk::Disk`, with the `disk` feature).
+    ///
+    /// ```
+    /// use agentc::workspace::{Memory, Workspace};
+    /// use std::collections::BTreeMap;
+    ///
+    /// let saved = BTreeMap::from([
+    ///     ("shop/protocol.yaml".into(), "agent:\n  model: openai/gpt-4o\n  system: sell\n".into()),
+    ///     ("shop/prompts/sell.md".into(), "You sell.\n".into()),
+    /// ]);
+    /// let mut edits = Workspace::new();
+    /// edits.insert("shop/protocol.yaml", "agent:\n  model: openai/gpt-4o\n  system: buy\n");
+    /// let reports = edits.check_over(&Memory(&saved), "shop/protocol.yaml");
+    /// // The edited protocol names a prompt the saved folder does not have.
+    /// assert!(reports[0].diagnostics.iter().any(|d| d.code.name() == "unknown-prompt"));
+    /// ```
+    pub fn check_over(&self, under: &dyn agent::Files, path: impl AsRef<Path>) -> Vec<FileReport> {
+        let files = agent::Layered {
+            buffers: &Memory(&self.files),
+            under,
         };
-        let mut reports = agent::check_read(path, read).into_reports();
-        project::finish(&mut reports, &self.config, &self.config.targets);
+        Workspace::check_in(&files, path.as_ref(), Reach::Named, &self.config)
+    }
+
+    /// [`Workspace::check_file`] with the files read from `files` instead
+    /// of this workspace's, under `config`: how the language server checks
+    /// a document, with its buffers laid over the disk
+    /// ([`agent::Layered`] over `disk::Disk`). `reach` is how far reading
+    /// the protocol itself may go.
+    pub fn check_in(
+        files: &dyn agent::Files,
+        path: &Path,
+        reach: Reach,
+        config: &Config,
+    ) -> Vec<FileReport> {
+        let mut reports = agent::check_in(files, path, reach).into_reports();
+        project::finish(&mut reports, config, &config.targets);
         reports
     }
 
@@ -270,7 +315,13 @@ impl Workspace {
         if self.get(path).is_none() {
             return Err(Problem::NoFile(path.to_path_buf()));
         }
-        let Some(files) = self.agent_files(path) else {
+        let memory = Memory(&self.files);
+        let is_protocol = path.file_name().is_some_and(|n| n == "protocol.yaml");
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let Some(files) = is_protocol
+            .then(|| memory.agent_folder(folder, &memory))
+            .flatten()
+        else {
             return Err(Problem::NoFile(
                 path.parent().unwrap_or(Path::new("")).join("settings.json"),
             ));
@@ -515,37 +566,47 @@ impl Workspace {
         }
         Ok(compiled)
     }
+}
 
-    /// A file of the workspace, as the agent checks read it; a missing one
-    /// is a diagnostic.
-    fn file(&self, path: &Path) -> agent::File {
-        let name = path.display().to_string();
-        match self.get(path) {
-            Some(text) => agent::File::new(&name, text),
-            None => agent::File::unread(
-                &name,
-                &crate::disk::FileError::Io(std::io::ErrorKind::NotFound.into()),
-            ),
+/// Files held in memory, by path: the [`agent::Files`] of a
+/// [`Workspace`], and of anything else that holds its files as text (an
+/// MCP server, a browser). An agent folder is made of the files held
+/// under it, as a listing of the folder on disk would find them.
+pub struct Memory<'a>(pub &'a BTreeMap<PathBuf, String>);
+
+impl agent::Buffers for Memory<'_> {
+    fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        self.0.get(path).map(|text| text.as_bytes().to_vec())
+    }
+}
+
+impl Files for Memory<'_> {
+    /// The text held for `path`; a path with none is not found.
+    fn read(&self, path: &Path, _reach: Reach) -> Result<Vec<u8>, FileError> {
+        match self.0.get(path) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => Err(FileError::Io(std::io::ErrorKind::NotFound.into())),
         }
     }
 
-    /// The files of the agent folder `path` (a `protocol.yaml`) is in, as
-    /// [`agent::load`] reads them from disk; `None` when it is a lone
-    /// protocol.
-    fn agent_files(&self, path: &Path) -> Option<agent::AgentFiles> {
-        if path.file_name().is_none_or(|n| n != "protocol.yaml") {
-            return None;
-        }
-        let dir = path.parent().unwrap_or(Path::new(""));
+    /// The files held under `dir`, as `disk::load_agent` lists
+    /// them on disk.
+    fn agent_folder(&self, dir: &Path, reader: &dyn Files) -> Option<agent::AgentFiles> {
+        let path = &dir.join("protocol.yaml");
         let below = |sub: &str| -> Vec<&Path> {
             let folder = dir.join(sub);
-            self.paths().filter(|p| p.starts_with(&folder)).collect()
+            self.0
+                .keys()
+                .map(PathBuf::as_path)
+                .filter(|p| p.starts_with(&folder))
+                .collect()
         };
+        let within = Reach::Within(dir);
         let settings = dir.join("settings.json");
         let has_folder = agent::AGENT_FOLDERS
             .iter()
             .any(|sub| !below(sub).is_empty());
-        if !self.files.contains_key(path) || !(self.files.contains_key(&settings) || has_folder) {
+        if !self.0.contains_key(path) || !(self.0.contains_key(&settings) || has_folder) {
             return None;
         }
         // `.md` files under `sub`, by name; nested folders too when
@@ -573,7 +634,7 @@ impl Workspace {
                         .join("/");
                     Some(agent::Named {
                         name,
-                        file: self.file(p),
+                        file: agent::File::read(p, within, reader),
                     })
                 })
                 .collect();
@@ -600,20 +661,23 @@ impl Workspace {
                 let skill = folder.join("SKILL.md");
                 let env = folder.join(".env");
                 agent::Skill {
-                    skill: match self.files.contains_key(&skill) {
-                        true => self.file(&skill),
+                    skill: match self.0.contains_key(&skill) {
+                        true => agent::File::read(&skill, within, reader),
                         false => agent::Skill::without_skill_file(&skill.display().to_string()),
                     },
-                    env: self.files.contains_key(&env).then(|| self.file(&env)),
+                    env: self
+                        .0
+                        .contains_key(&env)
+                        .then(|| agent::File::read(&env, within, reader)),
                 }
             })
             .collect();
         Some(agent::AgentFiles {
-            protocol: self.file(path),
+            protocol: agent::File::read(path, within, reader),
             settings: self
-                .files
+                .0
                 .contains_key(&settings)
-                .then(|| self.file(&settings)),
+                .then(|| agent::File::read(&settings, within, reader)),
             prompts: markdown("prompts", true),
             references: markdown("references", false),
             skills,

@@ -1,5 +1,5 @@
 //! `Workspace` holds files in memory; what it finds is what the disk path
-//! (`agent::check_path`, which `agentc check` and the language server take)
+//! (`disk::check_path`, which `agentc check` and the language server take)
 //! finds: for every agent folder and lone protocol under `protocols/`, the
 //! same reports, file by file, each diagnostic with its code, severity,
 //! span, message, help and fix.
@@ -85,7 +85,7 @@ fn a_workspace_finds_what_the_disk_finds() {
         if loaded.is_none() {
             continue;
         }
-        let mut on_disk = agentc::agent::check_path(protocol, Reach::Named);
+        let mut on_disk = agentc::disk::check_path(protocol, Reach::Named);
         let config = Config::defaults(&root);
         project::finish(&mut on_disk, &config, &config.targets);
         let in_memory = workspace.check_file(protocol);

@@ -136,7 +136,7 @@ fn agent_folder(file: &Path) -> Result<agent::Checked, ExitCode> {
         );
         return Err(ExitCode::from(2));
     }
-    let checked = agent::check_agent(file, Reach::Named);
+    let checked = disk::check_agent(file, Reach::Named);
     if checked.protocol.model.is_some() {
         return Ok(checked);
     }

@@ -24,7 +24,7 @@ pub struct Loaded {
 /// from git.
 pub fn load(spec: &str) -> Result<Loaded, Failure> {
     let path = Path::new(spec);
-    if std::fs::symlink_metadata(path).is_ok() {
+    if disk::exists(path) {
         let file = if path.is_dir() {
             path.join("protocol.yaml")
         } else {
@@ -184,8 +184,8 @@ fn push_failure(failures: &mut Vec<Failure>, path: &Path, error: git::GitError) 
 
 /// `path` relative to the repository's top folder, `/`-separated.
 fn inside_repository(path: &Path, top: &Path) -> Option<String> {
-    let real = std::fs::canonicalize(path).ok()?;
-    let top = std::fs::canonicalize(top).ok()?;
+    let real = disk::real_path(path).ok()?;
+    let top = disk::real_path(top).ok()?;
     let relative = real.strip_prefix(&top).ok()?;
     let parts: Vec<String> = relative
         .components()

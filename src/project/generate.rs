@@ -302,7 +302,7 @@ pub fn write_all(files: &[Output]) -> Vec<Failure> {
 fn find_orphans(folders: &[(PathBuf, PathBuf)], files: &[Output]) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for (folder, shown) in folders {
-        let Ok(entries) = std::fs::read_dir(folder) else {
+        let Ok(entries) = disk::list(folder) else {
             continue;
         };
         for entry in entries.flatten() {

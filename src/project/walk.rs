@@ -186,7 +186,7 @@ fn search(
     if disk::exists(path) || !is_glob(path) {
         // A file named on the command line is checked, excluded or not;
         // reading it says what is wrong with it.
-        std::fs::symlink_metadata(path)?;
+        disk::look(path)?;
         let mut configs = configs.lock();
         let config = configs.of(path);
         let absolute = configs.absolute(path);
