@@ -8,12 +8,16 @@
 
 pub mod agent;
 pub mod check;
+pub mod clock;
 pub mod codegen;
 pub mod diagnostic;
 pub mod diff;
+#[cfg(feature = "disk")]
 pub mod disk;
 pub mod emit;
+pub mod files;
 pub mod grammar;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
 pub mod project;
@@ -22,16 +26,19 @@ pub mod source;
 pub mod span;
 pub mod syntax;
 pub mod validate;
+pub mod workspace;
 pub mod yaml;
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
 pub use source::Source;
 pub use span::Span;
+pub use workspace::Workspace;
 
+use clock::Instant;
 pub use diagnostic::Diagnostics;
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What was found in one file, whether or not it was compiled (a
 /// protocol, or its settings, a prompt, JSON data, a configuration): its

@@ -142,7 +142,7 @@ fn expectations(name: &str) -> Vec<Expected> {
 /// Loads and checks an agent folder given by a path relative to the crate
 /// root.
 fn check_agent(dir: &str) -> Vec<FileReport> {
-    let files = agent::load(Path::new(dir));
+    let files = agentc::disk::load_agent(Path::new(dir));
     agent::check(files)
 }
 
@@ -294,7 +294,7 @@ fn invalid_agent_output_snapshots() {
 #[test]
 fn valid_agents_have_no_diagnostics() {
     for dir in VALID_AGENTS {
-        assert!(agent::is_agent_folder(Path::new(dir)), "{dir}");
+        assert!(agentc::disk::is_agent_folder(Path::new(dir)), "{dir}");
         let compilations = check_agent(dir);
         let problems: String = compilations
             .iter()
@@ -539,14 +539,16 @@ fn cli_checks_a_lone_protocol_without_its_files() {
 /// folder whose settings are not settings has none.
 #[test]
 fn checking_a_folder_reads_its_settings() {
-    let checked = agent::check_folder(agent::load(Path::new("protocols/shop-assistant")));
+    let checked = agent::check_folder(agentc::disk::load_agent(Path::new(
+        "protocols/shop-assistant",
+    )));
     let settings = checked.settings.expect("settings");
     assert_eq!(settings.slug, "shop-assistant");
     assert_eq!(settings.name, "Shop Assistant");
     assert!(settings.description.is_some());
     assert_eq!(settings.format, agent::Format::Interactive);
     assert_eq!(checked.others.len(), 6, "settings.json and five prompts");
-    let worker = agent::check_folder(agent::load(Path::new("protocols/worker")));
+    let worker = agent::check_folder(agentc::disk::load_agent(Path::new("protocols/worker")));
     assert_eq!(
         worker.settings.map(|s| s.format),
         Some(agent::Format::Worker)

@@ -1,6 +1,9 @@
 //! Imports point down: each module of the library uses only modules below
 //! it in `LAYERS`, and the files of one folder use each other without a
-//! circle. `docs/architecture.md` draws the same layers.
+//! circle. The core never reaches an adapter or a front end: each
+//! dependency of one is named only in its files (`OUTER`). The binary
+//! raises no diagnostic code: `src/cli/` names none. `docs/architecture.md`
+//! draws the same layers.
 
 mod common;
 
@@ -10,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 /// The library's modules, from the ground floor up.
 const LAYERS: &[&str] = &[
+    "clock",
     "span",
     "diagnostic",
     "source",
-    "disk",
+    "files",
     "yaml",
     "grammar",
     "syntax",
@@ -22,12 +26,72 @@ const LAYERS: &[&str] = &[
     "emit",
     "validate",
     "agent",
+    "disk",
     "diff",
     "codegen",
     "project",
     "render",
+    "workspace",
     "lsp",
 ];
+
+/// What only an adapter or a front end may name, and the files (or
+/// folders, ending in `/`) that may, besides the binary (`src/main.rs`,
+/// `src/cli/`), which may name anything: each is behind a feature, and the
+/// core builds without it (for the browser, `wasm32-unknown-unknown`).
+const OUTER: &[(&str, &[&str])] = &[
+    // Front ends: the binary (`cli`) and the language server (`lsp`).
+    ("clap", &[]),
+    ("lsp::", &["src/lsp/"]),
+    ("lsp_server", &["src/lsp/"]),
+    ("lsp_types", &["src/lsp/"]),
+    ("crossbeam_channel", &["src/lsp/"]),
+    ("std::thread", &["src/lsp/"]),
+    // Adapters: the folder search (`walk`), git (`git`), threads
+    // (`parallel`), the clock (none in a browser).
+    ("ignore::", &["src/project/walk.rs"]),
+    ("walk::", &["src/project/"]),
+    ("gix", &["src/diff/git.rs"]),
+    ("rayon", &["src/project/run.rs"]),
+    // The disk (`disk`): only its module reads, writes or lists files;
+    // the files that do what agentc does with files on disk call it.
+    (FS, &["src/disk/"]),
+    ("disk::", DISK),
+    ("std::time::Instant", &["src/clock.rs"]),
+];
+
+/// The standard library's file system, as `reaches` finds it named.
+const FS: &str = "std::fs";
+
+/// The files that may call the disk adapter: itself, what agentc does
+/// with files on disk (all behind the `disk` feature), and the language
+/// server.
+const DISK: &[&str] = &[
+    "src/disk/",
+    "src/project/run.rs",
+    "src/project/walk.rs",
+    "src/project/against.rs",
+    "src/project/generate.rs",
+    "src/lsp/",
+];
+
+/// Whether `code` names `name`; for the disk adapter and [`FS`], in any
+/// form (`crate::{agent, disk}`); for [`FS`], (`std::fs::read`,
+/// `use std::fs;`, `use std::{fs, io};`), outside its unit tests, which
+/// may read fixtures.
+fn reaches(code: &str, name: &str) -> bool {
+    if name == "disk::" {
+        return names(code, name) || segments_after(code, "crate::").contains("disk");
+    }
+    if name != FS {
+        return names(code, name);
+    }
+    let code = match code.find("#[cfg(test)]") {
+        Some(at) => &code[..at],
+        None => code,
+    };
+    names(code, FS) || segments_after(code, "std::").contains("fs")
+}
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
@@ -85,6 +149,111 @@ fn segments_after(code: &str, prefix: &str) -> BTreeSet<String> {
         }
     }
     found
+}
+
+#[test]
+fn the_core_reaches_no_adapter_or_front_end() {
+    let mut found = Vec::new();
+    for path in rust_files(&src()) {
+        let relative = path
+            .strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR")))
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        // Deriving clap's traits, behind the `cli` feature, is the front
+        // end's business in the core's types.
+        let text: String = code(&path)
+            .lines()
+            .filter(|line| !line.contains("cfg_attr(feature = \"cli\""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if relative.starts_with("src/cli/") || relative == "src/main.rs" {
+            continue;
+        }
+        for (name, allowed) in OUTER {
+            let may = allowed.iter().any(|a| match a.ends_with('/') {
+                true => relative.starts_with(a),
+                false => relative == *a,
+            });
+            if !may && reaches(&text, name) {
+                found.push(format!("{relative} names `{name}`"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the core reaches an adapter or a front end:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Whether `code` names `name` as a path: not as the end of a longer word
+/// (`lsp::` in `crate::lsp::`, yes; in `help::`, no).
+fn names(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && (name.ends_with(':') || !after.is_some_and(|c| c.is_alphanumeric() || c == '_'))
+    })
+}
+
+/// A diagnostic code's variant (`Code::InvalidPath`), as written after
+/// `Code::`: an upper-case letter, then a lower-case one. `Code::ALL` and
+/// `Code::from_name` (`agentc explain`, which prints codes) are not.
+fn variants(code: &str) -> Vec<String> {
+    code.match_indices("Code::")
+        .filter_map(|(at, _)| {
+            let rest = &code[at + "Code::".len()..];
+            let mut chars = rest.chars();
+            let (first, second) = (chars.next()?, chars.next()?);
+            (first.is_ascii_uppercase() && second.is_ascii_lowercase()).then(|| {
+                rest.chars()
+                    .take_while(|c| c.is_alphanumeric())
+                    .collect::<String>()
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_binary_raises_no_code() {
+    let mut raised = Vec::new();
+    for path in rust_files(&src().join("cli"))
+        .into_iter()
+        .chain([src().join("main.rs")])
+    {
+        let text = fs::read_to_string(&path).unwrap_or_default();
+        for variant in variants(&text) {
+            raised.push(format!("{} names `Code::{variant}`", path.display()));
+        }
+    }
+    assert!(
+        raised.is_empty(),
+        "codes are raised in the library, next to their logic:\n{}",
+        raised.join("\n")
+    );
+}
+
+#[test]
+fn the_code_finders_find() {
+    assert_eq!(
+        variants("Failure::new(p, Code::InvalidPath, m); Code::ALL; Code::from_name(n)"),
+        ["InvalidPath"]
+    );
+    assert!(names("use crate::lsp::text;", "lsp::"));
+    assert!(!names("use crate::help::x;", "lsp::"));
+    assert!(names("gix::open()", "gix"));
+    assert!(!names("let gixy = 1;", "gix"));
+    assert!(reaches("let b = std::fs::read(p);", FS));
+    assert!(reaches("use std::fs;", FS));
+    assert!(reaches("use std::{fs, io};", FS));
+    assert!(reaches("use std::{io, fs::File};", FS));
+    assert!(!reaches("use std::{io, fmt};", FS));
+    assert!(!reaches("#[cfg(test)]\nmod tests { use std::fs; }", FS));
+    assert!(reaches("use crate::disk::{self, Reach};", "disk::"));
+    assert!(reaches("use crate::{agent, disk};", "disk::"));
+    assert!(!reaches("use crate::agent::Disk;", "disk::"));
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {

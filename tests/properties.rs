@@ -128,7 +128,7 @@ fn templateish() -> impl Strategy<Value = String> {
 fn edited_agent(settings: &str, prompt: &str, reference: &str) -> agentc::agent::AgentFiles {
     use agentc::agent::{File, Named};
     let dir = common::root().join("protocols/shop-assistant");
-    let mut files = agentc::agent::load(&dir);
+    let mut files = agentc::disk::load_agent(&dir);
     files.settings = Some(File::new("settings.json", settings.as_bytes()));
     files.prompts.push(Named {
         name: "generated".to_string(),

@@ -16,7 +16,7 @@
 mod common;
 
 use agentc::render::{json, sarif};
-use agentc::{Code, FileReport, Severity, agent};
+use agentc::{Code, FileReport, Severity};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -118,7 +118,7 @@ fn compilations() -> Vec<FileReport> {
         // Relative to the crate root, the tests' working directory, so the
         // names do not depend on where the checkout lives.
         let name = common::display(&path);
-        let compiled = agent::check_path(Path::new(&name), agentc::disk::Reach::Named);
+        let compiled = agentc::disk::check_path(Path::new(&name), agentc::disk::Reach::Named);
         files.extend(compiled);
     }
     files

@@ -5,7 +5,8 @@
 //! reference; and each skill folder as `octavus skills sync` reads it.
 //!
 //! Each file gets its own [`FileReport`], so every diagnostic points into
-//! the file it is about. Loading from disk ([`load`]) is separate from
+//! the file it is about. Reading the files ([`Files`]: the disk, memory, an
+//! editor's buffers) is separate from
 //! checking ([`check`]), which works on text, as an editor has it.
 
 mod frontmatter;
@@ -17,12 +18,12 @@ pub mod template;
 
 pub use settings::{Format, Settings};
 
+use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::disk::{self, FileError, Reach};
+use crate::files::{FileError, Reach};
 use crate::source::{self, Source};
 use crate::{FileReport, compile_source};
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::Path;
 
 /// A file of the agent folder, decoded; `problem` says why its text could
 /// not be read (not read at all, too large, not UTF-8), in which case the
@@ -47,7 +48,7 @@ impl File {
     }
 
     /// What `files` gives for `path`, read within `reach`.
-    fn read(path: &Path, reach: Reach, files: &dyn Files) -> File {
+    pub fn read(path: &Path, reach: Reach, files: &dyn Files) -> File {
         let name = path.display().to_string();
         match files.read(path, reach) {
             Ok(bytes) => File::new(&name, bytes),
@@ -87,38 +88,8 @@ pub struct AgentFiles {
     pub unlisted: Vec<File>,
 }
 
-/// Whether `dir` is an agent folder: `protocol.yaml` with `settings.json`,
-/// or with a `prompts/`, `references/` or `skills/` folder, beside it. The
-/// settings may be missing (`missing-settings`, an error) or be a file that
-/// cannot be read (a dangling link, a FIFO): the folder is still an
-/// agent's, and the check says what is wrong. A `protocol.yaml` with none
-/// of these beside it is a lone protocol.
-pub fn is_agent_folder(dir: &Path) -> bool {
-    disk::exists(&dir.join("protocol.yaml"))
-        && (disk::exists(&dir.join("settings.json"))
-            || AGENT_FOLDERS.iter().any(|sub| dir.join(sub).is_dir()))
-}
-
 /// The folders that make a `protocol.yaml` beside them an agent's.
-const AGENT_FOLDERS: &[&str] = &["prompts", "references", "skills"];
-
-/// Checks a protocol file: one named `protocol.yaml` in an agent folder
-/// with its folder's settings, prompts, references and skills (with
-/// `missing-settings` when the folder has no `settings.json`); any other
-/// alone.
-/// `reach` is how far reading the protocol itself may go; the files of an
-/// agent folder are always read within it. A file that cannot be read is
-/// a diagnostic of its own; the rest is checked as usual.
-pub fn check_path(file: &Path, reach: Reach) -> Vec<FileReport> {
-    check_agent(file, reach).into_reports()
-}
-
-/// [`check_path`], keeping the protocol's report apart from the others and
-/// what `settings.json` says, for a caller that describes the agent
-/// (`agentc emit --target aap --meta`).
-pub fn check_agent(file: &Path, reach: Reach) -> Checked {
-    check_agent_with(file, reach, &Disk)
-}
+pub const AGENT_FOLDERS: &[&str] = &["prompts", "references", "skills"];
 
 /// A protocol, checked with the files of its agent folder, if any.
 pub struct Checked {
@@ -142,49 +113,95 @@ impl Checked {
     }
 }
 
-/// Where the files of an agent folder are read from: the disk, or an
-/// editor's buffers, which may hold text not yet saved.
+/// Where the files of an agent folder are read from: the disk
+/// (`disk::Disk`, with the `disk` feature), files held in memory
+/// ([`crate::workspace::Memory`]), or an editor's buffers laid over either
+/// ([`Layered`]).
 pub trait Files {
     /// The file's bytes, at most one more than
     /// [`MAX_FILE_BYTES`](crate::source::MAX_FILE_BYTES).
     fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError>;
+
+    /// The files of the agent folder `dir`, each read through `reader`
+    /// (this source, or buffers laid over it); `None` when `dir` is not an
+    /// agent folder: a `protocol.yaml` with `settings.json`, or with a
+    /// `prompts/`, `references/` or `skills/` folder, beside it. Which
+    /// files make up the folder is this source's to say.
+    fn agent_folder(&self, dir: &Path, reader: &dyn Files) -> Option<AgentFiles>;
 }
 
-/// The files as saved.
-pub struct Disk;
+/// Text held in memory that stands in for a file of a [`Files`]: an
+/// editor's unsaved buffers.
+pub trait Buffers {
+    /// The text held for `path`, if any.
+    fn bytes(&self, path: &Path) -> Option<Vec<u8>>;
+}
 
-impl Files for Disk {
+/// Buffers laid over a file source: a file's text is the buffer's where
+/// there is one, else what `under` reads; which files make up an agent
+/// folder is `under`'s to say (a buffer for a file not yet saved adds
+/// none).
+pub struct Layered<'a> {
+    pub buffers: &'a dyn Buffers,
+    pub under: &'a dyn Files,
+}
+
+impl Files for Layered<'_> {
     fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
-        disk::read(path, reach)
+        match self.buffers.bytes(path) {
+            Some(bytes) => Ok(bytes),
+            None => self.under.read(path, reach),
+        }
+    }
+
+    fn agent_folder(&self, dir: &Path, reader: &dyn Files) -> Option<AgentFiles> {
+        self.under.agent_folder(dir, reader)
     }
 }
 
-/// [`check_path`], reading through `files`. Which files make up the folder
-/// is still decided by what is on disk.
-pub fn check_path_with(file: &Path, reach: Reach, files: &dyn Files) -> Vec<FileReport> {
-    check_agent_with(file, reach, files).into_reports()
-}
-
-fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
+/// Checks the protocol `file` read from `files`: one named `protocol.yaml`
+/// in an agent folder with its folder's settings, prompts, references and
+/// skills (with `missing-settings` when the folder has no
+/// `settings.json`); any other alone. `reach` is how far reading the
+/// protocol itself may go; the files of an agent folder are always read
+/// within it. A file that cannot be read is a diagnostic of its own; the
+/// rest is checked as usual.
+pub fn check_in(files: &dyn Files, file: &Path, reach: Reach) -> Checked {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
-    let mut checked = if is_protocol && is_agent_folder(dir) {
-        let loaded = load_with(dir, files);
-        let read = started.elapsed();
-        let mut checked = check_folder(loaded);
-        checked.protocol.timings.read += read;
-        checked
-    } else {
-        let protocol = File::read(file, reach, files);
-        let read = started.elapsed();
-        let mut compilation = compile(protocol);
-        compilation.timings.read += read;
-        Checked {
-            protocol: compilation,
+    let folder = match is_protocol {
+        true => files.agent_folder(dir, files),
+        false => None,
+    };
+    let read = match folder {
+        Some(folder) => Read::Folder(Box::new(folder)),
+        None => Read::Alone(Box::new(File::read(file, reach, files))),
+    };
+    let elapsed = started.elapsed();
+    let mut checked = check_read(file, read);
+    checked.protocol.timings.read += elapsed;
+    checked
+}
+
+/// What was read for a protocol: its agent folder's files, or the
+/// protocol alone.
+pub enum Read {
+    Folder(Box<AgentFiles>),
+    Alone(Box<File>),
+}
+
+/// Checks what was read for the protocol `file`, from the disk or from
+/// memory ([`crate::Workspace`]).
+pub fn check_read(file: &Path, read: Read) -> Checked {
+    let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
+    let mut checked = match read {
+        Read::Folder(files) => check_folder(*files),
+        Read::Alone(protocol) => Checked {
+            protocol: compile(*protocol),
             others: Vec::new(),
             settings: None,
-        }
+        },
     };
     // A file named `protocol.yaml` is an agent's whole protocol.
     let protocol = &mut checked.protocol;
@@ -195,6 +212,24 @@ fn check_agent_with(file: &Path, reach: Reach, files: &dyn Files) -> Checked {
         crate::order(&mut protocol.diagnostics);
     }
     checked
+}
+
+/// The AAP `GET /meta` response for an agent: as its `settings.json`
+/// describes it (`agentc emit --target aap --meta`). Without settings (a
+/// protocol checked alone) the name and title are empty.
+pub fn aap_meta(
+    model: &crate::Model,
+    settings: Option<&Settings>,
+    version: &str,
+    diags: &mut Diagnostics,
+) -> Result<crate::emit::Output, crate::emit::EmitError> {
+    let agent = match settings {
+        Some(settings) => settings.aap_meta(version)?,
+        None => crate::emit::aap::AgentMeta::new("", "", None, version)?,
+    };
+    Ok(crate::emit::Output::Json(crate::emit::aap::meta(
+        model, agent, diags,
+    )))
 }
 
 /// The error for an agent folder without `settings.json`, at the start of
@@ -212,128 +247,15 @@ fn missing_settings() -> Diagnostic {
     )
 }
 
-/// Reads an agent folder. File names in diagnostics are `dir` joined with
-/// the file's path, as the user wrote `dir`.
-pub fn load(dir: &Path) -> AgentFiles {
-    load_with(dir, &Disk)
-}
-
-fn load_with(dir: &Path, files: &dyn Files) -> AgentFiles {
-    let within = Reach::Within(dir);
-    let mut unlisted = Vec::new();
-    AgentFiles {
-        protocol: File::read(&dir.join("protocol.yaml"), within, files),
-        settings: {
-            let path = dir.join("settings.json");
-            disk::exists(&path).then(|| File::read(&path, within, files))
-        },
-        prompts: markdown_files(dir, "prompts", true, files, &mut unlisted),
-        references: markdown_files(dir, "references", false, files, &mut unlisted),
-        skills: skill_folders(dir, files, &mut unlisted),
-        unlisted,
-    }
-}
-
-/// The `.md` files under the agent folder `dir`'s `sub` folder (recursively
-/// when `nested`), sorted by name; none when the folder does not exist.
-/// What cannot be listed goes to `unlisted`.
-fn markdown_files(
-    dir: &Path,
-    sub: &str,
-    nested: bool,
-    files: &dyn Files,
-    unlisted: &mut Vec<File>,
-) -> Vec<Named> {
-    let folder = dir.join(sub);
-    let (found, problems) = markdown_names(dir, &folder, nested);
-    unlisted.extend(problems);
-    found
-        .into_iter()
-        .map(|(name, path)| Named {
-            name,
-            file: File::read(&path, Reach::Within(dir), files),
-        })
-        .collect()
-}
-
-/// The skill folders under the agent folder `dir`'s `skills/`, sorted by
-/// name: its ordinary subfolders, and links to folders inside `dir`; a link
-/// that leads out of `dir` is reported instead. Files directly in
-/// `skills/` are not skills. What cannot be listed goes to `unlisted`.
-fn skill_folders(dir: &Path, files: &dyn Files, unlisted: &mut Vec<File>) -> Vec<Skill> {
-    let folder = dir.join("skills");
-    if !folder.is_dir() {
-        return Vec::new();
-    }
-    let outside = |path: &Path| {
-        File::unread(
-            &path.display().to_string(),
-            &FileError::Outside {
-                target: std::fs::read_link(path).unwrap_or_else(|_| path.to_path_buf()),
-            },
-        )
-    };
-    match disk::inside(&folder, dir) {
-        Ok(true) => {}
-        Ok(false) => {
-            unlisted.push(outside(&folder));
-            return Vec::new();
-        }
-        Err(error) => {
-            unlisted.push(File::unread(&folder.display().to_string(), &error));
-            return Vec::new();
+impl Skill {
+    /// A skill folder without `SKILL.md`, at `skill` (the path it would
+    /// have).
+    pub fn without_skill_file(skill: &str) -> File {
+        File {
+            source: Source::new(skill, String::new()),
+            problem: Some(no_skill_file()),
         }
     }
-    let entries = match std::fs::read_dir(&folder) {
-        Ok(entries) => entries,
-        Err(error) => {
-            unlisted.push(File::unread(&folder.display().to_string(), &error.into()));
-            return Vec::new();
-        }
-    };
-    let mut found = Vec::new();
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(error) => {
-                unlisted.push(File::unread(&folder.display().to_string(), &error.into()));
-                continue;
-            }
-        };
-        let path = entry.path();
-        let kind = entry.file_type().ok();
-        if kind.is_some_and(|k| k.is_dir()) {
-            if ordinary_folder(&path) {
-                found.push(path);
-            }
-        } else if kind.is_some_and(|k| k.is_symlink()) && path.is_dir() {
-            if matches!(disk::inside(&path, dir), Ok(true)) {
-                found.push(path);
-            } else {
-                unlisted.push(outside(&path));
-            }
-        }
-    }
-    found.sort();
-    found
-        .into_iter()
-        .map(|path| {
-            let skill = path.join("SKILL.md");
-            let env = path.join(".env");
-            let name = skill.display().to_string();
-            Skill {
-                skill: if disk::exists(&skill) {
-                    File::read(&skill, Reach::Within(dir), files)
-                } else {
-                    File {
-                        source: Source::new(&name, String::new()),
-                        problem: Some(no_skill_file()),
-                    }
-                },
-                env: disk::exists(&env).then(|| File::read(&env, Reach::Within(dir), files)),
-            }
-        })
-        .collect()
 }
 
 /// The error for a skill folder without `SKILL.md`.
@@ -347,106 +269,6 @@ fn no_skill_file() -> Diagnostic {
         "add `SKILL.md` with a frontmatter of `name` and `description`, or remove the folder",
     )
     .with_note("`octavus skills sync` refuses a skill folder without `SKILL.md`")
-}
-
-/// The names of the prompts of the agent folder `dir`, sorted; none when
-/// they cannot be listed.
-pub fn prompt_names(dir: &Path) -> Vec<String> {
-    let (found, _) = markdown_names(dir, &dir.join("prompts"), true);
-    found.into_iter().map(|(name, _)| name).collect()
-}
-
-/// The `.md` entries under `folder` (a folder of the agent folder `dir`)
-/// with their names, sorted by name; and a file for each folder that could
-/// not be listed, with the reason. A folder that leads out of `dir` through
-/// a link is not listed.
-fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, PathBuf)>, Vec<File>) {
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
-    if !folder.is_dir() {
-        return (found, problems);
-    }
-    let listed = match disk::inside(folder, dir) {
-        Ok(true) => markdown_below(dir, folder, nested),
-        Ok(false) => Err(FileError::Outside {
-            target: std::fs::read_link(folder).unwrap_or_else(|_| folder.to_path_buf()),
-        }),
-        Err(error) => Err(error),
-    };
-    let (paths, unreadable) = match listed {
-        Ok(listed) => listed,
-        Err(error) => (Vec::new(), vec![(folder.to_path_buf(), error)]),
-    };
-    for (path, error) in unreadable {
-        problems.push(File::unread(&path.display().to_string(), &error));
-    }
-    for path in paths {
-        let Ok(relative) = path.strip_prefix(folder) else {
-            continue;
-        };
-        let name = relative
-            .with_extension("")
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        found.push((name, path));
-    }
-    found.sort();
-    (found, problems)
-}
-
-/// What [`markdown_below`] found: the entries, and what it could not list
-/// or would not follow, with why.
-type Listing = (Vec<PathBuf>, Vec<(PathBuf, FileError)>);
-
-/// The `.md` entries below `folder` of the agent folder `dir` (files, and
-/// links and other entries that are not folders: reading them decides what
-/// they are), in no particular order; with `nested`, in its ordinary
-/// subfolders too. A link to a folder is not followed (one to a folder
-/// above would never end); one that leads out of `dir` is reported, as a
-/// file that does would be. A subfolder that cannot be listed is reported
-/// and the rest listed; `folder` itself that cannot is the error.
-fn markdown_below(dir: &Path, folder: &Path, nested: bool) -> Result<Listing, FileError> {
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
-    let mut pending = vec![folder.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let entries = match std::fs::read_dir(&current) {
-            Ok(entries) => entries,
-            Err(error) if current == folder => return Err(error.into()),
-            Err(error) => {
-                problems.push((current, error.into()));
-                continue;
-            }
-        };
-        for entry in entries {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(error) => {
-                    problems.push((current.clone(), error.into()));
-                    continue;
-                }
-            };
-            let path = entry.path();
-            let is_markdown = path.extension().is_some_and(|e| e == "md");
-            // The entry itself, not what a link leads to.
-            let kind = entry.file_type().ok();
-            if kind.is_some_and(|k| k.is_dir()) {
-                if nested && ordinary_folder(&path) {
-                    pending.push(path);
-                }
-            } else if kind.is_some_and(|k| k.is_symlink()) && path.is_dir() {
-                if !matches!(disk::inside(&path, dir), Ok(true)) {
-                    let target = std::fs::read_link(&path).unwrap_or_default();
-                    problems.push((path, FileError::Outside { target }));
-                }
-            } else if is_markdown {
-                found.push(path);
-            }
-        }
-    }
-    Ok((found, problems))
 }
 
 /// Whether a search goes into the folder `dir`: not a hidden one,

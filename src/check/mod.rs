@@ -15,6 +15,7 @@ mod unions;
 
 pub use naming::slug_problem;
 pub use sections::agent_format;
+#[cfg(feature = "lsp")]
 pub(crate) use types::wrapper_for;
 
 use crate::diagnostic::Diagnostics;

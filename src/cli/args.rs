@@ -246,12 +246,12 @@ pub(crate) enum ShowLevel {
 }
 
 impl ShowLevel {
-    /// Whether a diagnostic of `severity` is shown.
-    pub(crate) fn shows(self, severity: agentc::Severity) -> bool {
+    /// The least severe change shown.
+    pub(crate) fn least(self) -> agentc::Severity {
         match self {
-            ShowLevel::Error => severity == agentc::Severity::Error,
-            ShowLevel::Warning => severity != agentc::Severity::Info,
-            ShowLevel::Info => true,
+            ShowLevel::Error => agentc::Severity::Error,
+            ShowLevel::Warning => agentc::Severity::Warning,
+            ShowLevel::Info => agentc::Severity::Info,
         }
     }
 }

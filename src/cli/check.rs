@@ -2,7 +2,7 @@
 
 use super::args::{CheckArgs, Format};
 use super::output::say;
-use super::output::{broken_configs, print, report, timings_table, with_progress};
+use super::output::{broken_configs, exit_code, print, report, timings_table, with_progress};
 use agentc::Timings;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
@@ -14,11 +14,7 @@ use std::time::Instant;
 /// Runs `agentc check`: exit 2 when a path or a configuration could not be
 /// used, 1 on errors (or warnings with `--deny-warnings`), else 0.
 pub(crate) fn run(args: CheckArgs) -> ExitCode {
-    let choice = match (args.config, args.no_config) {
-        (Some(file), _) => ConfigChoice::File(file),
-        (None, true) => ConfigChoice::Defaults,
-        (None, false) => ConfigChoice::Nearest,
-    };
+    let choice = ConfigChoice::from_flags(args.config, args.no_config);
     let targets: Option<Vec<Target>> = (!args.targets.is_empty()).then_some(args.targets);
     if args.print_config {
         return print_config(&args.paths, choice, targets, args.format);
@@ -58,7 +54,11 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
                 Some((planned.path.clone(), &*planned.config, protocol))
             })
             .collect();
-        failures.extend(super::diff::against(revision, &mut checked, args.level));
+        failures.extend(agentc::project::against::against(
+            revision,
+            &mut checked,
+            args.level.least(),
+        ));
     }
     let mut compiled = Vec::new();
     let mut timings = Vec::new();
@@ -83,13 +83,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     if args.timings {
         eprint!("{}", timings_table(&timings, wall));
     }
-    if !failures.is_empty() {
-        ExitCode::from(2)
-    } else if errors > 0 || (args.deny_warnings && warnings > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(!failures.is_empty(), errors, warnings, args.deny_warnings)
 }
 
 /// `agentc check --print-config`: the configuration for the first path,

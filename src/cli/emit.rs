@@ -85,7 +85,7 @@ fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) ->
     let mut diags = Diagnostics::default();
     let result = match request {
         Request::Emit(selection) => emit::emit(model, target, selection, &mut diags),
-        Request::Meta { version } => meta(model, settings.as_ref(), version, &mut diags),
+        Request::Meta { version } => agent::aap_meta(model, settings.as_ref(), version, &mut diags),
     };
     compiled.add(diags);
     if !compiled.diagnostics.is_empty() {
@@ -136,7 +136,7 @@ fn agent_folder(file: &Path) -> Result<agent::Checked, ExitCode> {
         );
         return Err(ExitCode::from(2));
     }
-    let checked = agent::check_agent(file, Reach::Named);
+    let checked = disk::check_agent(file, Reach::Named);
     if checked.protocol.model.is_some() {
         return Ok(checked);
     }
@@ -147,20 +147,4 @@ fn agent_folder(file: &Path) -> Result<agent::Checked, ExitCode> {
         );
     }
     Err(ExitCode::from(1))
-}
-
-/// The AAP `GET /meta` response: the agent as `settings.json` describes it.
-fn meta(
-    model: &agentc::Model,
-    settings: Option<&agent::Settings>,
-    version: &str,
-    diags: &mut Diagnostics,
-) -> Result<emit::Output, emit::EmitError> {
-    // Without settings (a protocol not named `protocol.yaml`, checked
-    // alone) the name and title are empty.
-    let agent = match settings {
-        Some(settings) => settings.aap_meta(version)?,
-        None => emit::aap::AgentMeta::new("", "", None, version)?,
-    };
-    Ok(emit::Output::Json(emit::aap::meta(model, agent, diags)))
 }

@@ -145,7 +145,10 @@ pub(crate) fn timings_table(rows: &[(&PathBuf, Timings)], wall: Duration) -> Str
         out.push_str(&line(name, t));
     }
     out.push_str(&line("total", &total));
+    #[cfg(feature = "parallel")]
     let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
     out.push_str(&format!(
         "wall clock {} ms on {threads} thread{}\n",
         ms(wall),
@@ -172,6 +175,23 @@ pub(crate) fn terminal_style(is_terminal: bool) -> Style {
         Style::Color
     } else {
         Style::Plain
+    }
+}
+
+/// The exit code of a run: 2 when something could not be used (`failed`),
+/// 1 on errors (or warnings, with `--deny-warnings`), else 0.
+pub(crate) fn exit_code(
+    failed: bool,
+    errors: usize,
+    warnings: usize,
+    deny_warnings: bool,
+) -> ExitCode {
+    if failed {
+        ExitCode::from(2)
+    } else if errors > 0 || (deny_warnings && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -3,15 +3,15 @@
 
 use super::args::{DataOptions, ValidateArgs, ValidateCommand};
 use super::output::say;
-use super::output::{report, terminal_style, usage_error};
+use super::output::{exit_code, report, terminal_style, usage_error};
 use agentc::disk::{self, Reach};
-use agentc::emit::Selection;
+use agentc::emit::{EmitError, Selection};
 use agentc::render::human;
 use agentc::validate::aap::{self, AapValidator, Kind, StreamMode};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Options, Profile, RunInputValidator};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Code, Failure, FileReport, Severity, Source, source};
+use agentc::{Failure, FileReport, Severity, Source};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -103,7 +103,7 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let (source, unreadable) = match read_data(data) {
+    let (source, unreadable) = match disk::read_data(data) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, &against, options),
     };
@@ -124,18 +124,12 @@ fn validate_run_input(
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let validator = match protocol {
-        None => validator,
-        Some(file) => {
-            let model = match protocol_model(file) {
-                Ok(model) => model,
-                Err(code) => return code,
-            };
-            match ToolValidators::new(&model) {
-                Ok(tools) => validator.with_tools(tools),
-                Err(error) => return usage_error(&error),
-            }
-        }
+    let attached = with_protocol(validator, protocol, |validator, model| {
+        Ok(validator.with_tools(ToolValidators::new(model)?))
+    });
+    let validator = match attached {
+        Ok(validator) => validator,
+        Err(code) => return code,
     };
     let against = match rules.profile {
         Profile::AgUi => format!("AG-UI {} `RunAgentInput`", rules.version.name()),
@@ -145,7 +139,7 @@ fn validate_run_input(
         ),
     };
     let against = against.as_str();
-    let (source, unreadable) = match read_data(payload) {
+    let (source, unreadable) = match disk::read_data(payload) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, against, options),
     };
@@ -179,21 +173,12 @@ fn validate_aap(
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),
     };
-    let validator = match protocol {
-        None => validator,
-        Some(file) => {
-            let model = match protocol_model(file) {
-                Ok(model) => model,
-                Err(code) => return code,
-            };
-            match validator.with_protocol(&model) {
-                Ok(validator) => validator,
-                Err(error) => return usage_error(&error),
-            }
-        }
+    let validator = match with_protocol(validator, protocol, AapValidator::with_protocol) {
+        Ok(validator) => validator,
+        Err(code) => return code,
     };
     let against = format!("AAP v3 `{}`", kind.definition());
-    let (source, unreadable) = match read_data(payload) {
+    let (source, unreadable) = match disk::read_data(payload) {
         Ok(read) => read,
         Err(failure) => return unreadable_data(failure, &against, options),
     };
@@ -223,6 +208,21 @@ fn validate_aap(
     report_data(source, diagnostics, layout, &against, options)
 }
 
+/// `validator` with what the protocol `--protocol` names attached (its
+/// tools' validators), when one is given: compiled once, its errors
+/// printed and exit 2 when it has any.
+fn with_protocol<V>(
+    validator: V,
+    protocol: Option<&Path>,
+    attach: impl FnOnce(V, &agentc::Model) -> Result<V, EmitError>,
+) -> Result<V, ExitCode> {
+    let Some(file) = protocol else {
+        return Ok(validator);
+    };
+    let model = protocol_model(file)?;
+    attach(validator, &model).map_err(|error| usage_error(&error))
+}
+
 /// The model of a protocol without errors; otherwise its errors are
 /// printed and the exit code is 2: there is nothing to validate against.
 fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
@@ -249,31 +249,6 @@ fn protocol_model(file: &Path) -> Result<agentc::Model, ExitCode> {
         return Err(ExitCode::from(2));
     }
     compiled.model.ok_or(ExitCode::from(2))
-}
-
-/// The data as a source, and the reason it cannot be read as text, if
-/// any; the failure when it cannot be read at all.
-fn read_data(path: &Path) -> Result<(Source, Option<agentc::Diagnostic>), Failure> {
-    let (name, bytes) = if path.as_os_str() == "-" {
-        match disk::read_stdin() {
-            Ok(bytes) => ("<stdin>".to_string(), bytes),
-            Err(error) => {
-                let message = format!("standard input was not read: {}", disk::describe_io(&error));
-                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
-            }
-        }
-    } else {
-        match disk::read(path, Reach::Named) {
-            Ok(bytes) => (path.display().to_string(), bytes),
-            Err(error) => {
-                let shown = path.display().to_string();
-                let message = format!("`{shown}` was not read: {error}");
-                return Err(Failure::new(shown, Code::InvalidPath, message)
-                    .with_help("give the path of a JSON file, or `-` to read standard input"));
-            }
-        }
-    };
-    Ok(source::decode(&name, bytes))
 }
 
 /// Reports data that could not be read at all: nothing was validated.
@@ -330,9 +305,5 @@ fn finish(checked: FileReport, summary: &str, options: DataOptions) -> ExitCode 
         summary,
         human::DEFAULT_MAX_DIAGNOSTICS,
     );
-    if errors > 0 || (options.deny_warnings && warnings > 0) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    exit_code(false, errors, warnings, options.deny_warnings)
 }

@@ -100,6 +100,30 @@ pub fn generate(
     Ok(files)
 }
 
+/// The name of a protocol's files: the `slug` of `settings` (the text of
+/// the `settings.json` beside it, if any), else `folder` (the name of the
+/// folder it is in) for a `protocol.yaml`, else its own name.
+pub fn slug_for(
+    protocol: &std::path::Path,
+    settings: Option<&[u8]>,
+    folder: Option<&str>,
+) -> String {
+    if let Some(bytes) = settings
+        && let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes)
+        && let Some(slug) = value.get("slug").and_then(|s| s.as_str())
+    {
+        return self::slug(slug);
+    }
+    let name = if protocol.file_name().is_some_and(|n| n == "protocol.yaml") {
+        folder.map(str::to_string)
+    } else {
+        protocol
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    slug(&name.unwrap_or_default())
+}
+
 /// A file name from a protocol's name: its slug when it is one, else the
 /// name with every character that is not a lowercase letter, a digit, `-`
 /// or `_` made `-` (and `protocol` when nothing is left).

@@ -1,7 +1,8 @@
 //! What `agentc gen` is asked for: the languages and how they read data.
 
 /// A language agentc writes bindings in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Lang {
     /// TypeScript types: `{slug}.ts`.
     Ts,

@@ -14,12 +14,13 @@ use std::fmt;
 
 /// A consumer of emitted schemas. The doc comments of the variants are
 /// the help `agentc` shows for `--target`; [`Target::name`] is the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Target {
     /// Plain JSON Schema 2020-12, with `$defs`.
     JsonSchema,
     /// OpenAI strict function tools and `response_format`.
-    #[value(name = "openai")]
+    #[cfg_attr(feature = "cli", value(name = "openai"))]
     OpenAi,
     /// Anthropic strict tools and `output_config.format`.
     Anthropic,

@@ -32,11 +32,12 @@ pub use transport::{
     IoThreads, MAX_HEADER_BYTES, MAX_JSON_VALUES, MAX_MESSAGE_BYTES, connect, stdio,
 };
 
-use crate::agent::{self, Files};
-use crate::disk::{self, FileError, Reach};
+use crate::agent;
+use crate::disk::{self, Reach};
 use crate::model::resolve::{Index, Resolution};
 use crate::project;
 use crate::project::config::Config;
+use crate::workspace::Workspace;
 use crate::{Diagnostic, FileReport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
 use lsp_types as lsp;
@@ -239,18 +240,15 @@ struct Server<'c> {
     configs: project::ConfigCache,
 }
 
-/// The editor's buffers over the disk.
+/// The editor's buffers, laid over the disk ([`agent::Layered`]): a file
+/// not open is read as `agentc check` reads it, never a FIFO, never out of
+/// the agent folder, so no file can block the server.
 struct Overlay<'d>(&'d BTreeMap<lsp::Uri, Document>);
 
-impl Files for Overlay<'_> {
-    fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
+impl agent::Buffers for Overlay<'_> {
+    fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
-        match open {
-            Some(document) => Ok(document.bytes()),
-            // As `agentc check` reads it: never a FIFO, never out of the
-            // agent folder, so no file can block the server.
-            None => disk::read(path, reach),
-        }
+        open.map(Document::bytes)
     }
 }
 
@@ -453,11 +451,11 @@ impl<'c> Server<'c> {
             Some("json") => path
                 .parent()
                 .filter(|_| path.file_name().is_some_and(|n| n == "settings.json"))
-                .filter(|dir| agent::is_agent_folder(dir))?,
+                .filter(|dir| disk::is_agent_folder(dir))?,
             Some("md") => path.ancestors().skip(2).take(16).find(|dir| {
                 let inside = |sub: &str| path.starts_with(dir.join(sub));
                 (inside("prompts") || inside("references") || inside("skills"))
-                    && agent::is_agent_folder(dir)
+                    && disk::is_agent_folder(dir)
             })?,
             _ => return Some(uri.clone()),
         };
@@ -478,6 +476,10 @@ impl<'c> Server<'c> {
         }
         let path = convert::path_of(uri);
         let open = self.documents.contains_key(uri);
+        // As `agentc check` would report it: under the nearest
+        // `agentc.toml` (the defaults when there is none, or it is broken;
+        // the command line says what is wrong with it), parsed once for
+        // its content, not on every keystroke.
         let mut compilations = match (&path, self.documents.get(uri)) {
             // Neither open nor on disk any more: nothing to report on.
             (Some(path), _) if !open && !disk::exists(path) => {
@@ -485,20 +487,21 @@ impl<'c> Server<'c> {
                 return;
             }
             (Some(path), _) => {
-                agent::check_path_with(path, Reach::Named, &Overlay(&self.documents))
+                let config = self.configs.of(path);
+                let files = agent::Layered {
+                    buffers: &Overlay(&self.documents),
+                    under: &disk::Disk,
+                };
+                Workspace::check_in(&files, path, Reach::Named, &config)
             }
-            (None, Some(document)) => vec![crate::compile(uri.as_str(), document.bytes())],
+            (None, Some(document)) => {
+                let mut compilations = vec![crate::compile(uri.as_str(), document.bytes())];
+                let config = Config::defaults(Path::new("."));
+                project::finish(&mut compilations, &config, &config.targets);
+                compilations
+            }
             (None, None) => return,
         };
-        // As `agentc check` would report it: under the nearest
-        // `agentc.toml` (the defaults when there is none, or it is broken;
-        // the command line says what is wrong with it), parsed once for
-        // its content, not on every keystroke.
-        let config = match &path {
-            Some(path) => self.configs.of(path),
-            None => Arc::new(Config::defaults(Path::new("."))),
-        };
-        project::finish(&mut compilations, &config, &config.targets);
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
         // check no longer covers.
@@ -534,14 +537,14 @@ impl<'c> Server<'c> {
         let folder = path
             .filter(|p| p.file_name().is_some_and(|n| n == "protocol.yaml"))
             .and_then(|p| p.parent().map(Path::to_path_buf))
-            .filter(|dir| agent::is_agent_folder(dir));
+            .filter(|dir| disk::is_agent_folder(dir));
         let names = match &compilation.model {
             Some(model) => Arc::clone(model.resolution_arc()),
             None => previous.unwrap_or_default(),
         };
         let prompts = folder
             .as_deref()
-            .map(agent::prompt_names)
+            .map(disk::prompt_names)
             .unwrap_or_default();
         let analysis = Analysis {
             uri: self.spelled(uri),

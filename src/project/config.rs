@@ -26,7 +26,6 @@
 use crate::codegen::{Lang, Options as GenOptions};
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::diff::{Options as DiffOptions, Order, Reader as DiffReader};
-use crate::disk::{FileError, Reach};
 use crate::emit::Target;
 use crate::source::{self, Source};
 use crate::span::Span;
@@ -151,17 +150,6 @@ impl Config {
             diff: DiffOptions::default(),
             generate: Vec::new(),
         }
-    }
-
-    /// Reads `path` as far as `reach` allows: the configuration, or the
-    /// file's source with every problem in it. A file that cannot be read
-    /// is the error.
-    pub fn load(
-        path: &Path,
-        reach: Reach,
-    ) -> Result<Result<Config, (Source, Vec<Diagnostic>)>, FileError> {
-        let bytes = crate::disk::read(path, reach)?;
-        Ok(Config::parse(path, &bytes))
     }
 
     /// Parses the text of the configuration file at `path`.

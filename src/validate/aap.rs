@@ -29,7 +29,8 @@ pub const SCHEMA: &str = include_str!("aap.schema.json");
 
 /// What an AAP payload is. The doc comments are the help `agentc validate
 /// aap` shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Kind {
     /// `POST /sessions` request body.
     PostSessionsRequest,
@@ -54,7 +55,8 @@ impl Kind {
 }
 
 /// The stream mode of an event stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum StreamMode {
     /// `text_delta` and `thinking_delta` events.
     Delta,

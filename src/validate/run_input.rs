@@ -24,7 +24,8 @@ const SCHEMA: &str = include_str!("run_input.schema.json");
 
 /// Which rules apply. The doc comments of the variants are the help
 /// `agentc validate run-input` shows for `--profile`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Profile {
     /// The AG-UI protocol.
     #[default]
@@ -36,7 +37,8 @@ pub enum Profile {
 /// Which AG-UI version a payload is validated against. The doc comments
 /// of the variants are the help `agentc validate run-input` shows for
 /// `--ag-ui-version`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Version {
     /// The pre-1.0 shape of the SDK seeds and the draft schema: no
     /// `protocolVersion`, no `file` sources, tool results as text, `binary`
@@ -44,11 +46,11 @@ pub enum Version {
     Draft,
     /// AG-UI 1.0, as `@ag-ui/core` 1.0.0 and `ag-ui-protocol` 1.0.0 define it.
     #[default]
-    #[value(name = "1.0")]
+    #[cfg_attr(feature = "cli", value(name = "1.0"))]
     V1_0,
     /// AG-UI 1.1: 1.0 plus an optional `encryptedValueType` wherever
     /// `encryptedValue` appears.
-    #[value(name = "1.1")]
+    #[cfg_attr(feature = "cli", value(name = "1.1"))]
     V1_1,
 }
 

@@ -8,126 +8,23 @@
 //! it (the link, not its target), so the rest of the check goes on.
 //!
 //! `docs/security.md` lists these rules with the tests behind each.
+//!
+//! This is the disk adapter (the `disk` feature): the one module of the
+//! library that reads or writes files, lists folders or asks what a path
+//! is. The core reads through [`crate::agent::Files`]; [`Disk`] is that
+//! over the files as saved.
 
-use crate::diagnostic::{Code, Diagnostic};
+mod agent;
+
+pub use crate::files::{FileError, Reach, describe_io};
+pub use agent::{Disk, check_agent, check_path, is_agent_folder, load_agent, prompt_names};
+
+use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::source::MAX_FILE_BYTES;
-use crate::span::Span;
+use crate::source::Source;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
-
-/// How far a read may reach.
-#[derive(Clone, Copy, Debug)]
-pub enum Reach<'a> {
-    /// The user named this file: links are followed wherever they lead.
-    Named,
-    /// The file was found in this folder (an agent folder, or a folder
-    /// searched for protocols): it is read only when it, with every link on
-    /// its way resolved, lies inside the folder. The path is the folder
-    /// joined with what listing it found, without following a link to a
-    /// folder on the way, as every listing agentc makes is.
-    Within(&'a Path),
-    /// A file agentc writes itself (generated code) in this folder, which
-    /// must be the folder's real path: read or written only as the regular
-    /// file at that very path, never through a link, wherever it leads.
-    Own(&'a Path),
-}
-
-/// Why a file was not read or written.
-#[derive(Debug)]
-pub enum FileError {
-    /// A FIFO, socket, device or folder where a file was expected.
-    NotAFile { kind: &'static str },
-    /// A file or a special file where a folder was expected.
-    NotAFolder { kind: &'static str },
-    /// The path resolves, through links, to a file outside the folder
-    /// being checked.
-    Outside { target: PathBuf },
-    /// A link to something that does not exist.
-    Dangling { target: PathBuf },
-    /// Links that lead to each other without end.
-    Loop,
-    /// A link where agentc reads or writes only its own regular file
-    /// ([`Reach::Own`]).
-    Link { target: PathBuf },
-    /// Anything else the system reports (permission denied, say).
-    Io(std::io::Error),
-}
-
-impl std::fmt::Display for FileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            FileError::NotAFile { kind } => write!(f, "it is {kind}, not a regular file"),
-            FileError::NotAFolder { kind } => write!(f, "it is {kind}, not a folder"),
-            FileError::Outside { target } => write!(
-                f,
-                "it leads, through a link, to `{}`, outside the folder being checked",
-                target.display()
-            ),
-            FileError::Dangling { target } => write!(
-                f,
-                "it is a link to `{}`, which does not exist",
-                target.display()
-            ),
-            FileError::Loop => f.write_str("it is a link in a loop of links that never ends"),
-            FileError::Link { target } => write!(
-                f,
-                "it is a link (to `{}`), and agentc reads and writes the files it generates only as regular files, never through a link",
-                target.display()
-            ),
-            FileError::Io(error) => write!(f, "{}", describe_io(error)),
-        }
-    }
-}
-
-impl From<std::io::Error> for FileError {
-    fn from(error: std::io::Error) -> FileError {
-        if is_loop(&error) {
-            FileError::Loop
-        } else {
-            FileError::Io(error)
-        }
-    }
-}
-
-impl FileError {
-    /// The diagnostic for the file `name` (as the user sees the path),
-    /// placed at the start of its (empty) text.
-    pub fn diagnostic(&self, name: &str) -> Diagnostic {
-        let (code, help) = match self {
-            FileError::NotAFile { .. } | FileError::NotAFolder { .. } => (
-                Code::NotAFile,
-                "agentc opens only regular files; remove it, or replace it with the file it stands for",
-            ),
-            FileError::Outside { .. } => (
-                Code::LinkOutsideFolder,
-                "agentc does not follow links out of the folder it checks, so a pull request cannot make it read (and print) a file elsewhere; copy the file into the folder instead",
-            ),
-            FileError::Link { .. } => (
-                Code::LinkOutsideFolder,
-                "replace the link with the file itself",
-            ),
-            FileError::Dangling { .. } | FileError::Loop => (
-                Code::UnreadableFile,
-                "point the link at a file that exists, or remove it",
-            ),
-            FileError::Io(error) if error.kind() == std::io::ErrorKind::PermissionDenied => (
-                Code::UnreadableFile,
-                "check the file's permissions; agentc needs to read every file of the agent",
-            ),
-            FileError::Io(_) => (
-                Code::UnreadableFile,
-                "agentc needs to read every file of the agent",
-            ),
-        };
-        Diagnostic::new(
-            code,
-            Span::empty(0),
-            format!("`{name}` was not read: {self}"),
-        )
-        .with_help(help)
-    }
-}
 
 /// Reads the file at `path`, as far as `reach` allows: a regular file, at
 /// most one byte more than [`MAX_FILE_BYTES`] (so a file past the limit is
@@ -149,6 +46,32 @@ pub fn read(path: &Path, reach: Reach) -> Result<Vec<u8>, FileError> {
     let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0) + 1);
     file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// The data at `path` (`-`: standard input) as a source, and the reason it
+/// cannot be read as text, if any; the failure when it cannot be read at
+/// all (`agentc validate`).
+pub fn read_data(path: &Path) -> Result<(Source, Option<Diagnostic>), Failure> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        match read_stdin() {
+            Ok(bytes) => ("<stdin>".to_string(), bytes),
+            Err(error) => {
+                let message = format!("standard input was not read: {}", describe_io(&error));
+                return Err(Failure::new("<stdin>", Code::InvalidPath, message));
+            }
+        }
+    } else {
+        match read(path, Reach::Named) {
+            Ok(bytes) => (path.display().to_string(), bytes),
+            Err(error) => {
+                let shown = path.display().to_string();
+                let message = format!("`{shown}` was not read: {error}");
+                return Err(Failure::new(shown, Code::InvalidPath, message)
+                    .with_help("give the path of a JSON file, or `-` to read standard input"));
+            }
+        }
+    };
+    Ok(crate::source::decode(&name, bytes))
 }
 
 /// Reads standard input to its end, bounded as [`read`] is: at most one
@@ -277,15 +200,27 @@ pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
         _ => Path::new("."),
     };
+    replace(folder, &target, bytes)
+}
+
+/// Writes `bytes` to `target` through a temporary file in `folder`.
+#[cfg(not(target_family = "wasm"))]
+fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let mut temporary = tempfile::Builder::new()
         .prefix(".agentc-")
         .suffix(".tmp")
         .tempfile_in(folder)?;
     std::io::Write::write_all(&mut temporary, bytes)?;
     temporary
-        .persist(&target)
+        .persist(target)
         .map_err(|error| FileError::Io(error.error))?;
     Ok(())
+}
+
+/// A browser has no files to write.
+#[cfg(target_family = "wasm")]
+fn replace(_folder: &Path, _target: &Path, _bytes: &[u8]) -> Result<(), FileError> {
+    Err(FileError::Io(std::io::ErrorKind::Unsupported.into()))
 }
 
 /// The real path of the folder `folder` below `within`, for [`Reach::Own`]:
@@ -350,6 +285,22 @@ pub fn folder_within(folder: &Path, within: &Path, create: bool) -> Result<PathB
 /// that its files are there, whether or not they can be read.
 pub fn exists(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok()
+}
+
+/// What `path` itself is (a link, not what it leads to): the error says
+/// why it cannot be looked at.
+pub fn look(path: &Path) -> std::io::Result<std::fs::Metadata> {
+    std::fs::symlink_metadata(path)
+}
+
+/// `path` with every link resolved, from the root.
+pub fn real_path(path: &Path) -> std::io::Result<PathBuf> {
+    std::fs::canonicalize(path)
+}
+
+/// The entries of the folder `folder`, in no particular order.
+pub fn list(folder: &Path) -> std::io::Result<std::fs::ReadDir> {
+    std::fs::read_dir(folder)
 }
 
 /// Whether the folder `dir`, with its links resolved, lies inside
@@ -418,32 +369,6 @@ fn open(path: &Path) -> std::io::Result<File> {
 #[cfg(not(unix))]
 fn open(path: &Path) -> std::io::Result<File> {
     File::open(path)
-}
-
-fn is_loop(error: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        error.raw_os_error() == Some(libc::ELOOP)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = error;
-        false
-    }
-}
-
-/// An I/O error in words, without the `(os error N)` the system adds.
-pub fn describe_io(error: &std::io::Error) -> String {
-    let text = error.to_string();
-    let text = match text.rfind(" (os error") {
-        Some(at) => &text[..at],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(all(test, unix))]

@@ -1,0 +1,765 @@
+//! [`Workspace`]: the library's front door. A set of files held in memory
+//! (path → text) and the configuration (`agentc.toml`'s text); checking,
+//! fixing, emitting, validating, diffing and generating are each one call,
+//! and each returns data: [`FileReport`]s whose diagnostics carry spans,
+//! help and fixes, schemas, generated files. Nothing here prints, reads the
+//! disk, asks git or starts a thread, so it runs wherever Rust does, the
+//! browser included (`wasm32-unknown-unknown`).
+//!
+//! The `agentc` binary and the language server are this plus adapters: the
+//! disk (`disk`, the `disk` feature: the files as saved, under an
+//! editor's buffers for the language server, [`Workspace::check_in`]; and the folder search of `project::plan` with the
+//! `walk` feature), git ([`crate::diff::git`], the `git` feature) and the
+//! terminal ([`crate::render`] writes text; the binary decides where).
+//!
+//! ```
+//! use agentc::Workspace;
+//!
+//! let mut workspace = Workspace::new();
+//! workspace.insert(
+//!     "agents/shop/protocol.yaml",
+//!     "types:\n  Order:\n    id:\n      type: strin\n",
+//! );
+//! let reports = workspace.check();
+//! let found = reports[0]
+//!     .diagnostics
+//!     .iter()
+//!     .find(|d| d.code.name() == "unknown-type")
+//!     .unwrap();
+//! // The span says where, in the file's text.
+//! let text = workspace.get("agents/shop/protocol.yaml").unwrap();
+//! assert_eq!(&text[found.span.range()], "strin");
+//! ```
+
+use crate::agent::Files;
+use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
+use crate::diagnostic::{Diagnostic, Edit};
+use crate::emit::{self, EmitError, Output, Selection, Target};
+use crate::files::{FileError, Reach};
+use crate::project::config::{self, Config};
+use crate::validate::aap::{self, AapValidator, Kind, StreamMode};
+use crate::validate::run_input::{self, RunInputValidator};
+use crate::validate::{ToolValidators, Validator, data};
+use crate::{Diagnostics, FileReport, agent, project};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Files in memory and the configuration that governs them.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    files: BTreeMap<PathBuf, String>,
+    config: Config,
+}
+
+/// Why a call could not give what it was asked for.
+pub enum Problem {
+    /// The workspace has no file at this path.
+    NoFile(PathBuf),
+    /// The protocol has errors, and these reports say where: emitting,
+    /// validating, diffing and generating need a protocol without errors.
+    Errors(Vec<FileReport>),
+    /// What was asked names nothing in the protocol, or the target has no
+    /// use for it (a usage error, not a problem in the protocol).
+    Usage(EmitError),
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::NoFile(path) => write!(f, "no file `{}`", path.display()),
+            Problem::Errors(reports) => {
+                let errors: usize = reports
+                    .iter()
+                    .map(|r| r.count(crate::Severity::Error))
+                    .sum();
+                write!(f, "the protocol has {errors} error(s)")
+            }
+            Problem::Usage(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::fmt::Debug for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Problem({self})")
+    }
+}
+
+impl std::error::Error for Problem {}
+
+impl Default for Workspace {
+    fn default() -> Workspace {
+        Workspace::new()
+    }
+}
+
+impl Workspace {
+    /// No files, and the default configuration (every `protocol.yaml`,
+    /// each code at its own severity, no targets).
+    pub fn new() -> Workspace {
+        Workspace {
+            files: BTreeMap::new(),
+            config: Config::defaults(Path::new("")),
+        }
+    }
+
+    /// Sets the configuration from `agentc.toml`'s text. A configuration
+    /// with problems is not taken: the report says what is wrong, and the
+    /// previous configuration stays.
+    ///
+    /// ```
+    /// let mut workspace = agentc::Workspace::new();
+    /// assert!(workspace.set_config("[severity]\nprotocol-format = \"off\"\n").is_ok());
+    /// let Err(broken) = workspace.set_config("[severity]\nno-such-code = \"off\"\n") else {
+    ///     panic!("a configuration with a problem is not taken");
+    /// };
+    /// assert_eq!(broken.diagnostics[0].code.name(), "invalid-config");
+    /// ```
+    pub fn set_config(&mut self, text: &str) -> Result<(), Box<FileReport>> {
+        match Config::parse(Path::new(config::FILE_NAME), text.as_bytes()) {
+            Ok(config) => {
+                self.config = config;
+                Ok(())
+            }
+            Err((source, diagnostics)) => {
+                Err(Box::new(FileReport::uncompiled(source, diagnostics)))
+            }
+        }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Adds a file, or replaces its text. Paths are relative, `/`
+    /// between folders, and name the file in every diagnostic.
+    pub fn insert(&mut self, path: impl Into<PathBuf>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    /// Removes a file; its text, if it was there.
+    pub fn remove(&mut self, path: impl AsRef<Path>) -> Option<String> {
+        self.files.remove(path.as_ref())
+    }
+
+    /// A file's text.
+    pub fn get(&self, path: impl AsRef<Path>) -> Option<&str> {
+        self.files.get(path.as_ref()).map(String::as_str)
+    }
+
+    /// Every file, sorted by path.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.files.keys().map(PathBuf::as_path)
+    }
+
+    /// The protocols a check covers, sorted: the files the configuration's
+    /// `include` globs take and its `exclude` globs do not, outside hidden
+    /// folders, `node_modules` and `target`, as a search of a folder on
+    /// disk finds them.
+    pub fn protocols(&self) -> Vec<&Path> {
+        self.paths()
+            .filter(|path| {
+                path.ancestors()
+                    .skip(1)
+                    .all(|folder| folder.as_os_str().is_empty() || agent::ordinary_folder(folder))
+            })
+            .filter(|path| self.config.takes(&self.config.root().join(path)))
+            .collect()
+    }
+
+    /// Checks every protocol ([`Workspace::protocols`]): one report per
+    /// file, each protocol's first, then its agent folder's files.
+    pub fn check(&self) -> Vec<FileReport> {
+        self.protocols()
+            .into_iter()
+            .flat_map(|path| self.check_file(path))
+            .collect()
+    }
+
+    /// Checks one protocol as `agentc check` does: with its agent folder
+    /// (a `protocol.yaml` with `settings.json`, `prompts/`, `references/`
+    /// or `skills/` beside it), the configuration's targets and severities,
+    /// and its `# agentc-ignore` comments. A path with no file gives a
+    /// report that says so.
+    pub fn check_file(&self, path: impl AsRef<Path>) -> Vec<FileReport> {
+        Workspace::check_in(
+            &Memory(&self.files),
+            path.as_ref(),
+            Reach::Named,
+            &self.config,
+        )
+    }
+
+    /// [`Workspace::check_file`] with this workspace's files laid over
+    /// `under` ([`agent::Layered`]): a file held here is read from here,
+    /// any other from `under`, which also says which files make up an
+    /// agent folder. Edits not yet saved, checked with the files around
+    /// them as saved (`disk::Disk`, with the `disk` feature).
+    ///
+    /// ```
+    /// use agentc::workspace::{Memory, Workspace};
+    /// use std::collections::BTreeMap;
+    ///
+    /// let saved = BTreeMap::from([
+    ///     ("shop/protocol.yaml".into(), "agent:\n  model: openai/gpt-4o\n  system: sell\n".into()),
+    ///     ("shop/prompts/sell.md".into(), "You sell.\n".into()),
+    /// ]);
+    /// let mut edits = Workspace::new();
+    /// edits.insert("shop/protocol.yaml", "agent:\n  model: openai/gpt-4o\n  system: buy\n");
+    /// let reports = edits.check_over(&Memory(&saved), "shop/protocol.yaml");
+    /// // The edited protocol names a prompt the saved folder does not have.
+    /// assert!(reports[0].diagnostics.iter().any(|d| d.code.name() == "unknown-prompt"));
+    /// ```
+    pub fn check_over(&self, under: &dyn agent::Files, path: impl AsRef<Path>) -> Vec<FileReport> {
+        let files = agent::Layered {
+            buffers: &Memory(&self.files),
+            under,
+        };
+        Workspace::check_in(&files, path.as_ref(), Reach::Named, &self.config)
+    }
+
+    /// [`Workspace::check_file`] with the files read from `files` instead
+    /// of this workspace's, under `config`: how the language server checks
+    /// a document, with its buffers laid over the disk
+    /// ([`agent::Layered`] over `disk::Disk`). `reach` is how far reading
+    /// the protocol itself may go.
+    pub fn check_in(
+        files: &dyn agent::Files,
+        path: &Path,
+        reach: Reach,
+        config: &Config,
+    ) -> Vec<FileReport> {
+        let mut reports = agent::check_in(files, path, reach).into_reports();
+        project::finish(&mut reports, config, &config.targets);
+        reports
+    }
+
+    /// The file's text with the fix of every diagnostic a check finds in
+    /// it applied (where two fixes overlap, the first in the file wins):
+    /// what an editor's "fix all" does. `None` when there is no such file.
+    ///
+    /// ```
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert("protocol.yaml", "types:\n  Order:\n    id:\n      type: strng\n");
+    /// let fixed = workspace.fix("protocol.yaml").unwrap();
+    /// assert_eq!(fixed, "types:\n  Order:\n    id:\n      type: string\n");
+    /// ```
+    pub fn fix(&self, path: impl AsRef<Path>) -> Option<String> {
+        let path = path.as_ref();
+        let text = self.get(path)?;
+        let name = path.display().to_string();
+        let reports = self.check_file(path);
+        let edits: Vec<&Edit> = reports
+            .iter()
+            .filter(|report| report.source.name() == name)
+            .flat_map(|report| &report.diagnostics)
+            .filter_map(|d| d.fix.as_ref())
+            .flat_map(|fix| &fix.edits)
+            .collect();
+        Some(apply(text, edits))
+    }
+
+    /// `selection` of a protocol, shaped for `target` (`agentc emit`).
+    ///
+    /// ```
+    /// use agentc::emit::{Selection, Target};
+    ///
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert("protocol.yaml", "types:\n  Order:\n    id:\n      type: string\n");
+    /// let schema = workspace
+    ///     .emit("protocol.yaml", Target::JsonSchema, Selection::Type("Order"))
+    ///     .unwrap()
+    ///     .into_text();
+    /// assert!(schema.contains("\"id\""));
+    /// ```
+    pub fn emit(
+        &self,
+        path: impl AsRef<Path>,
+        target: Target,
+        selection: Selection,
+    ) -> Result<Output, Problem> {
+        let compiled = self.sound(path.as_ref())?;
+        let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+        let mut diags = Diagnostics::default();
+        let output = emit::emit(model, target, selection, &mut diags).map_err(Problem::Usage)?;
+        let mut report = FileReport::uncompiled(compiled.source.clone(), Vec::new());
+        report.add(diags);
+        if report.has_errors() {
+            return Err(Problem::Errors(vec![report]));
+        }
+        Ok(output)
+    }
+
+    /// The AAP `GET /meta` response for the agent whose protocol is at
+    /// `path` (`agentc emit --target aap --meta`), as its `settings.json`
+    /// describes it, `version` its version; its folder is checked whole
+    /// first, and any error is the problem.
+    ///
+    /// ```
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert(
+    ///     "shop/protocol.yaml",
+    ///     "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: sell\n",
+    /// );
+    /// workspace.insert("shop/prompts/sell.md", "You sell.\n");
+    /// workspace.insert(
+    ///     "shop/settings.json",
+    ///     r#"{"slug": "shop", "name": "Shop", "format": "interactive"}"#,
+    /// );
+    /// let meta = workspace.emit_meta("shop/protocol.yaml", "1.0.0").unwrap().into_text();
+    /// assert!(meta.contains("\"Shop\""));
+    /// ```
+    pub fn emit_meta(&self, path: impl AsRef<Path>, version: &str) -> Result<Output, Problem> {
+        let path = path.as_ref();
+        if self.get(path).is_none() {
+            return Err(Problem::NoFile(path.to_path_buf()));
+        }
+        let memory = Memory(&self.files);
+        let is_protocol = path.file_name().is_some_and(|n| n == "protocol.yaml");
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let Some(files) = is_protocol
+            .then(|| memory.agent_folder(folder, &memory))
+            .flatten()
+        else {
+            return Err(Problem::NoFile(
+                path.parent().unwrap_or(Path::new("")).join("settings.json"),
+            ));
+        };
+        let checked = agent::check_read(path, agent::Read::Folder(Box::new(files)));
+        let settings = checked.settings;
+        // As compiling judged them: the configuration is `check`'s.
+        let errors: Vec<FileReport> = std::iter::once(checked.protocol)
+            .chain(checked.others)
+            .filter(FileReport::has_errors)
+            .collect();
+        if !errors.is_empty() {
+            return Err(Problem::Errors(errors));
+        }
+        let compiled = self.sound(path)?;
+        let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+        let mut diags = Diagnostics::default();
+        let output = agent::aap_meta(model, settings.as_ref(), version, &mut diags)
+            .map_err(Problem::Usage)?;
+        let mut report = FileReport::uncompiled(compiled.source.clone(), Vec::new());
+        report.add(diags);
+        if report.has_errors() {
+            return Err(Problem::Errors(vec![report]));
+        }
+        Ok(output)
+    }
+
+    /// Validates JSON `data` (named `name` in diagnostics) against a
+    /// protocol's type or a tool's arguments (`agentc validate`): a report
+    /// with a diagnostic, located by JSON pointer, for each way the data
+    /// does not fit.
+    ///
+    /// ```
+    /// use agentc::emit::Selection;
+    ///
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert("protocol.yaml", "types:\n  Order:\n    id:\n      type: string\n");
+    /// let report = workspace
+    ///     .validate("protocol.yaml", Selection::Type("Order"), "order.json", r#"{"id": 7}"#)
+    ///     .unwrap();
+    /// assert_eq!(report.diagnostics[0].pointer.as_deref(), Some("/id"));
+    /// ```
+    pub fn validate(
+        &self,
+        path: impl AsRef<Path>,
+        against: Selection,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
+        let compiled = self.sound(path.as_ref())?;
+        let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+        let schema = crate::validate::schema_of(model, against).map_err(Problem::Usage)?;
+        let validator = Validator::from_schema(schema).map_err(Problem::Usage)?;
+        let layout = data::Layout {
+            lines: false,
+            // Tool arguments may come as AG-UI carries them: a JSON text.
+            encoded: matches!(against, Selection::Tool(_)),
+        };
+        Ok(Self::data(name, data, |source| {
+            data::check(&validator, source, layout)
+        }))
+    }
+
+    /// Validates an AG-UI `RunAgentInput` (`agentc validate run-input`)
+    /// as `rules` say, its tool calls' arguments against the tools of the
+    /// protocol at `protocol`, when one is given.
+    ///
+    /// ```
+    /// use agentc::validate::run_input::Options;
+    ///
+    /// let workspace = agentc::Workspace::new();
+    /// let report = workspace
+    ///     .validate_run_input(Options::default(), None, "input.json", "{}")
+    ///     .unwrap();
+    /// assert!(report.has_errors());
+    /// ```
+    pub fn validate_run_input(
+        &self,
+        rules: run_input::Options,
+        protocol: Option<&Path>,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
+        let mut validator = RunInputValidator::with_options(rules).map_err(Problem::Usage)?;
+        if let Some(path) = protocol {
+            let compiled = self.sound(path)?;
+            let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+            validator = validator.with_tools(ToolValidators::new(model).map_err(Problem::Usage)?);
+        }
+        let layout = data::Layout {
+            lines: false,
+            encoded: false,
+        };
+        Ok(Self::data(name, data, |source| {
+            data::check_run_input(&validator, source, layout)
+        }))
+    }
+
+    /// Validates an AAP v3 payload of `kind` (`agentc validate aap`): a
+    /// JSON request or reply, or a `text/event-stream` of events, checked
+    /// as `stream` says; tool calls against the tools of the protocol at
+    /// `protocol`, when one is given.
+    ///
+    /// ```
+    /// use agentc::validate::aap::Kind;
+    ///
+    /// let workspace = agentc::Workspace::new();
+    /// let report = workspace
+    ///     .validate_aap(Kind::Events, None, None, "events.txt", "data: {\"type\": \"nonsense\"}\n\n")
+    ///     .unwrap();
+    /// assert!(report.has_errors());
+    /// ```
+    pub fn validate_aap(
+        &self,
+        kind: Kind,
+        protocol: Option<&Path>,
+        stream: Option<StreamMode>,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
+        let mut validator = AapValidator::new(kind).map_err(Problem::Usage)?;
+        if let Some(path) = protocol {
+            let compiled = self.sound(path)?;
+            let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+            validator = validator.with_protocol(model).map_err(Problem::Usage)?;
+        }
+        let layout = data::Layout {
+            lines: false,
+            encoded: false,
+        };
+        Ok(Self::data(name, data, |source| match kind {
+            Kind::Events => aap::check_events(&validator, source, stream),
+            _ => aap::check(&validator, source, layout),
+        }))
+    }
+
+    /// The report of `data` named `name`, as `check` finds it, or why it
+    /// is not text.
+    fn data(
+        name: &str,
+        data: &str,
+        check: impl FnOnce(&crate::Source) -> Vec<Diagnostic>,
+    ) -> FileReport {
+        let (source, problem) = crate::source::decode(name, data.as_bytes().to_vec());
+        let diagnostics = match problem {
+            Some(problem) => vec![problem],
+            None => check(&source),
+        };
+        FileReport::uncompiled(source, diagnostics)
+    }
+
+    /// The contract changes from the same protocol in `old` to this one
+    /// (`agentc diff`), judged by this workspace's configuration: the new
+    /// version's report, with its errors, if any, and one diagnostic per
+    /// change (`info` for compatible ones).
+    ///
+    /// ```
+    /// let mut old = agentc::Workspace::new();
+    /// old.insert("protocol.yaml", "tools:\n  find:\n    parameters:\n      q:\n        type: string\n");
+    /// let mut new = old.clone();
+    /// new.insert("protocol.yaml", "tools:\n  find:\n    parameters:\n      q:\n        type: number\n");
+    /// let report = new.diff(&old, "protocol.yaml").unwrap();
+    /// assert!(report.has_errors());
+    /// ```
+    pub fn diff(&self, old: &Workspace, path: impl AsRef<Path>) -> Result<FileReport, Problem> {
+        let path = path.as_ref();
+        let old_text = old
+            .get(path)
+            .ok_or_else(|| Problem::NoFile(path.to_path_buf()))?;
+        let new_text = self
+            .get(path)
+            .ok_or_else(|| Problem::NoFile(path.to_path_buf()))?;
+        let name = path.display().to_string();
+        let base_name = format!("{name} (old)");
+        let old_report = crate::compile(&base_name, old_text);
+        let mut new_report = crate::compile(&name, new_text);
+        new_report.diagnostics.retain(Diagnostic::is_error);
+        let changes = project::changes(
+            &old_report,
+            &new_report,
+            &base_name,
+            &self.config,
+            crate::Severity::Info,
+        );
+        new_report.add(changes.into());
+        Ok(new_report)
+    }
+
+    /// Typed bindings of a protocol in `langs` (`agentc gen --stdout`),
+    /// named after its agent's `slug` (`settings.json` beside it) or its
+    /// folder; each file's header names the protocol by `path`.
+    ///
+    /// ```
+    /// use agentc::codegen::{Lang, Options};
+    ///
+    /// let mut workspace = agentc::Workspace::new();
+    /// workspace.insert("shop/protocol.yaml", "types:\n  Order:\n    id:\n      type: string\n");
+    /// let files = workspace.generate("shop/protocol.yaml", &[Lang::Ts], &Options::default()).unwrap();
+    /// assert_eq!(files[0].name, "shop.ts");
+    /// assert!(files[0].text.contains("export interface Order"));
+    /// ```
+    pub fn generate(
+        &self,
+        path: impl AsRef<Path>,
+        langs: &[Lang],
+        options: &GenOptions,
+    ) -> Result<Vec<GenFile>, Problem> {
+        let path = path.as_ref();
+        let compiled = self.sound(path)?;
+        let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
+        let settings = path
+            .parent()
+            .map(|folder| folder.join("settings.json"))
+            .and_then(|settings| self.get(settings));
+        let folder = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned());
+        let slug = codegen::slug_for(path, settings.map(str::as_bytes), folder.as_deref());
+        let source = path.display().to_string().replace('\\', "/");
+        codegen::generate(model, &slug, &source, langs, options).map_err(|problems| {
+            Problem::Errors(vec![FileReport::uncompiled(
+                compiled.source.clone(),
+                problems,
+            )])
+        })
+    }
+
+    /// The protocol at `path` compiled, when it has no errors (as compiling
+    /// judged it: a configuration that silences an error does not make a
+    /// model sound); else its errors.
+    fn sound(&self, path: &Path) -> Result<FileReport, Problem> {
+        let text = self
+            .get(path)
+            .ok_or_else(|| Problem::NoFile(path.to_path_buf()))?;
+        let compiled = crate::compile(&path.display().to_string(), text);
+        if compiled.sound_model().is_none() {
+            let mut errors = compiled;
+            errors.diagnostics.retain(Diagnostic::is_error);
+            errors.model = None;
+            return Err(Problem::Errors(vec![errors]));
+        }
+        Ok(compiled)
+    }
+}
+
+/// Files held in memory, by path: the [`agent::Files`] of a
+/// [`Workspace`], and of anything else that holds its files as text (an
+/// MCP server, a browser). An agent folder is made of the files held
+/// under it, as a listing of the folder on disk would find them.
+pub struct Memory<'a>(pub &'a BTreeMap<PathBuf, String>);
+
+impl agent::Buffers for Memory<'_> {
+    fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        self.0.get(path).map(|text| text.as_bytes().to_vec())
+    }
+}
+
+impl Files for Memory<'_> {
+    /// The text held for `path`; a path with none is not found.
+    fn read(&self, path: &Path, _reach: Reach) -> Result<Vec<u8>, FileError> {
+        match self.0.get(path) {
+            Some(text) => Ok(text.as_bytes().to_vec()),
+            None => Err(FileError::Io(std::io::ErrorKind::NotFound.into())),
+        }
+    }
+
+    /// The files held under `dir`, as `disk::load_agent` lists
+    /// them on disk.
+    fn agent_folder(&self, dir: &Path, reader: &dyn Files) -> Option<agent::AgentFiles> {
+        let path = &dir.join("protocol.yaml");
+        let below = |sub: &str| -> Vec<&Path> {
+            let folder = dir.join(sub);
+            self.0
+                .keys()
+                .map(PathBuf::as_path)
+                .filter(|p| p.starts_with(&folder))
+                .collect()
+        };
+        let within = Reach::Within(dir);
+        let settings = dir.join("settings.json");
+        let has_folder = agent::AGENT_FOLDERS
+            .iter()
+            .any(|sub| !below(sub).is_empty());
+        if !self.0.contains_key(path) || !(self.0.contains_key(&settings) || has_folder) {
+            return None;
+        }
+        // `.md` files under `sub`, by name; nested folders too when
+        // `nested` (never hidden ones, `node_modules` or `target`).
+        let markdown = |sub: &str, nested: bool| -> Vec<agent::Named> {
+            let folder = dir.join(sub);
+            let mut found: Vec<agent::Named> = below(sub)
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "md"))
+                .filter_map(|p| {
+                    let relative = p.strip_prefix(&folder).ok()?;
+                    let folders: Vec<_> = relative.parent()?.components().collect();
+                    if (!nested && !folders.is_empty())
+                        || folders
+                            .iter()
+                            .any(|c| !agent::ordinary_folder(Path::new(c.as_os_str())))
+                    {
+                        return None;
+                    }
+                    let name = relative
+                        .with_extension("")
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/");
+                    Some(agent::Named {
+                        name,
+                        file: agent::File::read(p, within, reader),
+                    })
+                })
+                .collect();
+            found.sort_by(|a, b| a.name.cmp(&b.name));
+            found
+        };
+        // Each folder directly under `skills/`.
+        let skills_folder = dir.join("skills");
+        let mut skill_dirs: Vec<PathBuf> = below("skills")
+            .into_iter()
+            .filter_map(|p| {
+                let relative = p.strip_prefix(&skills_folder).ok()?;
+                let mut parts = relative.components();
+                let first = parts.next()?;
+                parts.next()?;
+                Some(skills_folder.join(first))
+            })
+            .filter(|folder| agent::ordinary_folder(folder))
+            .collect();
+        skill_dirs.dedup();
+        let skills = skill_dirs
+            .into_iter()
+            .map(|folder| {
+                let skill = folder.join("SKILL.md");
+                let env = folder.join(".env");
+                agent::Skill {
+                    skill: match self.0.contains_key(&skill) {
+                        true => agent::File::read(&skill, within, reader),
+                        false => agent::Skill::without_skill_file(&skill.display().to_string()),
+                    },
+                    env: self
+                        .0
+                        .contains_key(&env)
+                        .then(|| agent::File::read(&env, within, reader)),
+                }
+            })
+            .collect();
+        Some(agent::AgentFiles {
+            protocol: agent::File::read(path, within, reader),
+            settings: self
+                .0
+                .contains_key(&settings)
+                .then(|| agent::File::read(&settings, within, reader)),
+            prompts: markdown("prompts", true),
+            references: markdown("references", false),
+            skills,
+            unlisted: Vec::new(),
+        })
+    }
+}
+
+/// `text` with `edits` made, each at its span; an edit that overlaps one
+/// made before it (in file order) is left out.
+fn apply(text: &str, mut edits: Vec<&Edit>) -> String {
+    edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for edit in edits {
+        let std::ops::Range { start, end } = edit.span.range();
+        if start < at
+            || end > text.len()
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&edit.text);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_agent_folder_in_memory_is_checked_whole() {
+        let mut workspace = Workspace::new();
+        workspace.insert(
+            "shop/protocol.yaml",
+            "agent:\n  model: anthropic/claude-sonnet-4-5\n  system: greeting\n",
+        );
+        workspace.insert("shop/prompts/greeting.md", "Hello {{NAME}}\n");
+        let reports = workspace.check();
+        let names: Vec<&str> = reports.iter().map(|r| r.source.name()).collect();
+        assert_eq!(names, ["shop/protocol.yaml", "shop/prompts/greeting.md"]);
+        // No settings.json: the folder is an agent's, and says what is missing.
+        assert!(
+            reports[0]
+                .diagnostics
+                .iter()
+                .any(|d| d.code.name() == "missing-settings")
+        );
+    }
+
+    #[test]
+    fn protocols_are_found_as_a_search_finds_them() {
+        let mut workspace = Workspace::new();
+        for path in [
+            "a/protocol.yaml",
+            "node_modules/b/protocol.yaml",
+            ".hidden/protocol.yaml",
+            "c/target/protocol.yaml",
+            "d/other.yaml",
+        ] {
+            workspace.insert(path, "");
+        }
+        assert_eq!(workspace.protocols(), [Path::new("a/protocol.yaml")]);
+        workspace
+            .set_config("include = [\"**/*.yaml\"]\nexclude = [\"a\"]\n")
+            .map_err(|report| report.diagnostics[0].message.clone())
+            .unwrap();
+        assert_eq!(workspace.protocols(), [Path::new("d/other.yaml")]);
+    }
+
+    #[test]
+    fn overlapping_edits_keep_the_first() {
+        let edit = |start, end, text: &str| Edit {
+            span: crate::Span::new(start, end),
+            text: text.to_string(),
+        };
+        let (a, b, c) = (edit(0, 2, "X"), edit(1, 3, "Y"), edit(4, 5, "Z"));
+        assert_eq!(apply("abcdef", vec![&c, &b, &a]), "XcdZf");
+    }
+}

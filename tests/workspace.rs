@@ -1,0 +1,103 @@
+//! `Workspace` holds files in memory; what it finds is what the disk path
+//! (`disk::check_path`, which `agentc check` and the language server take)
+//! finds: for every agent folder and lone protocol under `protocols/`, the
+//! same reports, file by file, each diagnostic with its code, severity,
+//! span, message, help and fix.
+
+mod common;
+
+use agentc::disk::Reach;
+use agentc::project::{self, config::Config};
+use agentc::{FileReport, Workspace};
+use std::path::{Path, PathBuf};
+
+/// What a report says, to compare.
+fn said(reports: &[FileReport]) -> Vec<String> {
+    reports
+        .iter()
+        .flat_map(|report| {
+            let name = report.source.name().to_string();
+            report.diagnostics.iter().map(move |d| {
+                format!(
+                    "{name} {} {:?} {} {} {:?} {:?}",
+                    d.code.name(),
+                    d.severity,
+                    d.span,
+                    d.message,
+                    d.help,
+                    d.fix
+                )
+            })
+        })
+        .chain(reports.iter().map(|r| format!("file {}", r.source.name())))
+        .collect()
+}
+
+/// The files of `folder`, below the repository's root, as text; `None`
+/// when one is not text (the disk reports it; a workspace holds text).
+fn load(root: &Path, folder: &Path, workspace: &mut Workspace) -> Option<()> {
+    for file in every_file(&root.join(folder)) {
+        let relative = file.strip_prefix(root).ok()?.to_path_buf();
+        let text = String::from_utf8(std::fs::read(&file).ok()?).ok()?;
+        workspace.insert(relative, text);
+    }
+    Some(())
+}
+
+/// Every file below `dir`, hidden ones (`.env`) too.
+fn every_file(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("list a folder") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn a_workspace_finds_what_the_disk_finds() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::env::set_current_dir(&root).expect("the repository's folder");
+    let mut protocols: Vec<PathBuf> = common::files_below(&root.join("protocols"), "yaml")
+        .into_iter()
+        .filter(|p| !p.components().any(|c| c.as_os_str() == "invalid"))
+        .filter_map(|p| p.strip_prefix(&root).ok().map(Path::to_path_buf))
+        .collect();
+    protocols.sort();
+    let mut compared = 0;
+    for protocol in &protocols {
+        let folder = protocol.parent().unwrap_or(Path::new(""));
+        let mut workspace = Workspace::new();
+        let is_agent = protocol.file_name().is_some_and(|n| n == "protocol.yaml");
+        let loaded = match is_agent {
+            true => load(&root, folder, &mut workspace),
+            false => std::fs::read_to_string(root.join(protocol))
+                .ok()
+                .map(|text| workspace.insert(protocol.clone(), text)),
+        };
+        if loaded.is_none() {
+            continue;
+        }
+        let mut on_disk = agentc::disk::check_path(protocol, Reach::Named);
+        let config = Config::defaults(&root);
+        project::finish(&mut on_disk, &config, &config.targets);
+        let in_memory = workspace.check_file(protocol);
+        assert_eq!(
+            said(&in_memory),
+            said(&on_disk),
+            "{}: the workspace and the disk disagree",
+            protocol.display()
+        );
+        compared += 1;
+    }
+    // The 15 agent folders and the example protocols (98 today): the test
+    // cannot pass having compared nothing.
+    assert!(compared >= 50, "compared {compared} protocols");
+}
