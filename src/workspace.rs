@@ -626,12 +626,7 @@ impl Files for Memory<'_> {
                     {
                         return None;
                     }
-                    let name = relative
-                        .with_extension("")
-                        .components()
-                        .map(|c| c.as_os_str().to_string_lossy())
-                        .collect::<Vec<_>>()
-                        .join("/");
+                    let name = agent::name_below(relative);
                     Some(agent::Named {
                         name,
                         file: agent::File::read(p, within, reader),

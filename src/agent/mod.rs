@@ -271,6 +271,18 @@ fn no_skill_file() -> Diagnostic {
     .with_note("`octavus skills sync` refuses a skill folder without `SKILL.md`")
 }
 
+/// The name a prompt or reference goes by: its path below its folder
+/// without the extension, with `/` between folders (`billing/refund`),
+/// whether the files are on disk or in memory.
+pub(crate) fn name_below(relative: &Path) -> String {
+    relative
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// Whether a search goes into the folder `dir`: not a hidden one,
 /// `node_modules` or `target`.
 pub(crate) fn ordinary_folder(dir: &Path) -> bool {

@@ -209,12 +209,7 @@ fn markdown_names(dir: &Path, folder: &Path, nested: bool) -> (Vec<(String, Path
         let Ok(relative) = path.strip_prefix(folder) else {
             continue;
         };
-        let name = relative
-            .with_extension("")
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
+        let name = agent::name_below(relative);
         found.push((name, path));
     }
     found.sort();
