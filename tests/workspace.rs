@@ -36,29 +36,12 @@ fn said(reports: &[FileReport]) -> Vec<String> {
 /// The files of `folder`, below the repository's root, as text; `None`
 /// when one is not text (the disk reports it; a workspace holds text).
 fn load(root: &Path, folder: &Path, workspace: &mut Workspace) -> Option<()> {
-    for file in every_file(&root.join(folder)) {
+    for file in common::every_file_below(&root.join(folder)) {
         let relative = file.strip_prefix(root).ok()?.to_path_buf();
         let text = String::from_utf8(std::fs::read(&file).ok()?).ok()?;
         workspace.insert(relative, text);
     }
     Some(())
-}
-
-/// Every file below `dir`, hidden ones (`.env`) too.
-fn every_file(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("list a folder") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                found.push(path);
-            }
-        }
-    }
-    found
 }
 
 #[test]

@@ -146,6 +146,13 @@ pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
 
 /// Every file with `extension` under `dir`, at any depth, sorted.
 pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut found = every_file_below(dir);
+    found.retain(|path| path.extension().is_some_and(|e| e == extension));
+    found
+}
+
+/// Every file under `dir`, at any depth, hidden ones (`.env`) too, sorted.
+pub fn every_file_below(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![dir.to_path_buf()];
     while let Some(dir) = dirs.pop() {
@@ -153,7 +160,7 @@ pub fn files_below(dir: &Path, extension: &str) -> Vec<PathBuf> {
             let path = entry.expect("directory entry").path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == extension) {
+            } else {
                 found.push(path);
             }
         }
