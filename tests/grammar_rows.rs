@@ -320,12 +320,7 @@ fn completion_offers_every_key_where_it_belongs() {
         let doc = scratch("grammar-rows.yaml");
         client.open(&doc, &text);
         let items = client.at("textDocument/completion", &doc, line, indent.len() as u32);
-        let offered: Vec<&str> = items
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|item| item["label"].as_str())
-            .collect();
+        let offered = labels(&items);
         for key in reached.place.keys() {
             if reached.kind.is_some() && key.name == "block" {
                 continue;
@@ -562,12 +557,17 @@ fn completion_offers_the_names_entries_are_keyed_by() {
     let doc = scratch("grammar-rows-names.yaml");
     client.open(&doc, text);
     let items = client.at("textDocument/completion", &doc, 5, 2);
-    let offered: Vec<&str> = items
+    let offered = labels(&items);
+    assert_eq!(offered, ["stop"]);
+    client.shutdown();
+}
+
+/// The labels of a completion answer's items, in order.
+fn labels(items: &serde_json::Value) -> Vec<&str> {
+    items
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|item| item["label"].as_str())
-        .collect();
-    assert_eq!(offered, ["stop"]);
-    client.shutdown();
+        .collect()
 }
