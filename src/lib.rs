@@ -10,6 +10,7 @@ pub mod agent;
 pub mod check;
 pub mod clock;
 pub mod codegen;
+pub mod config;
 pub mod diagnostic;
 pub mod diff;
 #[cfg(feature = "disk")]
@@ -20,6 +21,7 @@ pub mod grammar;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;
+#[cfg(feature = "disk")]
 pub mod project;
 pub mod render;
 pub mod source;

@@ -33,14 +33,14 @@
 
 use crate::agent::Files;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
+use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::files::{FileError, Reach};
-use crate::project::config::{self, Config};
 use crate::validate::aap::{self, AapValidator, Kind, StreamMode};
 use crate::validate::run_input::{self, RunInputValidator};
 use crate::validate::{ToolValidators, Validator, data};
-use crate::{Diagnostics, FileReport, agent, project};
+use crate::{Diagnostics, FileReport, agent};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -231,7 +231,7 @@ impl Workspace {
         config: &Config,
     ) -> Vec<FileReport> {
         let mut reports = agent::check_in(files, path, reach).into_reports();
-        project::finish(&mut reports, config, &config.targets);
+        config::finish(&mut reports, config, &config.targets);
         reports
     }
 
@@ -499,7 +499,7 @@ impl Workspace {
         let old_report = crate::compile(&base_name, old_text);
         let mut new_report = crate::compile(&name, new_text);
         new_report.diagnostics.retain(Diagnostic::is_error);
-        let changes = project::changes(
+        let changes = config::changes(
             &old_report,
             &new_report,
             &base_name,
@@ -584,7 +584,12 @@ impl Files for Memory<'_> {
     /// The text held for `path`; a path with none is not found.
     fn read(&self, path: &Path, _reach: Reach) -> Result<Vec<u8>, FileError> {
         match self.0.get(path) {
-            Some(text) => Ok(text.as_bytes().to_vec()),
+            // At most one byte past the limit: enough to say the text is
+            // too large, without copying all of it.
+            Some(text) => {
+                let end = text.len().min(crate::source::MAX_FILE_BYTES + 1);
+                Ok(text.as_bytes()[..end].to_vec())
+            }
             None => Err(FileError::Io(std::io::ErrorKind::NotFound.into())),
         }
     }

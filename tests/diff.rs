@@ -7,7 +7,7 @@
 
 mod common;
 
-use agentc::project::config::Config;
+use agentc::config::Config;
 use agentc::render::{human, json};
 use agentc::{Diagnostic, FileReport};
 use std::path::{Path, PathBuf};

@@ -133,7 +133,7 @@ fn every_code_has_an_invalid_fixture() {
     ];
     // Codes about agentc's own configuration and `agentc-ignore`
     // comments come from the check as the CLI runs it, not from
-    // `compile`: `tests/check_cli.rs` and `src/project/config.rs` test the first,
+    // `compile`: `tests/check_cli.rs` and `src/config/mod.rs` test the first,
     // `tests/suppress.rs` (with `protocols/suppress/`) the others.
     // What a folder holds that git cannot (FIFOs, links out of the
     // checkout, files without permission), paths that do not exist, and a

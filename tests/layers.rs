@@ -29,9 +29,10 @@ const LAYERS: &[&str] = &[
     "disk",
     "diff",
     "codegen",
-    "project",
+    "config",
     "render",
     "workspace",
+    "project",
     "lsp",
 ];
 

@@ -372,7 +372,7 @@ fn inlined_depth() {
 /// it, and the run stops with exit 2, as for any problem of the file.
 #[test]
 fn agentc_toml_globs() {
-    use agentc::project::config::MAX_GLOBS;
+    use agentc::config::MAX_GLOBS;
     let scratch = common::scratch("glob-limit");
     let dir = scratch.path();
     std::fs::write(

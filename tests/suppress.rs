@@ -7,7 +7,7 @@
 
 mod common;
 
-use agentc::project::suppress;
+use agentc::config::suppress;
 use agentc::render::{human, short};
 use agentc::{Code, Diagnostic, FileReport, Span};
 use proptest::prelude::*;

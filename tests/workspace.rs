@@ -6,8 +6,8 @@
 
 mod common;
 
+use agentc::config::{self, Config};
 use agentc::disk::Reach;
-use agentc::project::{self, config::Config};
 use agentc::{FileReport, Workspace};
 use std::path::{Path, PathBuf};
 
@@ -70,7 +70,7 @@ fn a_workspace_finds_what_the_disk_finds() {
         }
         let mut on_disk = agentc::disk::check_path(protocol, Reach::Named);
         let config = Config::defaults(&root);
-        project::finish(&mut on_disk, &config, &config.targets);
+        config::finish(&mut on_disk, &config, &config.targets);
         let in_memory = workspace.check_file(protocol);
         assert_eq!(
             said(&in_memory),

@@ -9,13 +9,13 @@
 //! each crash found here on the path that found it.
 
 use agentc::codegen::{self, Lang};
+use agentc::config::Config;
 use agentc::emit::{self, Output, Selection, Target};
-use agentc::project::config::Config;
 use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
 use agentc::validate::run_input::{Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator};
-use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, project, source};
+use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, source};
 use std::path::Path;
 
 /// The name the protocol is checked under, as if read from disk.
@@ -26,7 +26,7 @@ const PROTOCOL: &str = "protocol.yaml";
 /// file's `agentc-ignore` comments, then the report in every format.
 pub fn check(bytes: &[u8]) {
     let mut files = vec![agentc::compile(PROTOCOL, bytes)];
-    project::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
+    agentc::config::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
     report_all(&files);
 }
 

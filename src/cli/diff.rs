@@ -39,7 +39,7 @@ pub(crate) fn run(args: DiffArgs) -> ExitCode {
     // The new version's own errors stop the diff and are shown; its
     // warnings are `agentc check`'s business.
     new_report.diagnostics.retain(Diagnostic::is_error);
-    let changes = project::changes(
+    let changes = agentc::config::changes(
         &old_report,
         &new_report,
         &old.name,

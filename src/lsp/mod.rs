@@ -33,10 +33,11 @@ pub use transport::{
 };
 
 use crate::agent;
+use crate::config::Config;
 use crate::disk::{self, Reach};
+use crate::files::FileError;
 use crate::model::resolve::{Index, Resolution};
 use crate::project;
-use crate::project::config::Config;
 use crate::workspace::Workspace;
 use crate::{Diagnostic, FileReport};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response, ResponseError};
@@ -249,6 +250,26 @@ impl agent::Buffers for Overlay<'_> {
     fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         open.map(Document::bytes)
+    }
+}
+
+/// A buffer with no file behind it (`untitled:`), named by its URI: the
+/// only file there is, checked alone under the defaults.
+struct Untitled<'d> {
+    name: &'d Path,
+    document: &'d Document,
+}
+
+impl agent::Files for Untitled<'_> {
+    fn read(&self, path: &Path, _reach: Reach) -> Result<Vec<u8>, FileError> {
+        match path == self.name {
+            true => Ok(self.document.bytes()),
+            false => Err(FileError::Io(std::io::ErrorKind::NotFound.into())),
+        }
+    }
+
+    fn agent_folder(&self, _dir: &Path, _reader: &dyn agent::Files) -> Option<agent::AgentFiles> {
+        None
     }
 }
 
@@ -495,10 +516,9 @@ impl<'c> Server<'c> {
                 Workspace::check_in(&files, path, Reach::Named, &config)
             }
             (None, Some(document)) => {
-                let mut compilations = vec![crate::compile(uri.as_str(), document.bytes())];
+                let name = Path::new(uri.as_str());
                 let config = Config::defaults(Path::new("."));
-                project::finish(&mut compilations, &config, &config.targets);
-                compilations
+                Workspace::check_in(&Untitled { name, document }, name, Reach::Named, &config)
             }
             (None, None) => return,
         };

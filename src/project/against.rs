@@ -3,8 +3,8 @@
 //! compiled, and the contract changes judged by the configuration
 //! ([`super::changes`]).
 
-use super::config::Config;
 use crate::FileReport;
+use crate::config::{self, Config};
 use crate::diagnostic::{Code, Failure, Severity};
 use crate::diff::git;
 use crate::disk::{self, Reach};
@@ -164,7 +164,7 @@ pub fn against(
         };
         let base_name = format!("{revision}:{inside}");
         let old = crate::compile(&base_name, bytes);
-        let found = super::changes(&old, report, &base_name, config, least);
+        let found = config::changes(&old, report, &base_name, config, least);
         report.add(found.into());
     }
     failures

@@ -6,9 +6,9 @@
 //! agentc generated that no protocol generates now).
 
 use super::Planned;
-use super::config::absolute;
 use crate::FileReport;
 use crate::codegen::{self, GenFile, Lang, Options};
+use crate::config::absolute;
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, Reach};
 use crate::source::Source;

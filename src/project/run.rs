@@ -1,13 +1,13 @@
 //! A run over files on disk (the `disk` feature): which configuration
 //! governs each file, found beside it, and checking each.
 
-use super::config::{self, Config};
-use super::finish;
 use crate::FileReport;
+use crate::config::{self, Config};
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, FileError, Reach};
 use crate::emit::Target;
 use crate::source::Source;
+use crate::workspace::Workspace;
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -311,30 +311,38 @@ pub fn check(
     targets: Option<&[Target]>,
     done: &AtomicUsize,
 ) -> Vec<Vec<FileReport>> {
+    // `--target` replaces each configuration's targets: one copy per
+    // configuration, not per file.
+    let mut overridden: BTreeMap<usize, Arc<Config>> = BTreeMap::new();
+    if let Some(targets) = targets {
+        for file in files {
+            overridden
+                .entry(config_key(&file.config))
+                .or_insert_with(|| {
+                    let mut config = (*file.config).clone();
+                    config.targets = targets.to_vec();
+                    Arc::new(config)
+                });
+        }
+    }
     #[cfg(feature = "parallel")]
     let files = files.par_iter();
     #[cfg(not(feature = "parallel"))]
     let files = files.iter();
     files
         .map(|file| {
-            let targets = targets.unwrap_or(&file.config.targets);
-            let checked = check_one(&file.path, file.reach(), &file.config, targets);
+            let config = overridden
+                .get(&config_key(&file.config))
+                .unwrap_or(&file.config);
+            let checked = Workspace::check_in(&disk::Disk, &file.path, file.reach(), config);
             done.fetch_add(1, Ordering::Relaxed);
             checked
         })
         .collect()
 }
 
-/// Checks one protocol (with its agent folder) under `config`: the
-/// targets' checks, the configured severities, and the protocol's
-/// `agentc-ignore` comments.
-pub fn check_one(
-    path: &Path,
-    reach: Reach,
-    config: &Config,
-    targets: &[Target],
-) -> Vec<FileReport> {
-    let mut files = disk::check_path(path, reach);
-    finish(&mut files, config, targets);
-    files
+/// Which configuration an `Arc` holds: the plan shares one among the
+/// files it governs.
+fn config_key(config: &Arc<Config>) -> usize {
+    Arc::as_ptr(config) as usize
 }

@@ -3,9 +3,9 @@
 //! globs matched), each file with the configuration that applies. The
 //! `walk` feature.
 
-use super::config::{self, Config};
 use super::{ConfigChoice, Configs, Ignores, Plan, Planned};
 use crate::agent;
+use crate::config::{self, Config};
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk;
 use crate::source::Source;

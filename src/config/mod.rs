@@ -17,12 +17,19 @@
 //! ```
 //!
 //! The file is found upward from each checked file (the nearest one wins;
-//! `project::Configs` finds it), or given with `--config`. Globs are relative to the folder of the file
+//! `project::Configs` finds it on disk), or given with `--config`. Globs are relative to the folder of the file
 //! they are written in: `*` stays within a folder, `**` crosses folders,
 //! and a glob that matches a folder matches everything below it. Every
 //! problem in the file is an `invalid-config` error at its key or value,
 //! all reported at once.
+//!
+//! What a configuration makes of a check ([`finish`]: the targets' checks,
+//! the severities, the `# agentc-ignore` comments of [`suppress`]) and of
+//! a diff ([`changes`]) is here too, for every front end alike.
 
+pub mod suppress;
+
+use crate::FileReport;
 use crate::codegen::{Lang, Options as GenOptions};
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::diff::{Options as DiffOptions, Order, Reader as DiffReader};
@@ -789,6 +796,44 @@ fn quote(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// The contract changes from `old` to `new` (`agentc diff`, `check
+/// --against`) as `config` judges them, from `least` severe up; what is not
+/// a change (`diff-skipped`) is always kept.
+pub fn changes(
+    old: &FileReport,
+    new: &FileReport,
+    base_name: &str,
+    config: &Config,
+    least: Severity,
+) -> Vec<Diagnostic> {
+    let rank = |severity: Severity| match severity {
+        Severity::Info => 0,
+        Severity::Warning => 1,
+        Severity::Error => 2,
+    };
+    let mut found = crate::diff::reports(old, new, base_name, &config.diff);
+    config.apply(&mut found);
+    found.retain(|d| d.change.is_none() || rank(d.severity) >= rank(least));
+    found
+}
+
+/// What a check adds to what [`crate::agent::check_in`] found, for the command
+/// line and editors alike: the targets' checks, the configured severities,
+/// and the protocol's (the first file's) `agentc-ignore` comments.
+pub fn finish(files: &mut [FileReport], config: &Config, targets: &[Target]) {
+    for file in files.iter_mut() {
+        crate::check_targets(file, targets);
+        config.apply(&mut file.diagnostics);
+    }
+    // The protocol's suppressions see the diagnostics as configured (one
+    // turned off is not there to silence, so its suppression is unused),
+    // and what they report is configured in turn.
+    if let Some(protocol) = files.first_mut() {
+        suppress::apply(protocol);
+        config.apply(&mut protocol.diagnostics);
+    }
 }
 
 #[cfg(test)]

@@ -64,7 +64,7 @@
 //!   severities are the caller's to apply. Call [`apply`] once per
 //!   compilation, after every other diagnostic of the file has been added
 //!   (targets included); a second call would find every used suppression
-//!   unused. [`crate::project::finish`] calls it after `agentc.toml`'s
+//!   unused. [`crate::config::finish`] calls it after `agentc.toml`'s
 //!   severities, so a suppression of a code turned off is reported unused,
 //!   as it is dead (ruff reports `noqa` of a disabled rule the same way).
 
