@@ -376,28 +376,28 @@ mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agentc-disk-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("agent")).unwrap();
+    /// A fresh folder with an `agent/` folder in it, removed when dropped.
+    fn scratch() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("agent")).unwrap();
         dir
     }
 
     #[test]
     fn reads_regular_files_and_links_inside_the_folder() {
-        let dir = scratch("inside");
-        let agent = dir.join("agent");
+        let scratch = scratch();
+        let agent = scratch.path().join("agent");
         std::fs::write(agent.join("a.md"), "text").unwrap();
         symlink("a.md", agent.join("b.md")).unwrap();
         let within = Reach::Within(&agent);
         assert_eq!(read(&agent.join("a.md"), within).unwrap(), b"text");
         assert_eq!(read(&agent.join("b.md"), within).unwrap(), b"text");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
     fn refuses_links_out_dangling_links_loops_and_fifos() {
-        let dir = scratch("refuses");
+        let scratch = scratch();
+        let dir = scratch.path();
         let agent = dir.join("agent");
         std::fs::write(dir.join("secret"), "secret").unwrap();
         symlink("../secret", agent.join("out.md")).unwrap();
@@ -440,7 +440,6 @@ mod tests {
             read(&agent.join("out.md"), Reach::Named).unwrap(),
             b"secret"
         );
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]
