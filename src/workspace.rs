@@ -51,6 +51,28 @@ pub struct Workspace {
     config: Config,
 }
 
+/// What [`Workspace::emit`] gives: the output, and the protocol's report:
+/// its warnings, and what the target warned of on the way (no errors: a
+/// protocol with errors, or one the target cannot express, is a
+/// [`Problem::Errors`]).
+pub struct Emitted {
+    pub output: Output,
+    pub report: FileReport,
+}
+
+impl Emitted {
+    /// The output with what compiling and then emitting found in the
+    /// protocol; errors are the problem.
+    fn new(output: Output, compiled: FileReport, found: Diagnostics) -> Result<Emitted, Problem> {
+        let mut report = FileReport::uncompiled(compiled.source, compiled.diagnostics);
+        report.add(found);
+        match report.has_errors() {
+            true => Err(Problem::Errors(vec![report])),
+            false => Ok(Emitted { output, report }),
+        }
+    }
+}
+
 /// Why a call could not give what it was asked for.
 pub enum Problem {
     /// The workspace has no file at this path.
@@ -260,35 +282,32 @@ impl Workspace {
         Some(apply(text, edits))
     }
 
-    /// `selection` of a protocol, shaped for `target` (`agentc emit`).
+    /// `selection` of a protocol, shaped for `target` (`agentc emit`),
+    /// with what the target warns of (a keyword it drops, say) in the
+    /// report beside it.
     ///
     /// ```
     /// use agentc::emit::{Selection, Target};
     ///
     /// let mut workspace = agentc::Workspace::new();
     /// workspace.insert("protocol.yaml", "types:\n  Order:\n    id:\n      type: string\n");
-    /// let schema = workspace
+    /// let emitted = workspace
     ///     .emit("protocol.yaml", Target::JsonSchema, Selection::Type("Order"))
-    ///     .unwrap()
-    ///     .into_text();
-    /// assert!(schema.contains("\"id\""));
+    ///     .unwrap();
+    /// assert!(emitted.report.diagnostics.is_empty());
+    /// assert!(emitted.output.into_text().contains("\"id\""));
     /// ```
     pub fn emit(
         &self,
         path: impl AsRef<Path>,
         target: Target,
         selection: Selection,
-    ) -> Result<Output, Problem> {
+    ) -> Result<Emitted, Problem> {
         let compiled = self.sound(path.as_ref())?;
         let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
         let mut diags = Diagnostics::default();
         let output = emit::emit(model, target, selection, &mut diags).map_err(Problem::Usage)?;
-        let mut report = FileReport::uncompiled(compiled.source.clone(), Vec::new());
-        report.add(diags);
-        if report.has_errors() {
-            return Err(Problem::Errors(vec![report]));
-        }
-        Ok(output)
+        Emitted::new(output, compiled, diags)
     }
 
     /// The AAP `GET /meta` response for the agent whose protocol is at
@@ -307,10 +326,10 @@ impl Workspace {
     ///     "shop/settings.json",
     ///     r#"{"slug": "shop", "name": "Shop", "format": "interactive"}"#,
     /// );
-    /// let meta = workspace.emit_meta("shop/protocol.yaml", "1.0.0").unwrap().into_text();
+    /// let meta = workspace.emit_meta("shop/protocol.yaml", "1.0.0").unwrap().output.into_text();
     /// assert!(meta.contains("\"Shop\""));
     /// ```
-    pub fn emit_meta(&self, path: impl AsRef<Path>, version: &str) -> Result<Output, Problem> {
+    pub fn emit_meta(&self, path: impl AsRef<Path>, version: &str) -> Result<Emitted, Problem> {
         let path = path.as_ref();
         if self.get(path).is_none() {
             return Err(Problem::NoFile(path.to_path_buf()));
@@ -341,12 +360,7 @@ impl Workspace {
         let mut diags = Diagnostics::default();
         let output = agent::aap_meta(model, settings.as_ref(), version, &mut diags)
             .map_err(Problem::Usage)?;
-        let mut report = FileReport::uncompiled(compiled.source.clone(), Vec::new());
-        report.add(diags);
-        if report.has_errors() {
-            return Err(Problem::Errors(vec![report]));
-        }
-        Ok(output)
+        Emitted::new(output, compiled, diags)
     }
 
     /// Validates JSON `data` (named `name` in diagnostics) against a

@@ -8,6 +8,7 @@ mod common;
 
 use agentc::config::{self, Config};
 use agentc::disk::Reach;
+use agentc::render::human::{self, Style};
 use agentc::{FileReport, Workspace};
 use std::path::{Path, PathBuf};
 
@@ -83,4 +84,62 @@ fn a_workspace_finds_what_the_disk_finds() {
     // The 15 agent folders and the example protocols (98 today): the test
     // cannot pass having compared nothing.
     assert!(compared >= 50, "compared {compared} protocols");
+}
+
+/// `agentc emit` is a library call: for every protocol under `protocols/`
+/// without errors and every target, the binary prints what
+/// `Workspace::emit` gives, and shows the diagnostics of its report (the
+/// protocol's warnings and the target's); where the workspace has a
+/// problem, the binary fails.
+#[test]
+fn agentc_emit_prints_what_the_workspace_emits() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut compared = 0;
+    for protocol in common::files_below(&root.join("protocols"), "yaml") {
+        let Ok(relative) = protocol.strip_prefix(&root) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(&protocol) else {
+            continue;
+        };
+        let mut workspace = Workspace::new();
+        workspace.insert(relative, text);
+        if !workspace
+            .check_file(relative)
+            .iter()
+            .all(|r| !r.has_errors())
+        {
+            continue;
+        }
+        let file = relative.to_string_lossy();
+        for target in agentc::emit::Target::ALL {
+            let run = common::agentc(&["emit", "--target", target.name(), &file]);
+            match workspace.emit(relative, target, agentc::emit::Selection::All) {
+                Ok(emitted) => {
+                    assert!(run.status.success(), "{file} {}", target.name());
+                    assert_eq!(
+                        common::stdout(&run).trim_end(),
+                        emitted.output.into_text().trim_end(),
+                        "{file} {}",
+                        target.name()
+                    );
+                    // The binary shows the report as the renderer draws it.
+                    let drawn = match emitted.report.diagnostics.is_empty() {
+                        true => String::new(),
+                        false => human::render_capped(
+                            &emitted.report,
+                            Style::Plain,
+                            human::DEFAULT_MAX_DIAGNOSTICS,
+                        ),
+                    };
+                    assert_eq!(common::stderr(&run), drawn, "{file} {}", target.name());
+                }
+                Err(problem) => {
+                    assert!(!run.status.success(), "{file} {}: {problem}", target.name())
+                }
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 300, "compared {compared} emits");
 }
