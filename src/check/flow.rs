@@ -6,7 +6,7 @@ use super::references::{
     Reader, Scope, TOOL, WORKER, check_dynamic, check_listed, check_set_resource,
 };
 use super::settings::{check_config, check_presentation};
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest};
 use crate::model::resolve::MAIN_THREAD;
 use crate::model::{Model, VariableOrigin};
 use crate::span::Span;
@@ -36,7 +36,7 @@ fn worker_block_without_thread(block: &Name, span: Span) -> Diagnostic {
 fn thread_not_started(
     thread: &Name,
     later: Option<Span>,
-    near: Option<&str>,
+    near: Option<Near>,
     worker: bool,
 ) -> Diagnostic {
     let name = thread.text.as_str();
@@ -102,7 +102,7 @@ fn output_not_a_variable(output: &Name, origin: VariableOrigin, declared: Span) 
 }
 
 /// `near` is the nearest declared variable, if one is near.
-fn output_not_declared(output: &Name, near: Option<&str>) -> Diagnostic {
+fn output_not_declared(output: &Name, near: Option<Near>) -> Diagnostic {
     let diagnostic = Diagnostic::new(
         Code::InvalidOutput,
         output.span,

@@ -2,7 +2,7 @@
 //! triggers, resources and variables, each with did-you-mean, read from
 //! the model's [`crate::model::resolve::Names`].
 
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest};
 use crate::model::{Model, VariableOrigin};
 use crate::span::Span;
 use crate::syntax::{Block, Field, Name, Trigger};
@@ -38,7 +38,7 @@ fn input_of_another_trigger(role: Reader, name: &Name, owner: &str, here: &str) 
 }
 
 /// `near` is the nearest name that can be read there, if one is near.
-fn undeclared_variable(role: Reader, name: &Name, near: Option<&str>) -> Diagnostic {
+fn undeclared_variable(role: Reader, name: &Name, near: Option<Near>) -> Diagnostic {
     let diagnostic = not_readable(role, name);
     match near {
         Some(near) => diagnostic.did_you_mean(name.span, near),
@@ -74,7 +74,7 @@ fn dynamic_names_resource(key: &str, name: &Name) -> Diagnostic {
 }
 
 /// `near` is the nearest input or variable, if one is near.
-fn dynamic_not_declared(key: &str, name: &Name, near: Option<&str>) -> Diagnostic {
+fn dynamic_not_declared(key: &str, name: &Name, near: Option<Near>) -> Diagnostic {
     let diagnostic = Diagnostic::new(
         Code::UnknownVariable,
         name.span,

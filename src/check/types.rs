@@ -2,7 +2,7 @@
 //! name in a type expression; a `responseType`.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, nearest, thousands};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest, thousands};
 use crate::model::Model;
 use crate::span::Span;
 use crate::syntax::{
@@ -152,8 +152,14 @@ pub(super) fn unknown_type(
         span,
         format!("type `{name}` is not defined"),
     );
-    let near = nearest(name, model.type_names().chain(builtins.clone()))
-        .or_else(|| builtin_alias(name).filter(|_| expected == Expected::AnyType));
+    let near = nearest(name, model.type_names().chain(builtins.clone())).or_else(|| {
+        let alias = builtin_alias(name).filter(|_| expected == Expected::AnyType);
+        alias.map(|name| Near {
+            name,
+            distance: 1,
+            alone: true,
+        })
+    });
     match (near, expected) {
         (Some(near), _) => diagnostic.did_you_mean(span, near),
         (None, Expected::AnyType) => diagnostic.with_help("declare it under `types:`, or use a built-in: `string`, `number`, `integer`, `boolean`, `unknown`, `file`"),

@@ -157,6 +157,18 @@ pub(crate) struct CheckArgs {
     /// compatible changes too).
     #[arg(long, value_enum, default_value_t = ShowLevel::Warning, requires = "against")]
     pub(crate) level: ShowLevel,
+    /// Apply every safe fix in place (again until nothing changes), then
+    /// report what remains.
+    #[arg(long)]
+    pub(crate) fix: bool,
+    /// With `--fix` or `--diff`: apply the fixes that can change meaning,
+    /// too (see `agentc explain CODE`).
+    #[arg(long)]
+    pub(crate) unsafe_fixes: bool,
+    /// Print what `--fix` would change as a unified diff on standard
+    /// output, and write nothing; exit 1 when there is a change.
+    #[arg(long, conflicts_with_all = ["fix", "against", "print_config"])]
+    pub(crate) diff: bool,
 }
 
 /// `agentc diff`'s arguments.

@@ -4,8 +4,10 @@ use super::args::{CheckArgs, Format};
 use super::output::say;
 use super::output::{broken_configs, exit_code, print, report, timings_table, with_progress};
 use agentc::Timings;
+use agentc::diagnostic::Applicability;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
@@ -34,15 +36,53 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         say!("note: {note}");
     }
 
+    let least_sure = match args.unsafe_fixes {
+        true => Applicability::Unsafe,
+        false => Applicability::Safe,
+    };
+    if args.diff {
+        return print_diff(&plan.files, targets.as_deref(), least_sure);
+    }
+
     let started = Instant::now();
     let done = AtomicUsize::new(0);
-    let results = with_progress(plan.files.len(), &done, || {
-        project::check(&plan.files, targets.as_deref(), &done)
-    });
+    let mut failures = plan.failures;
+    let mut fixed = (0, 0);
+    let mut results = match args.fix {
+        false => with_progress(plan.files.len(), &done, || {
+            project::check(&plan.files, targets.as_deref(), &done)
+        }),
+        true => {
+            let all = with_progress(plan.files.len(), &done, || {
+                project::fix(&plan.files, targets.as_deref(), least_sure, &done)
+            });
+            let mut results = Vec::with_capacity(all.len());
+            for (planned, fixes) in plan.files.iter().zip(all) {
+                let refused = project::write_fixes(planned, &fixes);
+                match refused.is_empty() {
+                    true => {
+                        fixed.0 += fixes.applied;
+                        fixed.1 += fixes.files.len();
+                        results.push(fixes.reports);
+                    }
+                    // What is on disk is what was there, or partly fixed:
+                    // report it as it is now.
+                    false => {
+                        let again = project::check(
+                            std::slice::from_ref(planned),
+                            targets.as_deref(),
+                            &done,
+                        );
+                        results.extend(again);
+                    }
+                }
+                failures.extend(refused);
+            }
+            results
+        }
+    };
     let wall = started.elapsed();
 
-    let mut results = results;
-    let mut failures = plan.failures;
     if let Some(revision) = &args.against {
         // Each protocol is its folder's first report.
         let mut checked: Vec<_> = plan
@@ -69,10 +109,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         ));
         compiled.extend(files);
     }
-    let files = match compiled.len() {
-        1 => "1 file".to_string(),
-        n => format!("{n} files"),
-    };
+    let files = count(compiled.len(), "file");
     let (errors, warnings) = report(
         args.format,
         &compiled,
@@ -83,7 +120,60 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     if args.timings {
         eprint!("{}", timings_table(&timings, wall));
     }
+    if args.fix {
+        let (applied, files) = fixed;
+        say!(
+            "fixed {} in {}; {} remain",
+            count(applied, "problem"),
+            count(files, "file"),
+            count(errors + warnings, "problem")
+        );
+    }
     exit_code(!failures.is_empty(), errors, warnings, args.deny_warnings)
+}
+
+/// "1 file", "2 files".
+fn count(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    }
+}
+
+/// `agentc check --diff`: what `--fix` would change, as a unified diff on
+/// standard output (inert on a terminal, byte for byte in a pipe, for
+/// `git apply`); exit 1 when there is a change, 0 when none.
+fn print_diff(
+    files: &[project::Planned],
+    targets: Option<&[Target]>,
+    least_sure: Applicability,
+) -> ExitCode {
+    let done = AtomicUsize::new(0);
+    let all = with_progress(files.len(), &done, || {
+        project::fix(files, targets, least_sure, &done)
+    });
+    let mut diff = String::new();
+    let (mut applied, mut changed) = (0, 0);
+    for fixes in &all {
+        applied += fixes.applied;
+        changed += fixes.files.len();
+        for (path, change) in &fixes.files {
+            diff.push_str(&change.unified(&path.display().to_string()));
+        }
+    }
+    match std::io::stdout().is_terminal() {
+        true => print(&agentc::render::inert(&diff)),
+        false => print(&diff),
+    }
+    say!(
+        "`agentc check --fix` would fix {} in {}",
+        count(applied, "problem"),
+        count(changed, "file")
+    );
+    match changed {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
 }
 
 /// `agentc check --print-config`: the configuration for the first path,

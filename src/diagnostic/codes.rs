@@ -3,7 +3,7 @@
 //! `agentc explain CODE` prints, kept in `docs/codes/CODE.md`). A code is
 //! stable once released: tools and suppressions refer to it by name.
 
-use super::Severity;
+use super::{Applicability, Severity};
 use serde::{Serialize, Serializer};
 
 macro_rules! codes {
@@ -250,6 +250,38 @@ codes! {
 impl Code {
     pub fn from_name(name: &str) -> Option<Code> {
         Code::ALL.iter().copied().find(|code| code.name() == name)
+    }
+
+    /// How sure the fixes this code's diagnostics carry are, for the codes
+    /// that carry one (`agentc explain` says it, `agentc check --fix`
+    /// applies the safe ones). A diagnostic whose fix is one answer among
+    /// others says so itself ([`Applicability::Choice`]).
+    pub fn fix(self) -> Option<Applicability> {
+        match self {
+            // A name that is one edit from the one declared name that near
+            // (did-you-mean), a value quoted so YAML reads it as written,
+            // a suppression's `:` or the suppression that silences
+            // nothing: the protocol means what it was written to mean.
+            Code::YamlSyntax
+            | Code::UnknownKey
+            | Code::InvalidValue
+            | Code::UnknownType
+            | Code::UnknownTrigger
+            | Code::UnknownTool
+            | Code::UnknownSkill
+            | Code::UnknownMcpServer
+            | Code::UnknownWorker
+            | Code::UnknownVariable
+            | Code::UnknownResource
+            | Code::UnknownThread
+            | Code::InvalidOutput
+            | Code::UnknownPrompt
+            | Code::UnknownReference
+            | Code::SkillFrontmatter
+            | Code::InvalidSuppression
+            | Code::UnusedSuppression => Some(Applicability::Safe),
+            _ => None,
+        }
     }
 
     /// Whether `agentc.toml` may change this code's severity and an

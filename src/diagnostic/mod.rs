@@ -52,6 +52,54 @@ pub struct Fix {
     /// What the fix does, as an editor's menu shows it.
     pub title: String,
     pub edits: Vec<Edit>,
+    /// Whether `agentc check --fix` applies it: its code's
+    /// ([`Code::fix`]), or [`Applicability::Suggestion`] when it is a
+    /// guess for a person to judge.
+    pub applicability: Applicability,
+}
+
+impl Fix {
+    /// Whether the fix can be made in `text`: each edit within it, on
+    /// character boundaries, and none over a scalar written with escapes
+    /// (a name in one has only its whole scalar's span, which the edit
+    /// would overwrite with more than the name).
+    pub fn fits(&self, text: &str) -> bool {
+        self.edits.iter().all(|edit| {
+            let range = edit.span.range();
+            text.get(range).is_some_and(|replaced| !replaced.contains('\\'))
+        })
+    }
+}
+
+/// How sure a fix is, and so who applies it. Every fix is offered in an
+/// editor, where a person sees it before it is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Applicability {
+    /// What was meant, and nothing else changes: `agentc check --fix`.
+    Safe,
+    /// Most likely what was meant, but it changes what the protocol means
+    /// or what its consumers see (a name renamed): `--fix --unsafe-fixes`.
+    Unsafe,
+    /// A guess for a person to judge: one answer among others as near
+    /// (two names one edit away), or a name more than one edit from what
+    /// was written. An editor offers it; `--fix` never applies it.
+    Suggestion,
+}
+
+impl Applicability {
+    pub fn name(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+            Applicability::Suggestion => "suggestion",
+        }
+    }
+}
+
+impl Serialize for Applicability {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,25 +230,36 @@ impl Diagnostic {
         self
     }
 
+    /// The fix, as sure as its code's fixes are ([`Code::fix`]; a code
+    /// the registry gives no fix is never applied by `--fix`).
     pub fn with_fix(mut self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
         self.fix = Some(Box::new(Fix {
             title: title.into(),
             edits,
+            applicability: self.code.fix().unwrap_or(Applicability::Suggestion),
         }));
         self
     }
 
     /// "did you mean `x`?" as the help, and writing `x` over `span` as the
-    /// fix.
-    pub fn did_you_mean(self, span: Span, candidate: &str) -> Diagnostic {
-        self.with_help(format!("did you mean `{candidate}`?"))
+    /// fix: as sure as its code's fixes when `x` is one edit from what was
+    /// written and no other name is as near, else a suggestion.
+    pub fn did_you_mean(self, span: Span, near: Near) -> Diagnostic {
+        let mut diagnostic = self
+            .with_help(format!("did you mean `{}`?", near.name))
             .with_fix(
-                format!("change to `{candidate}`"),
+                format!("change to `{}`", near.name),
                 vec![Edit {
                     span,
-                    text: candidate.to_string(),
+                    text: near.name.to_string(),
                 }],
-            )
+            );
+        if !near.certain()
+            && let Some(fix) = &mut diagnostic.fix
+        {
+            fix.applicability = Applicability::Suggestion;
+        }
+        diagnostic
     }
 
     pub fn is_error(&self) -> bool {
@@ -453,15 +512,41 @@ pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    nearest(name, candidates).map(|c| format!("did you mean `{c}`?"))
+    nearest(name, candidates).map(|near| format!("did you mean `{near}`?"))
+}
+
+/// The candidate [`did_you_mean`] would suggest, and whether it is the only
+/// one that near.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Near<'a> {
+    pub name: &'a str,
+    /// Edits from what was written to `name`, case aside.
+    pub distance: usize,
+    /// No other candidate compared is as near.
+    pub alone: bool,
+}
+
+impl Near<'_> {
+    /// One typo from the only name that near: what was meant, so a fix
+    /// may make it without asking.
+    pub fn certain(&self) -> bool {
+        self.alone && self.distance <= 1
+    }
+}
+
+impl std::fmt::Display for Near<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
 }
 
 /// The candidate [`did_you_mean`] would suggest.
-pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<Near<'a>> {
     let lower = name.to_lowercase();
     let length = name.chars().count();
     let limit = (length / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
+    let mut alone = true;
     let mut compared = 0;
     for candidate in candidates.into_iter().take(MAX_SCANNED) {
         // Edits change the length by at most one each.
@@ -473,11 +558,20 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             break;
         }
         let distance = strsim::osa_distance(&lower, &candidate.to_lowercase());
-        if distance <= limit && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
+        match best {
+            Some((d, other)) if distance == d && other != candidate => alone = false,
+            _ if distance <= limit && best.is_none_or(|(d, _)| distance < d) => {
+                best = Some((distance, candidate));
+                alone = true;
+            }
+            _ => {}
         }
     }
-    best.map(|(_, c)| c)
+    best.map(|(distance, name)| Near {
+        name,
+        distance,
+        alone,
+    })
 }
 
 #[cfg(test)]

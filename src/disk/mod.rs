@@ -211,6 +211,13 @@ fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> 
         .suffix(".tmp")
         .tempfile_in(folder)?;
     std::io::Write::write_all(&mut temporary, bytes)?;
+    // A file replaced keeps its permissions (a temporary file is made
+    // readable by its owner alone).
+    if let Ok(meta) = std::fs::symlink_metadata(target)
+        && meta.is_file()
+    {
+        temporary.as_file().set_permissions(meta.permissions())?;
+    }
     temporary
         .persist(target)
         .map_err(|error| FileError::Io(error.error))?;

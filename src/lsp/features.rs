@@ -4,7 +4,7 @@
 use super::Analysis;
 use super::convert::{self, Encoding};
 use crate::Code;
-use crate::diagnostic::{Diagnostics, Edit};
+use crate::diagnostic::{Applicability, Diagnostics, Edit};
 use crate::emit::{self, Selection, Target};
 use crate::model::resolve::{Occurrence, SymbolKind, unquoted};
 use crate::source::Source;
@@ -338,23 +338,18 @@ pub fn code_actions(
             continue;
         }
         let fix = match &diagnostic.fix {
-            // A name written with escapes has only its whole scalar's span,
-            // which the edit would overwrite with more than the name.
-            Some(fix)
-                if fix
-                    .edits
-                    .iter()
-                    .any(|e| source.slice(e.span).contains('\\')) =>
-            {
-                None
-            }
-            Some(fix) => Some((fix.title.clone(), fix.edits.clone())),
+            Some(fix) if !fix.fits(source.text()) => None,
+            Some(fix) => Some((
+                fix.title.clone(),
+                fix.edits.clone(),
+                fix.applicability == Applicability::Safe,
+            )),
             None if diagnostic.code == Code::InvalidResponseType => {
-                wrap_response_type(analysis, span)
+                wrap_response_type(analysis, span).map(|(title, edits)| (title, edits, true))
             }
             None => None,
         };
-        let Some((title, edits)) = fix else {
+        let Some((title, edits, preferred)) = fix else {
             continue;
         };
         let edits = edits
@@ -377,7 +372,7 @@ pub fn code_actions(
                 uri.clone(),
                 edits,
             )]))),
-            is_preferred: Some(true),
+            is_preferred: Some(preferred),
             ..lsp::CodeAction::default()
         }));
     }

@@ -3,11 +3,11 @@
 
 use crate::FileReport;
 use crate::config::{self, Config};
-use crate::diagnostic::{Code, Diagnostic, Failure};
+use crate::diagnostic::{Applicability, Code, Diagnostic, Failure};
 use crate::disk::{self, FileError, Reach};
 use crate::emit::Target;
 use crate::source::Source;
-use crate::workspace::Workspace;
+use crate::workspace::{Fixed, Workspace};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -311,6 +311,68 @@ pub fn check(
     targets: Option<&[Target]>,
     done: &AtomicUsize,
 ) -> Vec<Vec<FileReport>> {
+    each(files, targets, done, |file, config| {
+        Workspace::check_in(&disk::Disk, &file.path, file.reach(), config)
+    })
+}
+
+/// Fixes each file of a plan (`agentc check --fix`) as [`check`] checks
+/// it, with every fix at most as unsure as `least_sure`; nothing is
+/// written ([`write_fixes`] does).
+pub fn fix(
+    files: &[Planned],
+    targets: Option<&[Target]>,
+    least_sure: Applicability,
+    done: &AtomicUsize,
+) -> Vec<Fixed> {
+    each(files, targets, done, |file, config| {
+        Workspace::fix_in(&disk::Disk, &file.path, file.reach(), config, least_sure)
+    })
+}
+
+/// Writes the files the fixes of one planned protocol changed, each as
+/// agentc writes a file of its own (`disk::write`: a temporary file in
+/// the real folder, renamed over the file; never through a link, never
+/// outside the protocol's folder); what could not be written.
+pub fn write_fixes(planned: &Planned, fixed: &Fixed) -> Vec<Failure> {
+    let here = |folder: Option<&Path>| match folder {
+        Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let within = here(planned.path.parent());
+    fixed
+        .files
+        .iter()
+        .filter_map(|(path, change)| {
+            let written = path
+                .file_name()
+                .ok_or_else(|| FileError::Io(std::io::Error::other("the path names no file")))
+                .and_then(|name| {
+                    let folder = disk::folder_within(&here(path.parent()), &within, false)?;
+                    disk::write(&folder.join(name), change.after.as_bytes(), Reach::Own(&folder))
+                });
+            written.err().map(|error| {
+                let name = path.display().to_string();
+                Failure::new(
+                    &name,
+                    Code::InvalidPath,
+                    format!("`{name}` was not fixed: {error}"),
+                )
+                .with_help("agentc writes fixes only to regular files inside the protocol's folder, never through a link")
+            })
+        })
+        .collect()
+}
+
+/// Runs `work` on each file of a plan, in parallel (the `parallel`
+/// feature), under its configuration (its targets replaced by `targets`,
+/// when given); the results in the plan's order, whatever the scheduling.
+fn each<T: Send>(
+    files: &[Planned],
+    targets: Option<&[Target]>,
+    done: &AtomicUsize,
+    work: impl Fn(&Planned, &Config) -> T + Sync + Send,
+) -> Vec<T> {
     // `--target` replaces each configuration's targets: one copy per
     // configuration, not per file.
     let mut overridden: BTreeMap<usize, Arc<Config>> = BTreeMap::new();
@@ -334,9 +396,9 @@ pub fn check(
             let config = overridden
                 .get(&config_key(&file.config))
                 .unwrap_or(&file.config);
-            let checked = Workspace::check_in(&disk::Disk, &file.path, file.reach(), config);
+            let result = work(file, config);
             done.fetch_add(1, Ordering::Relaxed);
-            checked
+            result
         })
         .collect()
 }

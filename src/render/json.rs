@@ -2,7 +2,7 @@
 //! lines, columns in Unicode scalar values, exclusive ends.
 
 use crate::FileReport;
-use crate::diagnostic::{Diagnostic, Failure, Severity, Surface};
+use crate::diagnostic::{Applicability, Diagnostic, Failure, Severity, Surface};
 use crate::source::Source;
 use crate::span::Span;
 use serde::Serialize;
@@ -36,6 +36,30 @@ struct JsonDiagnostic<'a> {
     /// A contract change's fields (`agentc diff`), flattened in.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     change: Option<JsonChange<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+/// A fix: its title, how sure it is (`safe`: `agentc check --fix` applies
+/// it; `unsafe`: with `--unsafe-fixes`; `suggestion`: a guess,
+/// for a person to pick), and its edits, each replacing a range of the
+/// diagnostic's file with `text`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonFix<'a> {
+    title: &'a str,
+    applicability: Applicability,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonEdit<'a> {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -111,6 +135,7 @@ pub fn write(
         help: f.help.clone(),
         labels: Vec::new(),
         change: None,
+        fix: None,
     });
     let report = JsonDocument {
         version: 1,
@@ -167,6 +192,24 @@ fn diagnostic<'a>(source: &'a Source, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
                 end_line: b.end_line,
                 end_column: b.end_column,
             }),
+        }),
+        fix: d.fix.as_deref().map(|fix| JsonFix {
+            title: &fix.title,
+            applicability: fix.applicability,
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| {
+                    let (line, column, end_line, end_column) = range(source, edit.span);
+                    JsonEdit {
+                        line,
+                        column,
+                        end_line,
+                        end_column,
+                        text: &edit.text,
+                    }
+                })
+                .collect(),
         }),
     }
 }

@@ -103,7 +103,7 @@ impl Names {
                 declarations.triggers.get(name).copied().or_else(|| {
                     let triggers = protocol.triggers.iter().map(|t| t.name.text.as_str());
                     nearest(name, triggers)
-                        .and_then(|near| declarations.triggers.get(near).copied())
+                        .and_then(|near| declarations.triggers.get(near.name).copied())
                 })
             })
             .collect();

@@ -34,7 +34,7 @@
 use crate::agent::Files;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
 use crate::config::{self, Config};
-use crate::diagnostic::{Diagnostic, Edit};
+use crate::diagnostic::{Applicability, Diagnostic};
 use crate::emit::{self, EmitError, Output, Selection, Target};
 use crate::files::{FileError, Reach};
 use crate::validate::aap::{self, AapValidator, Kind, StreamMode};
@@ -43,6 +43,9 @@ use crate::validate::{ToolValidators, Validator, data};
 use crate::{Diagnostics, FileReport, agent};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+mod fix;
+pub use fix::{Change, Fixed, MAX_ROUNDS, applicable, apply};
 
 /// Files in memory and the configuration that governs them.
 #[derive(Clone, Debug)]
@@ -257,29 +260,32 @@ impl Workspace {
         reports
     }
 
-    /// The file's text with the fix of every diagnostic a check finds in
-    /// it applied (where two fixes overlap, the first in the file wins):
-    /// what an editor's "fix all" does. `None` when there is no such file.
+    /// Fixes the protocol at `path` (with its agent folder) as `agentc
+    /// check --fix` does ([`Workspace::fix_in`]): the new texts, how many
+    /// fixes were applied, and what remains. The workspace is left as it
+    /// was; [`Workspace::insert`] the texts to keep them.
     ///
     /// ```
+    /// use agentc::diagnostic::Applicability;
+    ///
     /// let mut workspace = agentc::Workspace::new();
-    /// workspace.insert("protocol.yaml", "types:\n  Order:\n    id:\n      type: strng\n");
-    /// let fixed = workspace.fix("protocol.yaml").unwrap();
-    /// assert_eq!(fixed, "types:\n  Order:\n    id:\n      type: string\n");
+    /// workspace.insert("types.yaml", "types:\n  Order:\n    id:\n      type: strng\n");
+    /// let fixed = workspace.fix("types.yaml", Applicability::Safe);
+    /// assert_eq!(fixed.applied, 1);
+    /// assert_eq!(
+    ///     fixed.files[std::path::Path::new("types.yaml")].after,
+    ///     "types:\n  Order:\n    id:\n      type: string\n"
+    /// );
+    /// assert!(fixed.reports.iter().all(|report| !report.has_errors()));
     /// ```
-    pub fn fix(&self, path: impl AsRef<Path>) -> Option<String> {
-        let path = path.as_ref();
-        let text = self.get(path)?;
-        let name = path.display().to_string();
-        let reports = self.check_file(path);
-        let edits: Vec<&Edit> = reports
-            .iter()
-            .filter(|report| report.source.name() == name)
-            .flat_map(|report| &report.diagnostics)
-            .filter_map(|d| d.fix.as_ref())
-            .flat_map(|fix| &fix.edits)
-            .collect();
-        Some(apply(text, edits))
+    pub fn fix(&self, path: impl AsRef<Path>, least_sure: Applicability) -> Fixed {
+        Workspace::fix_in(
+            &Memory(&self.files),
+            path.as_ref(),
+            Reach::Named,
+            &self.config,
+            least_sure,
+        )
     }
 
     /// `selection` of a protocol, shaped for `target` (`agentc emit`),
@@ -700,29 +706,6 @@ impl Files for Memory<'_> {
     }
 }
 
-/// `text` with `edits` made, each at its span; an edit that overlaps one
-/// made before it (in file order) is left out.
-fn apply(text: &str, mut edits: Vec<&Edit>) -> String {
-    edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0usize;
-    for edit in edits {
-        let std::ops::Range { start, end } = edit.span.range();
-        if start < at
-            || end > text.len()
-            || !text.is_char_boundary(start)
-            || !text.is_char_boundary(end)
-        {
-            continue;
-        }
-        out.push_str(&text[at..start]);
-        out.push_str(&edit.text);
-        at = end;
-    }
-    out.push_str(&text[at..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,15 +748,5 @@ mod tests {
             .map_err(|report| report.diagnostics[0].message.clone())
             .unwrap();
         assert_eq!(workspace.protocols(), [Path::new("d/other.yaml")]);
-    }
-
-    #[test]
-    fn overlapping_edits_keep_the_first() {
-        let edit = |start, end, text: &str| Edit {
-            span: crate::Span::new(start, end),
-            text: text.to_string(),
-        };
-        let (a, b, c) = (edit(0, 2, "X"), edit(1, 3, "Y"), edit(4, 5, "Z"));
-        assert_eq!(apply("abcdef", vec![&c, &b, &a]), "XcdZf");
     }
 }

@@ -1,0 +1,353 @@
+//! `agentc check --fix`: the fixes a check finds applied to the files they
+//! name, round after round until nothing changes, over any
+//! [`agent::Files`] (the disk, files in memory, an editor's buffers), and
+//! the check of what they leave. Nothing is written here: the caller gets
+//! the new texts and decides (the CLI writes them through the disk
+//! adapter, or prints a diff; an editor or an agent shows them).
+//!
+//! What keeps a fix honest:
+//! - only fixes as sure as asked are applied ([`Applicability`]); one that
+//!   is an answer among others ([`Applicability::Suggestion`]) never is;
+//! - a file that does not parse gets only the fixes of its parse problems
+//!   (a value quoted), since every other span in it is a guess;
+//! - a round is kept for a file only when the file, checked again, parses
+//!   and (when it parsed before) has no more errors than before; otherwise
+//!   the file keeps its text from the round before;
+//! - where two fixes overlap, the first in the file wins, and the other is
+//!   found again, where it still applies, in the next round;
+//! - at most [`MAX_ROUNDS`] rounds, so fixes that undo each other end.
+
+use super::Workspace;
+use crate::agent::{self, Buffers};
+use crate::config::Config;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::files::Reach;
+use crate::{FileReport, Severity};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Rounds of fixes at most: each round's fixes may uncover others (a name
+/// fixed leaves its suppression unused), rarely more than two deep.
+pub const MAX_ROUNDS: usize = 8;
+
+/// What fixing a protocol gave.
+pub struct Fixed {
+    /// Each file the fixes changed, by the path it was read from; files
+    /// left as they were are not here.
+    pub files: BTreeMap<PathBuf, Change>,
+    /// How many fixes were applied.
+    pub applied: usize,
+    /// The check of the fixed files: what remains to fix by hand.
+    pub reports: Vec<FileReport>,
+}
+
+/// A file's text before the fixes and after.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub before: String,
+    pub after: String,
+}
+
+impl Change {
+    /// The change as a unified diff of the file `name` (`a/NAME`,
+    /// `b/NAME`, as `git apply` and `patch -p1` read it).
+    pub fn unified(&self, name: &str) -> String {
+        similar::TextDiff::from_lines(&self.before, &self.after)
+            .unified_diff()
+            .header(&format!("a/{name}"), &format!("b/{name}"))
+            .to_string()
+    }
+}
+
+impl Fixed {
+    /// Whether a fix changed anything.
+    pub fn changed(&self) -> bool {
+        !self.files.is_empty()
+    }
+}
+
+/// The texts fixed so far, laid over the files they were read from.
+struct Changed<'a>(&'a BTreeMap<PathBuf, String>);
+
+impl Buffers for Changed<'_> {
+    fn bytes(&self, path: &Path) -> Option<Vec<u8>> {
+        self.0.get(path).map(|text| text.as_bytes().to_vec())
+    }
+}
+
+impl Workspace {
+    /// Fixes the protocol at `path` read from `files` (with its agent
+    /// folder) as [`Workspace::check_in`] checks it: every fix at most as
+    /// unsure as `least_sure` (`Safe`, or `Unsafe` for `--unsafe-fixes`).
+    pub fn fix_in(
+        files: &dyn agent::Files,
+        path: &Path,
+        reach: Reach,
+        config: &Config,
+        least_sure: Applicability,
+    ) -> Fixed {
+        let least_sure = least_sure.min(Applicability::Unsafe);
+        let check = |changed: &BTreeMap<PathBuf, String>| {
+            let layered = agent::Layered {
+                buffers: &Changed(changed),
+                under: files,
+            };
+            Workspace::check_in(&layered, path, reach, config)
+        };
+        let mut changed: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut before: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut applied = 0;
+        let mut reports = check(&changed);
+        for _ in 0..MAX_ROUNDS {
+            let round: Vec<(PathBuf, String, usize)> = reports
+                .iter()
+                .filter_map(|report| fix_report(report, least_sure))
+                .collect();
+            if round.is_empty() {
+                break;
+            }
+            let mut next = changed.clone();
+            for (file, text, _) in &round {
+                next.insert(file.clone(), text.clone());
+                if let Some(report) = reports.iter().find(|r| Path::new(r.source.name()) == file) {
+                    before
+                        .entry(file.clone())
+                        .or_insert_with(|| report.source.text().to_string());
+                }
+            }
+            let mut after = check(&next);
+            // A file this round made worse keeps its text from before.
+            let worse: Vec<&PathBuf> = round
+                .iter()
+                .map(|(file, _, _)| file)
+                .filter(|file| made_worse(&reports, &after, file))
+                .collect();
+            if !worse.is_empty() {
+                for file in &worse {
+                    match changed.get(*file) {
+                        Some(before) => next.insert((*file).clone(), before.clone()),
+                        None => next.remove(*file),
+                    };
+                }
+                if worse.len() == round.len() {
+                    break;
+                }
+                after = check(&next);
+            }
+            applied += round
+                .iter()
+                .filter(|(file, _, _)| !worse.contains(&file))
+                .map(|(_, _, count)| count)
+                .sum::<usize>();
+            changed = next;
+            reports = after;
+        }
+        let files = changed
+            .into_iter()
+            .filter_map(|(file, after)| {
+                let before = before.remove(&file)?;
+                (before != after).then_some((file, Change { before, after }))
+            })
+            .collect();
+        Fixed {
+            files,
+            applied,
+            reports,
+        }
+    }
+}
+
+/// The file's text with this round's fixes applied, and how many, when
+/// any apply.
+fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf, String, usize)> {
+    let parses = parses(report);
+    let fixes: Vec<&Fix> = report
+        .diagnostics
+        .iter()
+        .filter(|d| parses || !d.code.can_be_silenced())
+        .filter_map(|d| d.fix.as_deref())
+        .filter(|fix| fix.applicability <= least_sure && !fix.edits.is_empty())
+        .filter(|fix| fix.fits(report.source.text()))
+        .collect();
+    if fixes.is_empty() {
+        return None;
+    }
+    let text = report.source.text();
+    let (fixed, count) = apply(text, &fixes);
+    (count > 0 && fixed != text).then(|| (PathBuf::from(report.source.name()), fixed, count))
+}
+
+/// Whether the file could be read as written: none of the problems that
+/// stop a check (its bytes, its YAML or JSON) is in it.
+fn parses(report: &FileReport) -> bool {
+    !report.diagnostics.iter().any(|d| !d.code.can_be_silenced())
+}
+
+/// Whether `file`, checked again, parses no longer or has more errors; a
+/// file that did not parse is made better by parsing, whatever its checks
+/// then find.
+fn made_worse(before: &[FileReport], after: &[FileReport], file: &Path) -> bool {
+    let find = |reports: &'_ [FileReport]| -> Option<(bool, usize)> {
+        let report = reports
+            .iter()
+            .find(|r| Path::new(r.source.name()) == file)?;
+        Some((parses(report), report.count(Severity::Error)))
+    };
+    match (find(before), find(after)) {
+        (Some((false, _)), Some((parses, _))) => !parses,
+        (Some((true, errors)), Some((parses, now))) => !parses || now > errors,
+        // The file is no longer part of the check: a fix never does that.
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// `text` with each fix whose edits fit applied, in order of place; a fix
+/// that overlaps one before it is left whole for the next round. How many
+/// were applied.
+pub fn apply(text: &str, fixes: &[&Fix]) -> (String, usize) {
+    let mut fixes: Vec<&Fix> = fixes.to_vec();
+    let first = |fix: &&Fix| fix.edits.iter().map(|e| e.span.start).min();
+    fixes.sort_by_key(first);
+    let mut taken: Vec<&Edit> = Vec::new();
+    let mut count = 0;
+    for fix in fixes {
+        let before = taken.len();
+        let fits = fix.edits.iter().all(|edit| {
+            let std::ops::Range { start, end } = edit.span.range();
+            let fits = start <= end
+                && end <= text.len()
+                && text.is_char_boundary(start)
+                && text.is_char_boundary(end)
+                && !taken.iter().any(|other| overlap(other, edit));
+            if fits {
+                taken.push(edit);
+            }
+            fits
+        });
+        match fits {
+            true => count += 1,
+            false => taken.truncate(before),
+        }
+    }
+    taken.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for edit in taken {
+        let std::ops::Range { start, end } = edit.span.range();
+        out.push_str(&text[at..start]);
+        out.push_str(&edit.text);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    (out, count)
+}
+
+/// Whether two edits touch the same text, or insert at the same place (in
+/// an order nobody chose).
+fn overlap(a: &Edit, b: &Edit) -> bool {
+    let (a, b) = (a.span.range(), b.span.range());
+    (a.start < b.end && b.start < a.end) || (a.is_empty() && b.is_empty() && a.start == b.start)
+}
+
+/// The fixes of `diagnostics` at most as unsure as `least_sure`.
+pub fn applicable(diagnostics: &[Diagnostic], least_sure: Applicability) -> usize {
+    diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_deref())
+        .filter(|fix| fix.applicability <= least_sure.min(Applicability::Unsafe))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Span;
+
+    fn fix(edits: &[(usize, usize, &str)]) -> Fix {
+        Fix {
+            title: String::new(),
+            edits: edits
+                .iter()
+                .map(|&(start, end, text)| Edit {
+                    span: Span::new(start, end),
+                    text: text.to_string(),
+                })
+                .collect(),
+            applicability: Applicability::Safe,
+        }
+    }
+
+    #[test]
+    fn overlapping_fixes_keep_the_first_whole() {
+        let (a, b, c) = (
+            fix(&[(0, 2, "X")]),
+            fix(&[(1, 3, "Y")]),
+            fix(&[(4, 5, "Z")]),
+        );
+        assert_eq!(apply("abcdef", &[&c, &b, &a]), ("XcdZf".to_string(), 2));
+        // A fix whose second edit overlaps is left whole: none of its edits.
+        let (a, b) = (fix(&[(0, 1, "X")]), fix(&[(3, 4, "Y"), (0, 2, "Q")]));
+        assert_eq!(apply("abcdef", &[&a, &b]), ("Xbcdef".to_string(), 1));
+        // Two insertions at one place: the order would be a guess.
+        let (a, b) = (fix(&[(2, 2, "X")]), fix(&[(2, 2, "Y")]));
+        assert_eq!(apply("abcdef", &[&a, &b]), ("abXcdef".to_string(), 1));
+        // A fix that overlaps itself, or lies outside the text or inside a
+        // character, is never applied.
+        let selfish = fix(&[(0, 3, "X"), (1, 2, "Y")]);
+        let outside = fix(&[(5, 9, "X")]);
+        let inside = fix(&[(1, 2, "X")]);
+        assert_eq!(
+            apply("abcdef", &[&selfish, &outside]),
+            ("abcdef".to_string(), 0)
+        );
+        assert_eq!(apply("é", &[&inside]), ("é".to_string(), 0));
+    }
+
+    #[test]
+    fn a_fix_that_is_a_guess_is_never_applied() {
+        let mut workspace = Workspace::new();
+        // `Ordr` is one edit from both `Order` and `Orde`.
+        let text = "types:\n  Order:\n    id:\n      type: string\n  Orde:\n    id:\n      type: string\n  Cart:\n    order:\n      type: Ordr\n";
+        workspace.insert("protocol.yaml", text);
+        let report = &workspace.check_file("protocol.yaml")[0];
+        let fixes: Vec<_> = report
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.fix.as_deref())
+            .collect();
+        assert_eq!(fixes.len(), 1);
+        assert_eq!(fixes[0].applicability, Applicability::Suggestion);
+        for least_sure in [
+            Applicability::Safe,
+            Applicability::Unsafe,
+            Applicability::Suggestion,
+        ] {
+            let fixed = workspace.fix("protocol.yaml", least_sure);
+            assert_eq!((fixed.applied, fixed.changed()), (0, false));
+        }
+    }
+
+    #[test]
+    fn fixes_run_until_nothing_changes_and_again_changes_nothing() {
+        let mut workspace = Workspace::new();
+        // Fixing the type leaves the suppression silencing nothing: the
+        // second round removes it.
+        let text = "types:\n  Order:\n    id:\n      type: strng # agentc-ignore: property-name-case because\n";
+        workspace.insert("protocol.yaml", text);
+        let fixed = workspace.fix("protocol.yaml", Applicability::Safe);
+        assert_eq!(fixed.applied, 2, "{:?}", fixed.files);
+        let change = &fixed.files[Path::new("protocol.yaml")];
+        assert_eq!(change.before, text);
+        assert_eq!(
+            change.after,
+            "types:\n  Order:\n    id:\n      type: string\n"
+        );
+        workspace.insert("protocol.yaml", change.after.clone());
+        assert!(
+            !workspace
+                .fix("protocol.yaml", Applicability::Safe)
+                .changed()
+        );
+    }
+}
