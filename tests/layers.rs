@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "diff",
     "codegen",
     "config",
+    "init",
     "render",
     "workspace",
     "project",
