@@ -74,6 +74,7 @@ const DISK: &[&str] = &[
     "src/project/walk.rs",
     "src/project/against.rs",
     "src/project/generate.rs",
+    "src/project/init.rs",
     "src/lsp/",
 ];
 
