@@ -188,7 +188,7 @@ type Plant = dyn Fn(&Path, &Path);
 #[cfg(unix)]
 fn nothing_is_written_over_a_file_or_through_a_link() {
     use std::os::unix::fs::symlink;
-    let plant: [(&str, &Plant); 5] = [
+    let plant: [(&str, &Plant); 7] = [
         ("a file", &|agent, _| {
             std::fs::write(agent.join("settings.json"), "{ \"mine\": true }\n").unwrap()
         }),
@@ -203,6 +203,14 @@ fn nothing_is_written_over_a_file_or_through_a_link() {
         }),
         ("a file where a folder goes", &|agent, _| {
             std::fs::write(agent.join("prompts"), "").unwrap()
+        }),
+        ("a file for the folder", &|agent, _| {
+            std::fs::remove_dir(agent).unwrap();
+            std::fs::write(agent, "").unwrap()
+        }),
+        ("a dangling link for the folder", &|agent, outside| {
+            std::fs::remove_dir(agent).unwrap();
+            symlink(outside.join("nothing-here"), agent).unwrap()
         }),
     ];
     for (case, plant) in plant {
@@ -237,6 +245,13 @@ fn nothing_is_written_over_a_file_or_through_a_link() {
             text(&output)
         );
         assert_eq!(entries(dir), before, "{case}: something was written");
+        if case.ends_with("for the folder") {
+            assert!(
+                text(&output).contains("`support-bot` is a "),
+                "{case}: {}",
+                text(&output)
+            );
+        }
         if case == "a link to a folder outside" {
             assert!(
                 text(&output).contains("`support-bot/prompts` is a link to `")

@@ -116,9 +116,12 @@ pub fn init(folder: &Path, template: Template) -> Written {
 
 /// `relative` below `folder`, as the user sees it: below `.`, as it is.
 fn shown(folder: &Path, relative: &Path) -> PathBuf {
-    match folder.as_os_str() == "." {
-        true => relative.to_path_buf(),
-        false => folder.join(relative),
+    if relative.as_os_str().is_empty() {
+        folder.to_path_buf()
+    } else if folder.as_os_str() == "." {
+        relative.to_path_buf()
+    } else {
+        folder.join(relative)
     }
 }
 
