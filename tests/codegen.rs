@@ -21,6 +21,9 @@
 //!   and hostile.
 //! - The command writes, checks (`--check`), refuses to overwrite a file it
 //!   did not write, and reads `[[gen]]`.
+//! - What `agentc init` writes, for each template, generates (as its
+//!   `agentc.toml` says, and in Python) code that `tsc --strict` and
+//!   `mypy --strict` take, and its tools' arguments are typed.
 //!
 //! The TypeScript and zod tests need `tests/codegen/ts/install` (npm ci of
 //! the pinned TypeScript and zod) and node, the Python ones a Python with
