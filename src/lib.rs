@@ -18,6 +18,7 @@ pub mod disk;
 pub mod emit;
 pub mod files;
 pub mod grammar;
+pub mod init;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod model;

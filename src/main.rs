@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     match Cli::parse().command {
+        Command::Init(args) => cli::init::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Diff(args) => cli::diff::run(args),
         Command::Emit(args) => cli::emit::run(args),

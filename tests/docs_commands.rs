@@ -10,7 +10,9 @@
 //! shell from the crate root, with this build's `agentc` first on the
 //! `PATH` and colour off. In the expected output, a line `...` stands for
 //! any number of lines (the page shows an excerpt), and numbers with a
-//! decimal point, and a thread count, may differ (`--timings`).
+//! decimal point, and a thread count, may differ (`--timings`). A command
+//! that needs a folder of its own makes one with `mktemp -d`: `TMPDIR` is a
+//! scratch folder of the test, removed when it ends.
 
 mod common;
 
@@ -132,6 +134,7 @@ fn every_command_shown_prints_what_the_page_says() {
     let mut paths = vec![bin_dir.to_path_buf()];
     paths.extend(std::env::split_paths(&path));
     let path = std::env::join_paths(paths).expect("PATH");
+    let scratch = common::scratch("docs-commands");
     let mut run = 0;
     let mut wrong = Vec::new();
     for page in pages() {
@@ -142,6 +145,7 @@ fn every_command_shown_prints_what_the_page_says() {
                 .arg(&example.command)
                 .current_dir(common::root())
                 .env("PATH", &path)
+                .env("TMPDIR", scratch.path())
                 .env("NO_COLOR", "1")
                 .env_remove("CLICOLOR_FORCE")
                 .output()

@@ -159,6 +159,8 @@ fn every_code_has_an_invalid_fixture() {
             "gen-name-collision",
             "gen-would-overwrite",
             "gen-stale",
+            // `agentc init`'s own: `tests/init.rs`.
+            "init-would-overwrite",
         ],
     ]
     .concat();

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "diff",
     "codegen",
     "config",
+    "init",
     "render",
     "workspace",
     "project",
@@ -73,6 +74,7 @@ const DISK: &[&str] = &[
     "src/project/walk.rs",
     "src/project/against.rs",
     "src/project/generate.rs",
+    "src/project/init.rs",
     "src/lsp/",
 ];
 

@@ -13,7 +13,7 @@ mod settings;
 mod types;
 mod unions;
 
-pub use naming::slug_problem;
+pub use naming::{is_slug, slug_problem};
 pub use sections::agent_format;
 #[cfg(feature = "lsp")]
 pub(crate) use types::wrapper_for;

@@ -3,6 +3,7 @@
 
 use agentc::codegen;
 use agentc::emit::Target;
+use agentc::init::Template;
 use agentc::render::human;
 use agentc::validate::aap::{Kind as AapKind, StreamMode};
 use agentc::validate::run_input::{Profile, Version};
@@ -31,6 +32,13 @@ Exit codes:
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
+    /// Write a new agent folder: protocol.yaml, settings.json, prompts and
+    /// an agentc.toml that generates its bindings; never over anything.
+    #[command(after_help = "\
+Exit codes:
+  0  written
+  2  nothing written: a file it would write is already there (or a link is), the folder's name is not a slug, a file could not be written")]
+    Init(InitArgs),
     /// Check protocol files and report every problem.
     #[command(after_help = "\
 Exit codes:
@@ -169,6 +177,19 @@ pub(crate) struct CheckArgs {
     /// output, and write nothing; exit 1 when there is a change.
     #[arg(long, conflicts_with_all = ["fix", "against", "print_config"])]
     pub(crate) diff: bool,
+}
+
+/// `agentc init`'s arguments.
+#[derive(clap::Args)]
+pub(crate) struct InitArgs {
+    /// The agent folder to write, made when missing; its name is the
+    /// agent's slug.
+    #[arg(default_value = ".")]
+    pub(crate) folder: PathBuf,
+    /// A chat agent (interactive: triggers and handlers), or a worker
+    /// (steps and an output).
+    #[arg(long, value_enum, default_value_t = Template::Chat)]
+    pub(crate) template: Template,
 }
 
 /// `agentc diff`'s arguments.

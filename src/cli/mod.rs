@@ -8,6 +8,7 @@ pub(crate) mod diff;
 pub(crate) mod emit;
 pub(crate) mod explain;
 pub(crate) mod generate;
+pub(crate) mod init;
 pub(crate) mod lsp;
 pub(crate) mod manual;
 pub(crate) mod output;

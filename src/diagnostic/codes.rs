@@ -234,6 +234,9 @@ codes! {
     GenWouldOverwrite = "gen-would-overwrite", Error, "an output file agentc did not generate, which it does not overwrite";
     GenStale = "gen-stale", Error, "a generated file that differs from what the protocol generates now (`agentc gen --check`)";
 
+    // A new agent folder (`agentc init`).
+    InitWouldOverwrite = "init-would-overwrite", Error, "a file `agentc init` would write, where something already is; nothing is written";
+
     // Conventions.
     PropertyNameCase = "property-name-case", Warning, "a property name that is not camelCase";
     EnumValueCase = "enum-value-case", Warning, "an enum value that is not snake_case or camelCase";

@@ -230,6 +230,134 @@ fn replace(_folder: &Path, _target: &Path, _bytes: &[u8]) -> Result<(), FileErro
     Err(FileError::Io(std::io::ErrorKind::Unsupported.into()))
 }
 
+/// What stands where the new file `relative` below `folder` would go, if
+/// anything: the entry at its path, of any kind (a file, a folder, a link,
+/// dangling or not, a FIFO), or one of its folders below `folder` that is
+/// not a real folder (a link, even to a folder, or a file), as its path
+/// relative to `folder` and what it is (`a file`, ``a link to `x` ``).
+/// `folder` itself may be missing, or a link to a folder (the user named
+/// it); anything else there stands in the way of everything, as the
+/// empty path. For `agentc init`, which writes nothing when anything is
+/// in the way; [`create_new`] refuses the same when it writes.
+pub fn in_the_way(folder: &Path, relative: &Path) -> std::io::Result<Option<(PathBuf, String)>> {
+    match std::fs::metadata(folder) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(meta) => {
+            return Ok(Some((
+                PathBuf::new(),
+                describe_kind(&meta.file_type()).into(),
+            )));
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            // A dangling link is in the way; a missing folder is made.
+            return match std::fs::symlink_metadata(folder) {
+                Ok(_) => Ok(Some((PathBuf::new(), describe_entry(folder)))),
+                Err(_) => Ok(None),
+            };
+        }
+        Err(error) => return Err(error),
+    }
+    let mut at = PathBuf::new();
+    let parts: Vec<Component> = relative.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        let Component::Normal(name) = part else {
+            return Err(std::io::Error::other("the path leaves the folder"));
+        };
+        at.push(name);
+        let last = i + 1 == parts.len();
+        match std::fs::symlink_metadata(folder.join(&at)) {
+            Ok(meta) if !last && meta.is_dir() => {}
+            Ok(_) => return Ok(Some((at.clone(), describe_entry(&folder.join(&at))))),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(None)
+}
+
+/// What the entry at `path` is, in words: `a file`, `a folder`, ``a link
+/// to `target` ``.
+fn describe_entry(path: &Path) -> String {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(path) {
+            Ok(target) => format!("a link to `{}`", target.display()),
+            Err(_) => "a link".to_string(),
+        },
+        Ok(meta) => describe_kind(&meta.file_type()).to_string(),
+        Err(error) => describe_io(&error),
+    }
+}
+
+/// Creates the file `relative` below `folder` holding `bytes`, never over
+/// anything. `folder` is the one the user named, made when missing and
+/// followed where its links lead; below it, the missing folders are made
+/// and an existing one must be a real folder (a link is refused,
+/// [`FileError::Link`], even one that stays inside). The file is created
+/// exclusively (`O_EXCL`, and `O_NOFOLLOW`): whatever is at its path, a
+/// file, a link (dangling or not) or anything else, even one made by
+/// another process an instant before, is left as it is, and the error is
+/// an `Io` error of kind `AlreadyExists`.
+pub fn create_new(folder: &Path, relative: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    std::fs::create_dir_all(folder)?;
+    let mut real = folder.to_path_buf();
+    let parts: Vec<Component> = relative.components().collect();
+    let Some((Component::Normal(name), parents)) = parts.split_last() else {
+        return Err(FileError::Io(std::io::Error::other(
+            "the path names no file",
+        )));
+    };
+    for part in parents {
+        let Component::Normal(part) = part else {
+            return Err(FileError::Outside {
+                target: relative.to_path_buf(),
+            });
+        };
+        real.push(part);
+        if let Err(error) = std::fs::create_dir(&real)
+            && error.kind() != std::io::ErrorKind::AlreadyExists
+        {
+            return Err(error.into());
+        }
+        // Made now or before, by us or by another process: it must be a
+        // real folder, never a link.
+        let meta = std::fs::symlink_metadata(&real)?;
+        if meta.file_type().is_symlink() {
+            return Err(FileError::Link {
+                target: std::fs::read_link(&real).unwrap_or_default(),
+            });
+        }
+        if !meta.is_dir() {
+            return Err(FileError::NotAFolder {
+                kind: describe_kind(&meta.file_type()),
+            });
+        }
+    }
+    let mut file = create_exclusive(&real.join(name))?;
+    std::io::Write::write_all(&mut file, bytes)?;
+    file.sync_all()?;
+    Ok(())
+}
+
+/// Creates the file at `path`, which must not exist (`O_EXCL`: not even as
+/// a dangling link), without following a link (`O_NOFOLLOW`).
+#[cfg(unix)]
+fn create_exclusive(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn create_exclusive(path: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
 /// The real path of the folder `folder` below `within`, for [`Reach::Own`]:
 /// `folder` must be `within` joined with a relative path, and an existing
 /// part of it may be a link only when the link stays inside `within`.
@@ -534,6 +662,66 @@ mod tests {
         );
         write(&root.join("fresh.json"), b"x", Reach::Named).unwrap();
         assert_eq!(std::fs::read(root.join("fresh.json")).unwrap(), b"x");
+    }
+
+    #[test]
+    fn new_files_are_created_only_where_nothing_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let agent = root.join("agent");
+        std::fs::write(root.join("outside.txt"), "outside").unwrap();
+        // The folder and the folders below it are made.
+        assert!(
+            in_the_way(&agent, Path::new("prompts/a.md"))
+                .unwrap()
+                .is_none()
+        );
+        create_new(&agent, Path::new("prompts/a.md"), b"a").unwrap();
+        assert_eq!(std::fs::read(agent.join("prompts/a.md")).unwrap(), b"a");
+
+        // Nothing is written over a file, a link to a file outside or a
+        // dangling link, and each is in the way.
+        symlink(root.join("outside.txt"), agent.join("out.md")).unwrap();
+        symlink(root.join("nothing"), agent.join("gone.md")).unwrap();
+        for name in ["prompts/a.md", "out.md", "gone.md"] {
+            let error = create_new(&agent, Path::new(name), b"new").unwrap_err();
+            assert!(
+                matches!(&error, FileError::Io(e) if e.kind() == std::io::ErrorKind::AlreadyExists),
+                "{name}: {error}"
+            );
+            let (at, _) = in_the_way(&agent, Path::new(name)).unwrap().unwrap();
+            assert_eq!(at, Path::new(name));
+        }
+        assert_eq!(std::fs::read(agent.join("prompts/a.md")).unwrap(), b"a");
+        assert_eq!(std::fs::read(root.join("outside.txt")).unwrap(), b"outside");
+        assert!(!root.join("nothing").exists());
+
+        // A folder on the way that is a link, even to a folder inside, is
+        // neither gone through nor made.
+        std::fs::create_dir(root.join("elsewhere")).unwrap();
+        symlink(root.join("elsewhere"), agent.join("linked")).unwrap();
+        assert!(matches!(
+            create_new(&agent, Path::new("linked/b.md"), b"b"),
+            Err(FileError::Link { .. })
+        ));
+        let (at, what) = in_the_way(&agent, Path::new("linked/b.md"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(at, Path::new("linked"));
+        assert!(what.starts_with("a link to `"), "{what}");
+        assert_eq!(
+            std::fs::read_dir(root.join("elsewhere")).unwrap().count(),
+            0
+        );
+        // A file where a folder goes.
+        assert!(matches!(
+            create_new(&agent, Path::new("prompts/a.md/c.md"), b"c"),
+            Err(FileError::NotAFolder { .. })
+        ));
+        // The named folder itself may be a link (the user named it).
+        symlink(&agent, root.join("named")).unwrap();
+        create_new(&root.join("named"), Path::new("d.md"), b"d").unwrap();
+        assert_eq!(std::fs::read(agent.join("d.md")).unwrap(), b"d");
     }
 
     #[test]

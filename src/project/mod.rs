@@ -18,6 +18,7 @@
 
 pub mod against;
 pub mod generate;
+pub mod init;
 mod run;
 #[cfg(feature = "walk")]
 mod walk;
