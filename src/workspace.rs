@@ -33,6 +33,7 @@
 
 use crate::agent::Files;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
+use crate::config::baseline::{self, Baseline};
 use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Edit};
 use crate::emit::{self, EmitError, Output, Selection, Target};
@@ -169,12 +170,65 @@ impl Workspace {
     }
 
     /// Checks every protocol ([`Workspace::protocols`]): one report per
-    /// file, each protocol's first, then its agent folder's files.
+    /// file, each protocol's first, then its agent folder's files. When
+    /// the configuration names a baseline (`baseline = "FILE"`) and the
+    /// workspace holds that file, the problems it accepts are left out,
+    /// and its entries that accept more than the check finds are reported
+    /// in one more report, the baseline file's (so is every problem of a
+    /// baseline that cannot be read).
+    ///
+    /// ```
+    /// use agentc::Workspace;
+    ///
+    /// let mut workspace = Workspace::new();
+    /// workspace.insert("shop/protocol.yaml", "types:\n  Order:\n    order_id:\n      type: string\n");
+    /// assert_eq!(workspace.check()[0].diagnostics[0].code.name(), "property-name-case");
+    /// // Accept what is there now.
+    /// let text = workspace.record_baseline("agentc-baseline.toml");
+    /// assert!(text.contains("path = \"types.Order.order_id\""));
+    /// workspace.insert("agentc-baseline.toml", text);
+    /// workspace.set_config("baseline = \"agentc-baseline.toml\"\n").unwrap();
+    /// assert!(workspace.check().iter().all(|r| r.diagnostics.is_empty()));
+    /// // Fixed: the entry is reported, with a fix that deletes it.
+    /// workspace.insert("shop/protocol.yaml", "types:\n  Order:\n    orderId:\n      type: string\n");
+    /// let reports = workspace.check();
+    /// let last = reports.last().unwrap();
+    /// assert_eq!(last.source.name(), "agentc-baseline.toml");
+    /// assert_eq!(last.diagnostics[0].code.name(), "unused-baseline-entry");
+    /// ```
     pub fn check(&self) -> Vec<FileReport> {
-        self.protocols()
+        let mut reports: Vec<FileReport> = self
+            .protocols()
             .into_iter()
             .flat_map(|path| self.check_file(path))
-            .collect()
+            .collect();
+        let baseline = self.config.baseline_file();
+        let held = baseline.and_then(|path| Some((self.get(&path)?, path)));
+        if let Some((text, path)) = held {
+            match Baseline::parse(&path, text.as_bytes()) {
+                Ok(baseline) => {
+                    if let Some(mut unused) = baseline.apply(reports.iter_mut()) {
+                        self.config.apply(&mut unused.diagnostics);
+                        reports.push(unused);
+                    }
+                }
+                Err((source, problems)) => reports.push(FileReport::uncompiled(source, problems)),
+            }
+        }
+        reports
+    }
+
+    /// The text of a baseline file at `path` that accepts every problem a
+    /// check finds now (`agentc check --write-baseline`): the check is
+    /// made without a baseline, and the file's entries name files
+    /// relative to its folder.
+    pub fn record_baseline(&self, path: impl AsRef<Path>) -> String {
+        let reports: Vec<FileReport> = self
+            .protocols()
+            .into_iter()
+            .flat_map(|file| self.check_file(file))
+            .collect();
+        baseline::record(&reports, path.as_ref())
     }
 
     /// Checks one protocol as `agentc check` does: with its agent folder

@@ -2,10 +2,13 @@
 
 use super::args::{CheckArgs, Format};
 use super::output::say;
-use super::output::{broken_configs, exit_code, print, report, timings_table, with_progress};
+use super::output::{
+    broken_configs, broken_files, exit_code, print, report, timings_table, with_progress,
+};
 use agentc::Timings;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
+use agentc::render::human;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
@@ -43,6 +46,20 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
 
     let mut results = results;
     let mut failures = plan.failures;
+    if let Some(file) = &args.write_baseline {
+        return write_baseline(file, results, failures, args.format);
+    }
+    let applied = project::baseline::apply(&plan.files, &mut results, args.baseline.as_deref());
+    // A baseline that cannot be used stops the run, as a broken
+    // configuration does.
+    if !applied.broken.is_empty() || !applied.failures.is_empty() {
+        return broken_files(
+            applied.broken,
+            &applied.failures,
+            args.format,
+            "the baseline has problems; nothing was reported",
+        );
+    }
     if let Some(revision) = &args.against {
         // Each protocol is its folder's first report.
         let mut checked: Vec<_> = plan
@@ -69,6 +86,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         ));
         compiled.extend(files);
     }
+    compiled.extend(applied.unused);
     let files = match compiled.len() {
         1 => "1 file".to_string(),
         n => format!("{n} files"),
@@ -105,4 +123,55 @@ fn print_config(
     }
     print(&config.to_toml());
     ExitCode::SUCCESS
+}
+
+/// `agentc check --write-baseline FILE`: every problem of the run written
+/// to FILE (`-`: standard output), exit 0; a path that could not be
+/// checked, or a file that could not be written, is reported (exit 2) and
+/// nothing is written.
+fn write_baseline(
+    file: &Path,
+    results: Vec<Vec<agentc::FileReport>>,
+    failures: Vec<agentc::diagnostic::Failure>,
+    format: Format,
+) -> ExitCode {
+    let reports: Vec<agentc::FileReport> = results.into_iter().flatten().collect();
+    let written = match failures.is_empty() {
+        false => Err(failures),
+        true if file.as_os_str() == "-" => {
+            let text =
+                agentc::config::baseline::record(&reports, Path::new("agentc-baseline.toml"));
+            print(&text);
+            Ok(agentc::config::baseline::totals(&text))
+        }
+        true => project::baseline::write(file, &reports).map_err(|failure| vec![failure]),
+    };
+    match written {
+        Ok((entries, problems)) => {
+            let entries = match entries {
+                1 => "1 entry".to_string(),
+                n => format!("{n} entries"),
+            };
+            let problems = match problems {
+                1 => "1 problem".to_string(),
+                n => format!("{n} problems"),
+            };
+            let to = match file.as_os_str() == "-" {
+                true => "the baseline".to_string(),
+                false => file.display().to_string(),
+            };
+            say!("wrote {to}: {entries}, accepting {problems}");
+            ExitCode::SUCCESS
+        }
+        Err(failures) => {
+            report(
+                format,
+                &[],
+                &failures,
+                "nothing was written",
+                human::DEFAULT_MAX_DIAGNOSTICS,
+            );
+            ExitCode::from(2)
+        }
+    }
 }

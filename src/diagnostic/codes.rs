@@ -245,6 +245,10 @@ codes! {
     InvalidSuppression = "invalid-suppression", Warning, "an `agentc-ignore` comment that names no code, or one it cannot silence";
     SuppressionWithoutReason = "suppression-without-reason", Warning, "an `agentc-ignore` comment without a reason";
     UnusedSuppression = "unused-suppression", Warning, "an `agentc-ignore` comment that silences nothing";
+
+    // The baseline (`agentc check --write-baseline`, `baseline = "FILE"`).
+    InvalidBaseline = "invalid-baseline", Error, "a baseline file that is not well-formed, or has an entry agentc cannot use";
+    UnusedBaselineEntry = "unused-baseline-entry", Warning, "a baseline entry that accepts more problems than the check finds";
 }
 
 impl Code {
@@ -281,6 +285,7 @@ impl Code {
                 | Code::InvalidJson
                 | Code::InvalidConfig
                 | Code::GlobLimit
+                | Code::InvalidBaseline
         )
     }
 }
