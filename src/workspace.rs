@@ -291,7 +291,9 @@ impl Workspace {
 
     /// The file's text with the fix of every diagnostic a check finds in
     /// it applied (where two fixes overlap, the first in the file wins):
-    /// what an editor's "fix all" does. `None` when there is no such file.
+    /// what an editor's "fix all" does; for the configured baseline file,
+    /// its unused entries removed or lowered. `None` when there is no such
+    /// file.
     ///
     /// ```
     /// let mut workspace = agentc::Workspace::new();
@@ -303,7 +305,11 @@ impl Workspace {
         let path = path.as_ref();
         let text = self.get(path)?;
         let name = path.display().to_string();
-        let reports = self.check_file(path);
+        // The baseline's fixes come from a check of every protocol.
+        let reports = match self.config.baseline_file() {
+            Some(baseline) if baseline == path => self.check(),
+            _ => self.check_file(path),
+        };
         let edits: Vec<&Edit> = reports
             .iter()
             .filter(|report| report.source.name() == name)
