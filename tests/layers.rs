@@ -73,6 +73,7 @@ const DISK: &[&str] = &[
     "src/project/walk.rs",
     "src/project/against.rs",
     "src/project/generate.rs",
+    "src/project/baseline.rs",
     "src/lsp/",
 ];
 
