@@ -435,9 +435,13 @@ fn the_committed_fixture_is_what_agentc_writes_and_accepts() {
     assert_eq!(code(&unbaselined), 1);
 }
 
+/// Named types, each with its properties: a name, whether its type is
+/// known, and how many lines come before it.
+type Types = Vec<(String, Vec<(String, bool, usize)>)>;
+
 /// A protocol made of named types whose properties are camelCase or not,
 /// of known types or not, with `blank` lines before each property.
-fn protocol(types: &[(String, Vec<(String, bool, usize)>)]) -> String {
+fn protocol(types: &Types) -> String {
     let mut text = String::from("types:\n");
     for (name, properties) in types {
         text.push_str(&format!("  {name}:\n"));
@@ -452,7 +456,7 @@ fn protocol(types: &[(String, Vec<(String, bool, usize)>)]) -> String {
     text
 }
 
-fn types() -> impl Strategy<Value = Vec<(String, Vec<(String, bool, usize)>)>> {
+fn types() -> impl Strategy<Value = Types> {
     let name = "[a-z]{1,6}(_[a-z]{1,4})?";
     let properties = prop::collection::btree_map(name, (any::<bool>(), 0usize..3), 1..5);
     prop::collection::btree_map("[A-Z][a-z]{1,6}", properties, 1..5).prop_map(|types| {
@@ -472,6 +476,26 @@ fn types() -> impl Strategy<Value = Vec<(String, Vec<(String, bool, usize)>)>> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// Any text, read as a baseline and applied: no panic, and every span
+    /// it reports inside the text.
+    #[test]
+    fn any_text_is_read_without_panic(text in "(\\[\\[accepted\\]\\]\n|file = \"a.yaml\"\n|path = \"[a-z.\\[\\]0-9\"]{0,8}\"\n|code = \"(unknown-type|yaml-syntax|x)\"\n|count = -?[0-9]{1,3}\n|accepted = \\[\\{ \\}\\]\n|[ -~\n]{0,12})*") {
+        let spans_inside = |spans: Vec<agentc::Span>| spans.iter().all(|s| s.end as usize <= text.len() && s.start <= s.end);
+        match Baseline::parse(Path::new("b.toml"), text.as_bytes()) {
+            Err((_, problems)) => {
+                prop_assert!(!problems.is_empty());
+                prop_assert!(spans_inside(problems.iter().map(|d| d.span).collect()));
+            }
+            Ok(baseline) => {
+                let mut report = agentc::compile("a.yaml", "types:\n  A:\n    b_c: { type: strin }\n");
+                if let Some(unused) = baseline.apply([&mut report]) {
+                    let edits: Vec<agentc::Span> = unused.diagnostics.iter().filter_map(|d| d.fix.as_ref()).flat_map(|f| f.edits.iter().map(|e| e.span)).collect();
+                    prop_assert!(spans_inside(edits));
+                }
+            }
+        }
+    }
+
     /// Recording a baseline and applying it leaves no problem and no
     /// unused entry, and lines added anywhere between properties change
     /// nothing.
@@ -485,7 +509,7 @@ proptest! {
         let left: Vec<String> = workspace.check().iter().flat_map(|r| r.diagnostics.iter().map(|d| format!("{}: {}", r.source.name(), d.message))).collect();
         prop_assert!(left.is_empty(), "{left:?}\n{recorded}");
         // The same problems, lines moved.
-        let moved: Vec<(String, Vec<(String, bool, usize)>)> = types
+        let moved: Types = types
             .iter()
             .map(|(n, ps)| (n.clone(), ps.iter().map(|(p, k, b)| (p.clone(), *k, (b + shift) % 3)).collect()))
             .collect();

@@ -600,45 +600,52 @@ fn portable(file: &str) -> bool {
             .all(|p| !p.is_empty() && *p != "." && *p != "..")
 }
 
-/// The `[[accepted]]` line of the entry that starts at `at`: the entry's
-/// span, or the header above its first key.
+/// The `[[accepted]]` line of the entry that starts at `at`: the header
+/// above its first key, or the entry's own span when it has none (an
+/// inline table).
 fn header_at(source: &Source, at: Span) -> Span {
-    let start = header_start(source.text(), at.start as usize);
-    let end = source
-        .text()
+    let text = source.text();
+    let Some(start) = header_start(text, at.start as usize) else {
+        return at;
+    };
+    let end = text
         .get(start..)
         .and_then(|rest| rest.find(['\n', '\r']))
-        .map_or(source.text().len(), |n| start + n);
+        .map_or(text.len(), |n| start + n);
     Span::new(start, end)
 }
 
-/// The start of the line of the `[[` header at or above `at`.
-fn header_start(text: &str, at: usize) -> usize {
-    let mut line_start = text
-        .get(..at)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |n| n + 1);
+/// The start of the line of the `[[` header at or above `at`, if any.
+fn header_start(text: &str, at: usize) -> Option<usize> {
+    let line_of = |end: usize| {
+        text.get(..end)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |n| n + 1)
+    };
+    let mut line_start = line_of(at);
     loop {
         if text
             .get(line_start..)
             .is_some_and(|line| line.trim_start().starts_with("[["))
-            || line_start == 0
         {
-            return line_start;
+            return Some(line_start);
         }
-        line_start = text
-            .get(..line_start - 1)
-            .and_then(|b| b.rfind('\n'))
-            .map_or(0, |n| n + 1);
+        if line_start == 0 {
+            return None;
+        }
+        line_start = line_of(line_start - 1);
     }
 }
 
 /// What deleting an entry removes: from its header's line to the next
 /// header's line; for the last entry, from the end of the line above its
-/// header (the blank lines before it too) to the end of the file.
+/// header (the blank lines before it too) to the end of the file. An entry
+/// with no header of its own (an inline table) loses its own text only.
 fn removal(source: &Source, table: Span, last_value_end: usize) -> Span {
     let text = source.text();
-    let start = header_start(text, table.start as usize);
+    let Some(start) = header_start(text, table.start as usize) else {
+        return table;
+    };
     let after = text.get(last_value_end..).unwrap_or("");
     let next = after
         .match_indices("[[")
