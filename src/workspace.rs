@@ -236,7 +236,8 @@ impl Workspace {
     /// (a `protocol.yaml` with `settings.json`, `prompts/`, `references/`
     /// or `skills/` beside it), the configuration's targets and severities,
     /// and its `# agentc-ignore` comments. A path with no file gives a
-    /// report that says so.
+    /// report that says so. A baseline covers a run, not one file: only
+    /// [`Workspace::check`] applies it.
     pub fn check_file(&self, path: impl AsRef<Path>) -> Vec<FileReport> {
         Workspace::check_in(
             &Memory(&self.files),

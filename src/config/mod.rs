@@ -1014,6 +1014,24 @@ mod tests {
     }
 
     #[test]
+    fn the_baseline_is_a_file_below_the_folder_and_prints_back() {
+        let config = parse("baseline = \"./ci/agentc-baseline.toml\"\n").unwrap();
+        assert_eq!(config.baseline.as_deref(), Some("ci/agentc-baseline.toml"));
+        assert_eq!(
+            config.baseline_file(),
+            Some(PathBuf::from("/project/ci/agentc-baseline.toml"))
+        );
+        let again = parse(&config.to_toml()).unwrap();
+        assert_eq!(again.baseline, config.baseline);
+        assert_eq!(Config::defaults(Path::new("/p")).baseline_file(), None);
+        for bad in ["\"/abs.toml\"", "\"../up.toml\"", "\"\"", "\"ci/\"", "1"] {
+            let problems = parse(&format!("baseline = {bad}\n")).unwrap_err();
+            assert_eq!(problems.len(), 1, "{bad}: {problems:?}");
+            assert_eq!(problems[0].0, bad);
+        }
+    }
+
+    #[test]
     fn malformed_toml_is_reported_not_fatal() {
         let problems = parse("targets = [\"openai\"\n[severity\n").unwrap_err();
         assert!(!problems.is_empty());
