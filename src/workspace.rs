@@ -208,7 +208,12 @@ impl Workspace {
         if let Some((text, path)) = held {
             match Baseline::parse(&path, text.as_bytes()) {
                 Ok(baseline) => {
-                    if let Some(mut unused) = baseline.apply(reports.iter_mut()) {
+                    // An entry for a file the workspace does not hold is
+                    // for a file that is gone.
+                    let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+                    let gone =
+                        |file: &str| self.get(config::normalize(&folder.join(file))).is_none();
+                    if let Some(mut unused) = baseline.apply_judging(reports.iter_mut(), gone) {
                         self.config.apply(&mut unused.diagnostics);
                         reports.push(unused);
                     }

@@ -256,6 +256,13 @@ fn a_fixed_problem_leaves_an_unused_entry_at_its_place() {
     // The entry of a file the run did not check is not judged.
     let one = tree.run(&["check", "--format", "short", "agents/shop"]);
     assert_eq!((code(&one), stdout(&one)), (0, String::new()));
+    // The entries of a file that is gone are judged in any run.
+    std::fs::remove_dir_all(tree.0.path().join("agents/desk")).expect("remove an agent");
+    let gone = tree.run(&["check", "--format", "short", "agents/shop"]);
+    assert_eq!(
+        stdout(&gone),
+        "agentc-baseline.toml:9:8: warning[unused-baseline-entry] this baseline entry accepts a `property-name-case` problem in a file that no longer exists\n"
+    );
     // Its severity is the configuration's.
     tree.write(
         "agentc.toml",
@@ -406,6 +413,22 @@ fn the_fixes_delete_an_entry_or_lower_its_count() {
     // Every fix made, the baseline is what writing it again gives.
     let fixed = workspace.fix("base.toml").expect("the file is held");
     assert_eq!(fixed, workspace.record_baseline("base.toml"));
+    // A file the workspace no longer holds: each of its entries is unused.
+    workspace.remove("a.yaml");
+    let reports = workspace.check();
+    let messages: Vec<&str> = reports
+        .iter()
+        .flat_map(|r| &r.diagnostics)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 5, "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .all(|m| m.ends_with("in a file that no longer exists"))
+    );
+    let emptied = workspace.fix("base.toml").expect("the file is held");
+    assert_eq!(emptied, workspace.record_baseline("base.toml"));
 }
 
 #[test]

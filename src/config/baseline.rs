@@ -42,7 +42,9 @@
 //!   run checked is an `unused-baseline-entry` warning at the entry, with a
 //!   fix: delete the entry when nothing matched, else lower its count to
 //!   what matched. An entry for a file the run did not check is not judged
-//!   (checking one folder of a project does not make the rest stale).
+//!   (checking one folder of a project does not make the rest stale),
+//!   unless the file no longer exists ([`Baseline::apply_judging`]: the
+//!   caller, who holds the files, says): then all of it is unused.
 //! - **The file's form**: TOML, a header comment, then one `[[accepted]]`
 //!   table per entry (`file`, `path`, `code`, `count`, in that order),
 //!   sorted by file, path and code and separated by a blank line: the same
@@ -160,6 +162,18 @@ impl Baseline {
         &self,
         reports: impl IntoIterator<Item = &'r mut FileReport>,
     ) -> Option<FileReport> {
+        self.apply_judging(reports, |_| false)
+    }
+
+    /// [`Baseline::apply`], where the entries of a file the run did not
+    /// check are judged too when `gone` says that file no longer exists
+    /// (its path is relative to [`Baseline::folder`]): all of such an
+    /// entry is unused. Who holds the files answers: the disk, a workspace.
+    pub fn apply_judging<'r>(
+        &self,
+        reports: impl IntoIterator<Item = &'r mut FileReport>,
+        gone: impl Fn(&str) -> bool,
+    ) -> Option<FileReport> {
         let mut left: BTreeMap<Key, (usize, usize)> = self
             .entries
             .iter()
@@ -193,8 +207,10 @@ impl Baseline {
             .values()
             .filter(|(_, count)| *count > 0)
             .filter_map(|&(i, count)| self.entries.get(i).map(|e| (e, count)))
-            .filter(|(e, _)| checked.contains(&e.file))
-            .map(|(entry, count)| self.unused(entry, count))
+            .filter_map(|(e, count)| {
+                let checked = checked.contains(&e.file);
+                (checked || gone(&e.file)).then(|| self.unused(e, count, !checked))
+            })
             .collect();
         if unused.is_empty() {
             return None;
@@ -203,15 +219,39 @@ impl Baseline {
         Some(FileReport::uncompiled(self.source.clone(), unused))
     }
 
-    /// The warning for an entry of which `left` went unmatched.
-    fn unused(&self, entry: &Entry, left: usize) -> Diagnostic {
+    /// The folder the files of its entries are relative to: its own,
+    /// absolute.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// The warning for an entry of which `left` went unmatched, its file
+    /// checked or `gone`.
+    fn unused(&self, entry: &Entry, left: usize, gone: bool) -> Diagnostic {
         let found = entry.count - left;
         let place = match entry.path.as_str() {
             "" => format!("`{}`", entry.file),
             path => format!("`{path}` in `{}`", entry.file),
         };
         let code = entry.code;
-        if found == 0 {
+        if gone {
+            Diagnostic::new(
+                Code::UnusedBaselineEntry,
+                entry.at,
+                format!(
+                    "this baseline entry accepts a `{code}` problem in a file that no longer exists"
+                ),
+            )
+            .with_note(format!("there is no `{}`", entry.file))
+            .with_help("remove the entry: the file was removed or renamed")
+            .with_fix(
+                "remove the entry",
+                vec![Edit {
+                    span: entry.removal,
+                    text: String::new(),
+                }],
+            )
+        } else if found == 0 {
             Diagnostic::new(
                 Code::UnusedBaselineEntry,
                 entry.at,
@@ -637,13 +677,15 @@ fn header_start(text: &str, at: usize) -> Option<usize> {
     }
 }
 
-/// What deleting an entry removes: from its header's line to the next
-/// header's line; for the last entry, from the end of the line above its
-/// header (the blank lines before it too) to the end of the file. An entry
-/// with no header of its own (an inline table) loses its own text only.
+/// What deleting an entry removes: its header's line, the blank lines
+/// before it, and everything up to the blank lines before the next header
+/// (or the end of the file). So each entry owns a piece of the file that
+/// no other entry's overlaps, and removing any of them leaves the form
+/// [`record`] writes. An entry with no header of its own (an inline table)
+/// loses its own text only.
 fn removal(source: &Source, table: Span, last_value_end: usize) -> Span {
     let text = source.text();
-    let Some(start) = header_start(text, table.start as usize) else {
+    let Some(header) = header_start(text, table.start as usize) else {
         return table;
     };
     let after = text.get(last_value_end..).unwrap_or("");
@@ -654,15 +696,22 @@ fn removal(source: &Source, table: Span, last_value_end: usize) -> Span {
             text.get(..i)
                 .is_some_and(|b| b.is_empty() || b.ends_with('\n'))
         });
-    match next {
-        Some(next) => Span::new(start, next),
-        None => {
-            let before = text.get(..start).unwrap_or("");
-            let kept = before.trim_end_matches(['\n', '\r']).len();
-            let from = if kept == 0 { 0 } else { (kept + 1).min(start) };
-            Span::new(from, text.len())
-        }
+    let end = next.map_or(text.len(), |next| owned_from(text, next));
+    Span::new(owned_from(text, header), end)
+}
+
+/// Where the piece of the file a header at `header` owns starts: after the
+/// last line above it that is not blank.
+fn owned_from(text: &str, header: usize) -> usize {
+    let before = text.get(..header).unwrap_or("");
+    let kept = before.trim_end_matches(['\n', '\r', ' ', '\t']).len();
+    if kept == 0 {
+        return 0;
     }
+    before
+        .get(kept..)
+        .and_then(|blank| blank.find('\n'))
+        .map_or(header, |i| kept + i + 1)
 }
 
 fn span<T>(spanned: &Spanned<T>) -> Span {

@@ -77,7 +77,11 @@ pub fn apply(files: &[Planned], results: &mut [Vec<FileReport>], named: Option<&
             .enumerate()
             .filter(|(index, _)| members.binary_search(index).is_ok())
             .flat_map(|(_, reports)| reports.iter_mut());
-        if let Some(mut unused) = baseline.apply(governed) {
+        // An entry for a file not checked is judged when the file is gone
+        // (not when it is merely outside this run's paths).
+        let folder = baseline.folder().to_path_buf();
+        let gone = |file: &str| !disk::exists(&folder.join(file));
+        if let Some(mut unused) = baseline.apply_judging(governed, gone) {
             config.apply(&mut unused.diagnostics);
             applied.unused.push(unused);
         }
