@@ -371,6 +371,35 @@ fn a_baseline_is_never_written_through_a_link() {
     assert_eq!(tree.read("elsewhere.txt"), "kept\n");
 }
 
+#[cfg(unix)]
+#[test]
+fn a_configured_baseline_that_links_out_of_its_folder_is_not_read() {
+    let outside = common::scratch("baseline-outside");
+    std::fs::write(outside.path().join("b.toml"), "").expect("write outside");
+    let tree = project();
+    std::os::unix::fs::symlink(
+        outside.path().join("b.toml"),
+        tree.0.path().join("agentc-baseline.toml"),
+    )
+    .expect("make a link");
+    let checked = tree.run(&["check", "--format", "short"]);
+    assert_eq!(code(&checked), 2, "{}", stdout(&checked));
+    assert!(
+        stdout(&checked).starts_with("agentc-baseline.toml: error[invalid-baseline] the baseline `agentc-baseline.toml` was not read"),
+        "{}",
+        stdout(&checked)
+    );
+    // Named on the command line, it is read wherever it leads.
+    let named = tree.run(&[
+        "check",
+        "--format",
+        "short",
+        "--baseline",
+        "agentc-baseline.toml",
+    ]);
+    assert_eq!(code(&named), 1, "{}", stdout(&named));
+}
+
 #[test]
 fn the_fixes_delete_an_entry_or_lower_its_count() {
     let mut workspace = Workspace::new();
