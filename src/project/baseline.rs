@@ -6,12 +6,15 @@
 
 use super::Planned;
 use crate::FileReport;
+use crate::agent::Files;
+use crate::config::Config;
 use crate::config::baseline::{self, Baseline};
 use crate::diagnostic::{Code, Diagnostic, Failure};
 use crate::disk::{self, FileError, Reach};
 use crate::source::Source;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What applying the baselines of a run found.
 #[derive(Default)]
@@ -131,4 +134,44 @@ pub fn write(path: &Path, reports: &[FileReport]) -> Result<(usize, usize), Fail
     disk::write(&real.join(name), text.as_bytes(), Reach::Own(&real))
         .map_err(|error| fail(format!("`{shown}` could not be written: {error}")))?;
     Ok(baseline::totals(&text))
+}
+
+/// The baselines a long-lived process (the language server) checks under,
+/// kept from one check to the next by file and content, as
+/// [`super::ConfigCache`] keeps configurations: a baseline is parsed when
+/// first read or when its bytes change, never again for the same bytes.
+#[derive(Default)]
+pub struct BaselineCache {
+    /// By path: the bytes last read, and what they gave (`None` when the
+    /// file has problems: then nothing is accepted, and `agentc check`
+    /// says what is wrong).
+    by_file: BTreeMap<PathBuf, (Vec<u8>, Option<Arc<Baseline>>)>,
+}
+
+impl BaselineCache {
+    /// Drops from `reports` (the check of one protocol) what the baseline
+    /// `config` names accepts, read through `files` (an editor's buffers
+    /// over the disk) when it lies inside the configuration's folder. Its
+    /// unused entries are not reported: one protocol is not the run a
+    /// baseline covers.
+    pub fn apply(&mut self, config: &Config, files: &dyn Files, reports: &mut [FileReport]) {
+        let Some(path) = config.baseline_file() else {
+            return;
+        };
+        let Ok(bytes) = files.read(&path, Reach::Within(config.root())) else {
+            self.by_file.remove(&path);
+            return;
+        };
+        let baseline = match self.by_file.get(&path) {
+            Some((known, baseline)) if *known == bytes => baseline.clone(),
+            _ => {
+                let baseline = Baseline::parse(&path, &bytes).ok().map(Arc::new);
+                self.by_file.insert(path, (bytes, baseline.clone()));
+                baseline
+            }
+        };
+        if let Some(baseline) = baseline {
+            let _unused = baseline.apply(reports.iter_mut());
+        }
+    }
 }
