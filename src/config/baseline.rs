@@ -323,16 +323,22 @@ pub fn record(reports: &[FileReport], path: &Path) -> String {
     out
 }
 
-/// How many problems a baseline's text accepts, for a summary: its entries
-/// and the sum of their counts.
-pub fn totals(text: &str) -> (usize, usize) {
-    match Baseline::parse(Path::new(""), text.as_bytes()) {
-        Ok(baseline) => (
-            baseline.entries.len(),
-            baseline.entries.iter().map(|e| e.count).sum(),
-        ),
-        Err(_) => (0, 0),
-    }
+/// How many entries the text [`record`] wrote has, and how many problems
+/// they accept, for a summary: read from its lines, without parsing it
+/// again (a baseline of 50,000 entries is 5 MB of TOML).
+pub fn totals(recorded: &str) -> (usize, usize) {
+    recorded
+        .lines()
+        .fold((0, 0), |(entries, problems), line| match line {
+            "[[accepted]]" => (entries + 1, problems),
+            _ => match line
+                .strip_prefix("count = ")
+                .and_then(|n| n.parse::<usize>().ok())
+            {
+                Some(count) => (entries, problems + count),
+                None => (entries, problems),
+            },
+        })
 }
 
 /// Whether a baseline may accept `d`.
@@ -853,6 +859,7 @@ mod tests {
             assert!(!cut.ends_with("\n\n"), "{cut:?}");
             assert!(cut.contains("\n\n[[accepted]]") || again.entries().is_empty());
         }
+        assert_eq!(totals(&text), (3, 3));
         assert!(baseline.apply([&mut report]).is_none());
         assert!(report.diagnostics.is_empty());
     }
