@@ -245,6 +245,67 @@ impl<'s> Node<'s> {
     }
 }
 
+/// One step of a path from the root of a tree to a node: a mapping's key
+/// or a sequence's index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'t> {
+    Key(&'t str),
+    Index(usize),
+}
+
+/// The steps from `root` to the innermost node at byte `offset`: at each
+/// mapping, the entry whose key or value holds the offset (a key stands for
+/// its entry, so a problem reported at a key is at that key's path), at
+/// each sequence, the item that holds it. Empty when the offset is in no
+/// entry or item of the root. The path of a node does not change when
+/// lines are added elsewhere in the file, as its line does: the baseline
+/// (`config::baseline`) keys what it accepts by it.
+pub fn path_at<'t>(root: &'t Node<'_>, offset: usize) -> Vec<Step<'t>> {
+    let holds = |span: Span| (span.start as usize) <= offset && offset < (span.end as usize);
+    let mut steps = Vec::new();
+    let mut node = root;
+    loop {
+        match &node.kind {
+            NodeKind::Mapping(entries) => {
+                // Entries are in source order: the one that holds the
+                // offset is the last whose key starts at or before it (a
+                // search, so a file of many problems costs no more than
+                // linear time), unless an alias placed a value elsewhere.
+                let last = entries.partition_point(|e| (e.key.span.start as usize) <= offset);
+                let holder = |e: &&Entry<'_>| holds(e.key.span) || holds(e.value.span);
+                let Some(entry) = last
+                    .checked_sub(1)
+                    .and_then(|i| entries.get(i))
+                    .filter(holder)
+                    .or_else(|| entries.iter().find(holder))
+                else {
+                    break;
+                };
+                steps.push(Step::Key(&entry.key.text));
+                if holds(entry.key.span) {
+                    break;
+                }
+                node = &entry.value;
+            }
+            NodeKind::Sequence(items) => {
+                let last = items.partition_point(|i| (i.span.start as usize) <= offset);
+                let Some((index, item)) = last
+                    .checked_sub(1)
+                    .and_then(|i| Some((i, items.get(i)?)))
+                    .filter(|(_, item)| holds(item.span))
+                    .or_else(|| items.iter().enumerate().find(|(_, i)| holds(i.span)))
+                else {
+                    break;
+                };
+                steps.push(Step::Index(index));
+                node = item;
+            }
+            NodeKind::Scalar(_) => break,
+        }
+    }
+    steps
+}
+
 /// The first line of `text`, cut to a length that fits in a message.
 pub fn abbreviate(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
@@ -973,6 +1034,30 @@ impl<'s> Offsets<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_path_at_an_offset_names_keys_and_indices() {
+        let text = "tools:\n  get-order:\n    parameters:\n      id: { type: strin }\nsteps:\n  - a: 1\n  - b: [x, y]\n";
+        let source = Source::new("t.yaml", text);
+        let mut diags = Diagnostics::default();
+        let root = parse(&source, &mut diags).expect("a tree");
+        let at = |needle: &str| path_at(&root, text.find(needle).expect("needle"));
+        use Step::{Index, Key};
+        assert_eq!(
+            at("strin"),
+            [
+                Key("tools"),
+                Key("get-order"),
+                Key("parameters"),
+                Key("id"),
+                Key("type")
+            ]
+        );
+        assert_eq!(at("get-order"), [Key("tools"), Key("get-order")]);
+        assert_eq!(at("b:"), [Key("steps"), Index(1), Key("b")]);
+        assert_eq!(at("y]"), [Key("steps"), Index(1), Key("b"), Index(1)]);
+        assert_eq!(path_at(&root, text.len()), []);
+    }
 
     fn parse_str(text: &str) -> (Option<Node<'static>>, Vec<Diagnostic>) {
         let source = Source::new("t.yaml", text);

@@ -143,6 +143,23 @@ fn a_fix_is_offered_with_how_sure_it_is_and_the_registry_agrees() {
             }
         }
     }
+    // A baseline's unused entries, found by a check of every protocol.
+    let folder = root.join("protocols/baseline");
+    let mut workspace = Workspace::new();
+    for name in ["orders.yaml", "stale-baseline.toml"] {
+        let text = std::fs::read_to_string(folder.join(name)).expect("read the fixture");
+        workspace.insert(name, text);
+    }
+    workspace
+        .set_config("include = [\"*.yaml\"]\nbaseline = \"stale-baseline.toml\"\n")
+        .map_err(|report| format!("{:?}", report.diagnostics))
+        .expect("a configuration");
+    for report in workspace.check() {
+        for d in report.diagnostics.iter().filter(|d| d.fix.is_some()) {
+            assert_eq!(d.code.fix(), Some(Applicability::Safe), "{d:?}");
+            seen.insert(d.code);
+        }
+    }
     // Each code the registry gives a fix has a fixture showing one.
     let unshown: Vec<_> = agentc::Code::ALL
         .iter()

@@ -146,6 +146,9 @@ fn every_code_has_an_invalid_fixture() {
             "invalid-suppression",
             "suppression-without-reason",
             "unused-suppression",
+            // The baseline's: `tests/baseline.rs`.
+            "invalid-baseline",
+            "unused-baseline-entry",
             "unreadable-file",
             "not-a-file",
             "link-outside-folder",

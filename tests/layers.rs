@@ -75,6 +75,7 @@ const DISK: &[&str] = &[
     "src/project/against.rs",
     "src/project/generate.rs",
     "src/project/init.rs",
+    "src/project/baseline.rs",
     "src/lsp/",
 ];
 

@@ -1052,6 +1052,34 @@ fn suppressions_and_agentc_toml_apply_as_on_the_command_line() {
     client.shutdown();
 }
 
+/// The baseline the nearest `agentc.toml` names hides what it accepts in
+/// the editor too, wherever the lines move; a new problem shows.
+#[test]
+fn the_baseline_hides_what_it_accepts() {
+    let folder = common::scratch("lsp-baseline");
+    let dir = folder.path();
+    std::fs::create_dir_all(dir.join("agents")).expect("temp folder");
+    let text = "types:\n  Ticket:\n    ticket_id: { type: string }\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n";
+    let path = dir.join("agents/protocol.yaml");
+    std::fs::write(&path, text).expect("write protocol");
+    let doc = uri(&path);
+    let mut client = Client::start(false);
+    assert_eq!(codes(&client.open(&doc, text)), ["property-name-case"]);
+    std::fs::write(dir.join("agentc.toml"), "baseline = \"b.toml\"\n").expect("write config");
+    std::fs::write(
+        dir.join("b.toml"),
+        "[[accepted]]\nfile = \"agents/protocol.yaml\"\npath = \"types.Ticket.ticket_id\"\ncode = \"property-name-case\"\ncount = 1\n",
+    )
+    .expect("write baseline");
+    let moved = format!("# a line above\n{text}");
+    assert!(client.replace(&doc, &moved).is_empty());
+    let added = moved.replace("ticket_id", "ticket_id: { type: string }\n    user_id");
+    let published = client.replace(&doc, &added);
+    assert_eq!(codes(&published), ["property-name-case"]);
+    assert_eq!(published[0]["range"]["start"]["line"], 4, "{published:?}");
+    client.shutdown();
+}
+
 /// `didChange`, `didSave` and `didClose` for a file that was never opened
 /// change nothing: no check, no diagnostics, nothing kept.
 #[test]

@@ -161,6 +161,14 @@ pub(crate) struct CheckArgs {
     /// checked (the same path at REV): `agentc diff` in the same run.
     #[arg(long, value_name = "REV")]
     pub(crate) against: Option<String>,
+    /// Accept the problems this baseline file lists (instead of the
+    /// configuration's `baseline`): only new ones are reported.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Write every error and warning found to this baseline file (`-`:
+    /// print it), and exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["against", "print_config"])]
+    pub(crate) write_baseline: Option<PathBuf>,
     /// With `--against`: the least severe change shown (`info` lists
     /// compatible changes too).
     #[arg(long, value_enum, default_value_t = ShowLevel::Warning, requires = "against")]

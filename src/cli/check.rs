@@ -2,11 +2,14 @@
 
 use super::args::{CheckArgs, Format};
 use super::output::say;
-use super::output::{broken_configs, exit_code, print, report, timings_table, with_progress};
+use super::output::{
+    broken_configs, broken_files, exit_code, print, report, timings_table, with_progress,
+};
 use agentc::Timings;
 use agentc::diagnostic::Applicability;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
+use agentc::render::human;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,6 +86,34 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
     };
     let wall = started.elapsed();
 
+    if let Some(file) = &args.write_baseline {
+        return write_baseline(file, results, failures, args.format);
+    }
+    let applied = project::baseline::apply(&plan.files, &mut results, args.baseline.as_deref());
+    // A baseline that cannot be used stops the run, as a broken
+    // configuration does.
+    if !applied.broken.is_empty() || !applied.failures.is_empty() {
+        return broken_files(
+            applied.broken,
+            &applied.failures,
+            args.format,
+            "the baseline has problems; nothing was reported",
+        );
+    }
+    let mut unused = applied.unused;
+    if args.fix {
+        // The entries no problem matched any more, removed from the
+        // baseline as `--fix` removes an unused suppression.
+        for report in &mut unused {
+            let (count, refused) = project::fix_report(report, least_sure);
+            if refused.is_empty() && count > 0 {
+                fixed.0 += count;
+                fixed.1 += 1;
+                report.diagnostics.retain(|d| d.fix.is_none());
+            }
+            failures.extend(refused);
+        }
+    }
     if let Some(revision) = &args.against {
         // Each protocol is its folder's first report.
         let mut checked: Vec<_> = plan
@@ -109,7 +140,9 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         ));
         compiled.extend(files);
     }
+    // The baseline's own report (its unused entries) is not a file checked.
     let files = count(compiled.len(), "file");
+    compiled.extend(unused);
     let (errors, warnings) = report(
         args.format,
         &compiled,
@@ -195,4 +228,55 @@ fn print_config(
     }
     print(&config.to_toml());
     ExitCode::SUCCESS
+}
+
+/// `agentc check --write-baseline FILE`: every problem of the run written
+/// to FILE (`-`: standard output), exit 0; a path that could not be
+/// checked, or a file that could not be written, is reported (exit 2) and
+/// nothing is written.
+fn write_baseline(
+    file: &Path,
+    results: Vec<Vec<agentc::FileReport>>,
+    failures: Vec<agentc::diagnostic::Failure>,
+    format: Format,
+) -> ExitCode {
+    let reports: Vec<agentc::FileReport> = results.into_iter().flatten().collect();
+    let written = match failures.is_empty() {
+        false => Err(failures),
+        true if file.as_os_str() == "-" => {
+            let text =
+                agentc::config::baseline::record(&reports, Path::new("agentc-baseline.toml"));
+            print(&text);
+            Ok(agentc::config::baseline::totals(&text))
+        }
+        true => project::baseline::write(file, &reports).map_err(|failure| vec![failure]),
+    };
+    match written {
+        Ok((entries, problems)) => {
+            let entries = match entries {
+                1 => "1 entry".to_string(),
+                n => format!("{n} entries"),
+            };
+            let problems = match problems {
+                1 => "1 problem".to_string(),
+                n => format!("{n} problems"),
+            };
+            let to = match file.as_os_str() == "-" {
+                true => "the baseline".to_string(),
+                false => file.display().to_string(),
+            };
+            say!("wrote {to}: {entries}, accepting {problems}");
+            ExitCode::SUCCESS
+        }
+        Err(failures) => {
+            report(
+                format,
+                &[],
+                &failures,
+                "nothing was written",
+                human::DEFAULT_MAX_DIAGNOSTICS,
+            );
+            ExitCode::from(2)
+        }
+    }
 }

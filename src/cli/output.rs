@@ -210,6 +210,22 @@ pub(crate) fn broken_configs(
     unreadable: &[Failure],
     format: Format,
 ) -> ExitCode {
+    broken_files(
+        broken,
+        unreadable,
+        format,
+        "agentc.toml has problems; nothing was checked",
+    )
+}
+
+/// Like [`broken_configs`], for any file a run cannot go on without (a
+/// baseline), `done` saying what was not done.
+pub(crate) fn broken_files(
+    broken: Vec<(Source, Vec<agentc::Diagnostic>)>,
+    unreadable: &[Failure],
+    format: Format,
+    done: &str,
+) -> ExitCode {
     let files: Vec<FileReport> = broken
         .into_iter()
         .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
@@ -218,7 +234,7 @@ pub(crate) fn broken_configs(
         format,
         &files,
         unreadable,
-        "agentc.toml has problems; nothing was checked",
+        done,
         human::DEFAULT_MAX_DIAGNOSTICS,
     );
     ExitCode::from(2)

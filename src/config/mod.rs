@@ -16,6 +16,9 @@
 //! ignore = ["3f8a0c1b9e2d"]        # fingerprints of accepted changes
 //! ```
 //!
+//! and `baseline = "agentc-baseline.toml"`, the problems a check accepts
+//! ([`baseline`], written by `agentc check --write-baseline`).
+//!
 //! The file is found upward from each checked file (the nearest one wins;
 //! `project::Configs` finds it on disk), or given with `--config`. Globs are relative to the folder of the file
 //! they are written in: `*` stays within a folder, `**` crosses folders,
@@ -27,6 +30,7 @@
 //! the severities, the `# agentc-ignore` comments of [`suppress`]) and of
 //! a diff ([`changes`]) is here too, for every front end alike.
 
+pub mod baseline;
 pub mod suppress;
 
 use crate::FileReport;
@@ -72,7 +76,9 @@ pub const MAX_GLOBS: usize = 1_000;
 pub const MAX_GLOB_LEN: usize = 256;
 
 /// The keys of `agentc.toml`, in the order `--print-config` writes them.
-const KEYS: [&str; 6] = ["targets", "include", "exclude", "severity", "diff", "gen"];
+const KEYS: [&str; 7] = [
+    "targets", "include", "exclude", "baseline", "severity", "diff", "gen",
+];
 
 /// The keys of a `[[gen]]` entry.
 const GEN_KEYS: [&str; 5] = ["lang", "out", "strict", "optional-null", "field-case"];
@@ -124,6 +130,8 @@ pub struct Config {
     pub exclude: Vec<String>,
     includes: GlobSet,
     excludes: GlobSet,
+    /// The baseline file, as written (relative to the file's folder).
+    pub baseline: Option<String>,
     /// Severities set for codes, by code.
     pub severity: BTreeMap<Code, Level>,
     /// How `agentc diff` and `check --against` judge changes.
@@ -153,6 +161,7 @@ impl Config {
             exclude: Vec::new(),
             includes: DEFAULT_INCLUDES.clone(),
             excludes: GlobSet::empty(),
+            baseline: None,
             severity: BTreeMap::new(),
             diff: DiffOptions::default(),
             generate: Vec::new(),
@@ -238,6 +247,14 @@ impl Config {
         &self.root
     }
 
+    /// The baseline file this configuration names, from its file's folder
+    /// as that file's path names it (so shown as the user sees it).
+    pub fn baseline_file(&self) -> Option<PathBuf> {
+        let file = self.file.as_ref()?;
+        let baseline = self.baseline.as_ref()?;
+        Some(file.parent().unwrap_or(Path::new("")).join(baseline))
+    }
+
     /// The folder a `[[gen]]` entry writes to: its `out`, below this
     /// file's folder.
     pub fn gen_folder(&self, entry: &GenEntry) -> PathBuf {
@@ -303,6 +320,9 @@ impl Config {
             "exclude = {}\n",
             list(&mut self.exclude.iter().map(String::as_str))
         ));
+        if let Some(baseline) = &self.baseline {
+            out.push_str(&format!("baseline = {}\n", quote(baseline)));
+        }
         out.push_str("\n[severity]\n");
         for &code in Code::ALL {
             // Written as comments, so the text reads back as it is.
@@ -363,12 +383,35 @@ impl Reader<'_> {
                         self.config.exclude = globs;
                     }
                 }
+                "baseline" => self.baseline(value),
                 "severity" => self.severities(value),
                 "diff" => self.diff(value),
                 "gen" => self.generate(value),
                 other => self.unknown(span(key), other, &KEYS, "a key of `agentc.toml`"),
             }
         }
+    }
+
+    /// `baseline = "FILE"`: a file below this file's folder.
+    fn baseline(&mut self, value: &Spanned<DeValue>) {
+        let DeValue::String(text) = value.get_ref() else {
+            self.wrong(value, "the baseline file's path, a string");
+            return;
+        };
+        let file = text.trim_start_matches("./");
+        let outside = file.starts_with('/') || file.split(['/', '\\']).any(|part| part == "..");
+        if file.is_empty() || outside || file.ends_with('/') {
+            self.problems.push(
+                Diagnostic::new(
+                    Code::InvalidConfig,
+                    span(value),
+                    format!("`{text}` is not a file below this file's folder"),
+                )
+                .with_help("`baseline` is relative to the folder of `agentc.toml`, and stays below it: `agentc-baseline.toml`"),
+            );
+            return;
+        }
+        self.config.baseline = Some(file.to_string());
     }
 
     fn targets(&mut self, value: &Spanned<DeValue>) {
@@ -968,6 +1011,24 @@ mod tests {
             problems[0].1,
             "the globs of `exclude` are too many or too complex to compile together"
         );
+    }
+
+    #[test]
+    fn the_baseline_is_a_file_below_the_folder_and_prints_back() {
+        let config = parse("baseline = \"./ci/agentc-baseline.toml\"\n").unwrap();
+        assert_eq!(config.baseline.as_deref(), Some("ci/agentc-baseline.toml"));
+        assert_eq!(
+            config.baseline_file(),
+            Some(PathBuf::from("/project/ci/agentc-baseline.toml"))
+        );
+        let again = parse(&config.to_toml()).unwrap();
+        assert_eq!(again.baseline, config.baseline);
+        assert_eq!(Config::defaults(Path::new("/p")).baseline_file(), None);
+        for bad in ["\"/abs.toml\"", "\"../up.toml\"", "\"\"", "\"ci/\"", "1"] {
+            let problems = parse(&format!("baseline = {bad}\n")).unwrap_err();
+            assert_eq!(problems.len(), 1, "{bad}: {problems:?}");
+            assert_eq!(problems[0].0, bad);
+        }
     }
 
     #[test]

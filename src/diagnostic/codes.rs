@@ -248,6 +248,10 @@ codes! {
     InvalidSuppression = "invalid-suppression", Warning, "an `agentc-ignore` comment that names no code, or one it cannot silence";
     SuppressionWithoutReason = "suppression-without-reason", Warning, "an `agentc-ignore` comment without a reason";
     UnusedSuppression = "unused-suppression", Warning, "an `agentc-ignore` comment that silences nothing";
+
+    // The baseline (`agentc check --write-baseline`, `baseline = "FILE"`).
+    InvalidBaseline = "invalid-baseline", Error, "a baseline file that is not well-formed, or has an entry agentc cannot use";
+    UnusedBaselineEntry = "unused-baseline-entry", Warning, "a baseline entry that accepts more problems than the check finds";
 }
 
 impl Code {
@@ -264,7 +268,8 @@ impl Code {
             // A name that is one edit from the one declared name that near
             // (did-you-mean), a value quoted so YAML reads it as written,
             // a suppression's `:` or the suppression that silences
-            // nothing: the protocol means what it was written to mean.
+            // nothing, a baseline entry that accepts nothing: the protocol
+            // means what it was written to mean.
             Code::YamlSyntax
             | Code::UnknownKey
             | Code::InvalidValue
@@ -282,7 +287,8 @@ impl Code {
             | Code::UnknownReference
             | Code::SkillFrontmatter
             | Code::InvalidSuppression
-            | Code::UnusedSuppression => Some(Applicability::Safe),
+            | Code::UnusedSuppression
+            | Code::UnusedBaselineEntry => Some(Applicability::Safe),
             _ => None,
         }
     }
@@ -316,6 +322,7 @@ impl Code {
                 | Code::InvalidJson
                 | Code::InvalidConfig
                 | Code::GlobLimit
+                | Code::InvalidBaseline
         )
     }
 }

@@ -66,7 +66,8 @@ impl Fix {
     pub fn fits(&self, text: &str) -> bool {
         self.edits.iter().all(|edit| {
             let range = edit.span.range();
-            text.get(range).is_some_and(|replaced| !replaced.contains('\\'))
+            text.get(range)
+                .is_some_and(|replaced| !replaced.contains('\\'))
         })
     }
 }

@@ -239,6 +239,8 @@ struct Server<'c> {
     edit_bytes_scanned: u64,
     /// The configurations checks run under, by file and content.
     configs: project::ConfigCache,
+    /// The baselines the configurations name, by file and content.
+    baselines: project::baseline::BaselineCache,
 }
 
 /// The editor's buffers, laid over the disk ([`agent::Layered`]): a file
@@ -284,6 +286,7 @@ impl<'c> Server<'c> {
             spellings: BTreeMap::new(),
             edit_bytes_scanned: 0,
             configs: project::ConfigCache::default(),
+            baselines: project::baseline::BaselineCache::default(),
         }
     }
 
@@ -513,7 +516,11 @@ impl<'c> Server<'c> {
                     buffers: &Overlay(&self.documents),
                     under: &disk::Disk,
                 };
-                Workspace::check_in(&files, path, Reach::Named, &config)
+                let mut checked = Workspace::check_in(&files, path, Reach::Named, &config);
+                // What the baseline accepts is not shown, as `agentc check`
+                // does not report it.
+                self.baselines.apply(&config, &files, &mut checked);
+                checked
             }
             (None, Some(document)) => {
                 let name = Path::new(uri.as_str());

@@ -17,6 +17,7 @@
 //! one named on the command line is read wherever it leads.
 
 pub mod against;
+pub mod baseline;
 pub mod generate;
 pub mod init;
 mod run;

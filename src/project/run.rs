@@ -364,6 +364,42 @@ pub fn write_fixes(planned: &Planned, fixed: &Fixed) -> Vec<Failure> {
         .collect()
 }
 
+/// Applies the fixes of one report (at most as unsure as `least_sure`) to
+/// its file on disk, once, as [`write_fixes`] writes: the baseline's
+/// unused entries, which a check of the whole run finds. How many were
+/// applied, and what could not be written.
+pub fn fix_report(report: &FileReport, least_sure: Applicability) -> (usize, Vec<Failure>) {
+    let fixes: Vec<&crate::diagnostic::Fix> = report
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_deref())
+        .filter(|fix| fix.applicability <= least_sure && fix.fits(report.source.text()))
+        .collect();
+    let (after, applied) = crate::workspace::apply(report.source.text(), &fixes);
+    if applied == 0 {
+        return (0, Vec::new());
+    }
+    let path = PathBuf::from(report.source.name());
+    let fixed = Fixed {
+        files: BTreeMap::from([(
+            path.clone(),
+            crate::workspace::Change {
+                before: report.source.text().to_string(),
+                after,
+            },
+        )]),
+        applied,
+        reports: Vec::new(),
+    };
+    let planned = Planned {
+        path,
+        config: Arc::new(Config::defaults(Path::new("."))),
+        found_in: None,
+    };
+    let refused = write_fixes(&planned, &fixed);
+    (applied, refused)
+}
+
 /// Runs `work` on each file of a plan, in parallel (the `parallel`
 /// feature), under its configuration (its targets replaced by `targets`,
 /// when given); the results in the plan's order, whatever the scheduling.

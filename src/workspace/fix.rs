@@ -157,6 +157,47 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// The baseline file `path` with the fixes of its unused entries
+    /// applied, as a check of every protocol finds them (one round: what
+    /// they leave is a baseline with no unused entry).
+    pub(super) fn fix_baseline(&self, path: &Path, least_sure: Applicability) -> Fixed {
+        let name = path.display().to_string();
+        let reports = self.check();
+        let Some(report) = reports.iter().find(|r| r.source.name() == name) else {
+            return Fixed {
+                files: BTreeMap::new(),
+                applied: 0,
+                reports,
+            };
+        };
+        let text = report.source.text();
+        let fixes: Vec<&Fix> = report
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.fix.as_deref())
+            .filter(|fix| fix.applicability <= least_sure.min(Applicability::Unsafe))
+            .filter(|fix| fix.fits(text))
+            .collect();
+        let (after, applied) = apply(text, &fixes);
+        if applied == 0 || after == text {
+            return Fixed {
+                files: BTreeMap::new(),
+                applied: 0,
+                reports,
+            };
+        }
+        let before = text.to_string();
+        let mut fixed = self.clone();
+        fixed.insert(path, after.clone());
+        Fixed {
+            files: BTreeMap::from([(path.to_path_buf(), Change { before, after })]),
+            applied,
+            reports: fixed.check(),
+        }
+    }
+}
+
 /// The file's text with this round's fixes applied, and how many, when
 /// any apply.
 fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf, String, usize)> {

@@ -33,6 +33,7 @@
 
 use crate::agent::Files;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
+use crate::config::baseline::{self, Baseline};
 use crate::config::{self, Config};
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::emit::{self, EmitError, Output, Selection, Target};
@@ -194,19 +195,79 @@ impl Workspace {
     }
 
     /// Checks every protocol ([`Workspace::protocols`]): one report per
-    /// file, each protocol's first, then its agent folder's files.
+    /// file, each protocol's first, then its agent folder's files. When
+    /// the configuration names a baseline (`baseline = "FILE"`) and the
+    /// workspace holds that file, the problems it accepts are left out,
+    /// and its entries that accept more than the check finds are reported
+    /// in one more report, the baseline file's (so is every problem of a
+    /// baseline that cannot be read).
+    ///
+    /// ```
+    /// use agentc::Workspace;
+    ///
+    /// let mut workspace = Workspace::new();
+    /// workspace.insert("shop/protocol.yaml", "types:\n  Order:\n    order_id:\n      type: string\n");
+    /// let found = &workspace.check()[0].diagnostics;
+    /// assert!(found.iter().any(|d| d.code.name() == "property-name-case"));
+    /// // Accept what is there now.
+    /// let text = workspace.record_baseline("agentc-baseline.toml");
+    /// assert!(text.contains("path = \"types.Order.order_id\""));
+    /// workspace.insert("agentc-baseline.toml", text);
+    /// assert!(workspace.set_config("baseline = \"agentc-baseline.toml\"\n").is_ok());
+    /// assert!(workspace.check().iter().all(|r| r.diagnostics.is_empty()));
+    /// // Fixed: the entry is reported, with a fix that deletes it.
+    /// workspace.insert("shop/protocol.yaml", "types:\n  Order:\n    orderId:\n      type: string\n");
+    /// let reports = workspace.check();
+    /// let last = reports.last().unwrap();
+    /// assert_eq!(last.source.name(), "agentc-baseline.toml");
+    /// assert_eq!(last.diagnostics[0].code.name(), "unused-baseline-entry");
+    /// ```
     pub fn check(&self) -> Vec<FileReport> {
-        self.protocols()
+        let mut reports: Vec<FileReport> = self
+            .protocols()
             .into_iter()
             .flat_map(|path| self.check_file(path))
-            .collect()
+            .collect();
+        let baseline = self.config.baseline_file();
+        let held = baseline.and_then(|path| Some((self.get(&path)?, path)));
+        if let Some((text, path)) = held {
+            match Baseline::parse(&path, text.as_bytes()) {
+                Ok(baseline) => {
+                    // An entry for a file the workspace does not hold is
+                    // for a file that is gone.
+                    let folder = path.parent().unwrap_or(Path::new("")).to_path_buf();
+                    let gone =
+                        |file: &str| self.get(config::normalize(&folder.join(file))).is_none();
+                    if let Some(mut unused) = baseline.apply_judging(reports.iter_mut(), gone) {
+                        self.config.apply(&mut unused.diagnostics);
+                        reports.push(unused);
+                    }
+                }
+                Err((source, problems)) => reports.push(FileReport::uncompiled(source, problems)),
+            }
+        }
+        reports
+    }
+
+    /// The text of a baseline file at `path` that accepts every problem a
+    /// check finds now (`agentc check --write-baseline`): the check is
+    /// made without a baseline, and the file's entries name files
+    /// relative to its folder.
+    pub fn record_baseline(&self, path: impl AsRef<Path>) -> String {
+        let reports: Vec<FileReport> = self
+            .protocols()
+            .into_iter()
+            .flat_map(|file| self.check_file(file))
+            .collect();
+        baseline::record(&reports, path.as_ref())
     }
 
     /// Checks one protocol as `agentc check` does: with its agent folder
     /// (a `protocol.yaml` with `settings.json`, `prompts/`, `references/`
     /// or `skills/` beside it), the configuration's targets and severities,
     /// and its `# agentc-ignore` comments. A path with no file gives a
-    /// report that says so.
+    /// report that says so. A baseline covers a run, not one file: only
+    /// [`Workspace::check`] applies it.
     pub fn check_file(&self, path: impl AsRef<Path>) -> Vec<FileReport> {
         Workspace::check_in(
             &Memory(&self.files),
@@ -262,8 +323,10 @@ impl Workspace {
 
     /// Fixes the protocol at `path` (with its agent folder) as `agentc
     /// check --fix` does ([`Workspace::fix_in`]): the new texts, how many
-    /// fixes were applied, and what remains. The workspace is left as it
-    /// was; [`Workspace::insert`] the texts to keep them.
+    /// fixes were applied, and what remains. For the configured baseline
+    /// file, its unused entries removed or lowered, as a check of every
+    /// protocol finds them. The workspace is left as it was;
+    /// [`Workspace::insert`] the texts to keep them.
     ///
     /// ```
     /// use agentc::diagnostic::Applicability;
@@ -279,9 +342,13 @@ impl Workspace {
     /// assert!(fixed.reports.iter().all(|report| !report.has_errors()));
     /// ```
     pub fn fix(&self, path: impl AsRef<Path>, least_sure: Applicability) -> Fixed {
+        let path = path.as_ref();
+        if self.config.baseline_file().as_deref() == Some(path) {
+            return self.fix_baseline(path, least_sure);
+        }
         Workspace::fix_in(
             &Memory(&self.files),
-            path.as_ref(),
+            path,
             Reach::Named,
             &self.config,
             least_sure,
