@@ -40,13 +40,7 @@ impl Tree {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-            .args(args)
-            .current_dir(self.0.path())
-            .env("NO_COLOR", "1")
-            .env_remove("CLICOLOR_FORCE")
-            .output()
-            .expect("run agentc")
+        common::agentc_in(self.0.path(), args)
     }
 }
 

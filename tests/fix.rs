@@ -222,12 +222,7 @@ proptest! {
 // The command
 
 fn run(args: &[&str], cwd: &Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentc")
+    common::agentc_in(cwd, args)
 }
 
 /// A protocol with one certain typo, one choice and a suppression left

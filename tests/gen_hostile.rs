@@ -16,12 +16,7 @@ use std::process::Output;
 const SECRET: &str = "AWS_SECRET_ACCESS_KEY=do-not-print-me\n";
 
 fn agentc(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentc")
+    common::agentc_in(dir, args)
 }
 
 fn text(output: &Output) -> String {

@@ -170,13 +170,7 @@ impl Folder {
     }
 
     fn run(&self, args: &[&str]) -> std::process::Output {
-        std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-            .args(args)
-            .current_dir(self.0.path())
-            .env("NO_COLOR", "1")
-            .env_remove("CLICOLOR_FORCE")
-            .output()
-            .expect("run agentc")
+        common::agentc_in(self.0.path(), args)
     }
 }
 

@@ -31,12 +31,7 @@ fn assert_inert(what: &str, output: &Output) {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run agentc")
+    common::agentc_in(dir, args)
 }
 
 /// A protocol whose names and descriptions carry escape sequences: an

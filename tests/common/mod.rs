@@ -123,10 +123,17 @@ pub fn snapshot_settings() -> insta::Settings {
 
 /// Runs the real binary from the crate root, without colour.
 pub fn agentc(args: &[&str]) -> std::process::Output {
+    agentc_in(root(), args)
+}
+
+/// Runs the real binary in `dir`, without colour (whatever the
+/// environment asks).
+pub fn agentc_in(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE")
         .output()
         .expect("run agentc")
 }
