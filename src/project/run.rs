@@ -369,12 +369,7 @@ pub fn write_fixes(planned: &Planned, fixed: &Fixed) -> Vec<Failure> {
 /// unused entries, which a check of the whole run finds. How many were
 /// applied, and what could not be written.
 pub fn fix_report(report: &FileReport, least_sure: Applicability) -> (usize, Vec<Failure>) {
-    let fixes: Vec<&crate::diagnostic::Fix> = report
-        .diagnostics
-        .iter()
-        .filter_map(|d| d.fix.as_deref())
-        .filter(|fix| fix.applicability <= least_sure && fix.fits(report.source.text()))
-        .collect();
+    let fixes = crate::workspace::fixes_of(report, least_sure);
     let (after, applied) = crate::workspace::apply(report.source.text(), &fixes);
     if applied == 0 {
         return (0, Vec::new());

@@ -20,7 +20,7 @@
 use super::Workspace;
 use crate::agent::{self, Buffers};
 use crate::config::Config;
-use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::files::Reach;
 use crate::{FileReport, Severity};
 use std::collections::BTreeMap;
@@ -172,14 +172,7 @@ impl Workspace {
             };
         };
         let text = report.source.text();
-        let fixes: Vec<&Fix> = report
-            .diagnostics
-            .iter()
-            .filter_map(|d| d.fix.as_deref())
-            .filter(|fix| fix.applicability <= least_sure.min(Applicability::Unsafe))
-            .filter(|fix| fix.fits(text))
-            .collect();
-        let (after, applied) = apply(text, &fixes);
+        let (after, applied) = apply(text, &fixes_of(report, least_sure));
         if applied == 0 || after == text {
             return Fixed {
                 files: BTreeMap::new(),
@@ -201,21 +194,29 @@ impl Workspace {
 /// The file's text with this round's fixes applied, and how many, when
 /// any apply.
 fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf, String, usize)> {
-    let parses = parses(report);
-    let fixes: Vec<&Fix> = report
-        .diagnostics
-        .iter()
-        .filter(|d| parses || !d.code.can_be_silenced())
-        .filter_map(|d| d.fix.as_deref())
-        .filter(|fix| fix.applicability <= least_sure && !fix.edits.is_empty())
-        .filter(|fix| fix.fits(report.source.text()))
-        .collect();
+    let fixes = fixes_of(report, least_sure);
     if fixes.is_empty() {
         return None;
     }
     let text = report.source.text();
     let (fixed, count) = apply(text, &fixes);
     (count > 0 && fixed != text).then(|| (PathBuf::from(report.source.name()), fixed, count))
+}
+
+/// The fixes of a report that `--fix` may make in its file: at most as
+/// unsure as `least_sure` (never a suggestion), that fit the text, and, in
+/// a file that does not parse, only those of its parse problems.
+pub fn fixes_of(report: &FileReport, least_sure: Applicability) -> Vec<&Fix> {
+    let least_sure = least_sure.min(Applicability::Unsafe);
+    let parses = parses(report);
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| parses || !d.code.can_be_silenced())
+        .filter_map(|d| d.fix.as_deref())
+        .filter(|fix| fix.applicability <= least_sure && !fix.edits.is_empty())
+        .filter(|fix| fix.fits(report.source.text()))
+        .collect()
 }
 
 /// Whether the file could be read as written: none of the problems that
@@ -289,15 +290,6 @@ pub fn apply(text: &str, fixes: &[&Fix]) -> (String, usize) {
 fn overlap(a: &Edit, b: &Edit) -> bool {
     let (a, b) = (a.span.range(), b.span.range());
     (a.start < b.end && b.start < a.end) || (a.is_empty() && b.is_empty() && a.start == b.start)
-}
-
-/// The fixes of `diagnostics` at most as unsure as `least_sure`.
-pub fn applicable(diagnostics: &[Diagnostic], least_sure: Applicability) -> usize {
-    diagnostics
-        .iter()
-        .filter_map(|d| d.fix.as_deref())
-        .filter(|fix| fix.applicability <= least_sure.min(Applicability::Unsafe))
-        .count()
 }
 
 #[cfg(test)]

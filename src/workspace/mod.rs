@@ -46,7 +46,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 mod fix;
-pub use fix::{Change, Fixed, MAX_ROUNDS, applicable, apply};
+pub use fix::{Change, Fixed, MAX_ROUNDS, apply, fixes_of};
 
 /// Files in memory and the configuration that governs them.
 #[derive(Clone, Debug)]
