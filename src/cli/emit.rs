@@ -7,7 +7,8 @@ use super::output::{print, terminal_style};
 use agentc::disk::{self, Reach};
 use agentc::emit::{Selection, Target};
 use agentc::render::human::{self, Style};
-use agentc::{Diagnostics, Severity, agent, emit};
+use agentc::workspace::{Problem, Workspace};
+use agentc::{Diagnostics, Severity, agent};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -39,80 +40,139 @@ enum Request<'a> {
 
 fn emit(file: &Path, target: Target, request: Request, output: Option<&Path>) -> ExitCode {
     let style = terminal_style(std::io::stderr().is_terminal());
-    let (mut compiled, others, settings) = match &request {
+    match request {
+        Request::Emit(selection) => emit_selection(file, target, selection, output, style),
         Request::Meta { .. } if target != Target::Aap => {
             say!("error: `--meta` is for `--target aap`");
-            return ExitCode::from(2);
+            ExitCode::from(2)
         }
-        // The agent's description comes from its folder, checked whole.
-        Request::Meta { .. } => match agent_folder(file) {
-            Ok(checked) => (checked.protocol, checked.others, checked.settings),
-            Err(code) => return code,
-        },
-        Request::Emit(_) => match disk::read(file, Reach::Named) {
-            Ok(bytes) => (
-                agentc::compile(&file.display().to_string(), bytes),
-                Vec::new(),
-                None,
-            ),
-            Err(error) => {
-                say!("error: `{}` was not read: {error}", file.display());
-                return ExitCode::from(2);
-            }
-        },
+        Request::Meta { version } => emit_meta(file, version, output, style),
+    }
+}
+
+/// `agentc emit --target aap --meta`: the agent's folder, checked whole,
+/// described as its `settings.json` says.
+fn emit_meta(file: &Path, version: &str, output: Option<&Path>, style: Style) -> ExitCode {
+    let checked = match agent_folder(file) {
+        Ok(checked) => checked,
+        Err(code) => return code,
     };
-    let errors: usize = std::iter::once(&compiled)
-        .chain(&others)
-        .map(|c| c.count(Severity::Error))
-        .sum();
-    if errors > 0 {
-        for report in std::iter::once(&compiled).chain(&others) {
-            eprint!(
-                "{}",
-                human::render_capped(report, style, human::DEFAULT_MAX_DIAGNOSTICS)
-            );
-        }
-        say!(
-            "error: {} has {}; nothing emitted",
-            file.display(),
-            human::summary(errors, 0)
-        );
-        return ExitCode::from(1);
+    let (mut compiled, others, settings) = (checked.protocol, checked.others, checked.settings);
+    if compiled.has_errors() || others.iter().any(agentc::FileReport::has_errors) {
+        let reports: Vec<agentc::FileReport> = std::iter::once(compiled).chain(others).collect();
+        return has_errors(file, &reports, style);
     }
     let Some(model) = &compiled.model else {
         return ExitCode::from(1);
     };
     let mut diags = Diagnostics::default();
-    let result = match request {
-        Request::Emit(selection) => emit::emit(model, target, selection, &mut diags),
-        Request::Meta { version } => agent::aap_meta(model, settings.as_ref(), version, &mut diags),
-    };
+    let result = agent::aap_meta(model, settings.as_ref(), version, &mut diags);
     compiled.add(diags);
-    if !compiled.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            human::render_capped(&compiled, style, human::DEFAULT_MAX_DIAGNOSTICS)
-        );
-    }
+    draw(&compiled, style);
     let text = match result {
         Ok(output) => output.into_text(),
+        Err(error) => return usage(error),
+    };
+    if compiled.has_errors() {
+        return inexpressible(Target::Aap);
+    }
+    write(&text, output)
+}
+
+/// A report's diagnostics, when it has any, on standard error.
+fn draw(report: &agentc::FileReport, style: Style) {
+    if !report.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            human::render_capped(report, style, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
+    }
+}
+
+/// What was asked names nothing, or the target has no use for it: exit 2.
+fn usage(error: agentc::emit::EmitError) -> ExitCode {
+    say!("error: {}", error.message);
+    if let Some(help) = error.help {
+        say!("  help: {help}");
+    }
+    ExitCode::from(2)
+}
+
+/// `agentc emit` of a selection: the protocol read from disk into a
+/// [`Workspace`], and [`Workspace::emit`]; a file that is not text is
+/// reported as `check` reports it.
+fn emit_selection(
+    file: &Path,
+    target: Target,
+    selection: Selection,
+    output: Option<&Path>,
+    style: Style,
+) -> ExitCode {
+    let bytes = match disk::read(file, Reach::Named) {
+        Ok(bytes) => bytes,
         Err(error) => {
-            say!("error: {}", error.message);
-            if let Some(help) = error.help {
-                say!("  help: {help}");
-            }
+            say!("error: `{}` was not read: {error}", file.display());
             return ExitCode::from(2);
         }
     };
-    if compiled.has_errors() {
-        say!(
-            "error: {} cannot express this protocol as it is; nothing emitted",
-            target.display()
-        );
-        return ExitCode::from(1);
+    let name = file.display().to_string();
+    let mut workspace = Workspace::new();
+    match String::from_utf8(bytes) {
+        Ok(text) => workspace.insert(file, text),
+        Err(error) => {
+            let report = agentc::compile(&name, error.into_bytes());
+            return has_errors(file, &[report], style);
+        }
     }
+    match workspace.emit(file, target, selection) {
+        Ok(emitted) => {
+            draw(&emitted.report, style);
+            write(&emitted.output.into_text(), output)
+        }
+        Err(Problem::Errors(reports)) => has_errors(file, &reports, style),
+        Err(Problem::Inexpressible(report)) => {
+            draw(&report, style);
+            inexpressible(target)
+        }
+        Err(Problem::Usage(error)) => usage(error),
+        Err(Problem::NoFile(path)) => {
+            say!("error: `{}` was not read", path.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The protocol's errors, drawn, and exit 1: nothing is emitted.
+fn has_errors(file: &Path, reports: &[agentc::FileReport], style: Style) -> ExitCode {
+    for report in reports {
+        eprint!(
+            "{}",
+            human::render_capped(report, style, human::DEFAULT_MAX_DIAGNOSTICS)
+        );
+    }
+    let errors: usize = reports.iter().map(|r| r.count(Severity::Error)).sum();
+    say!(
+        "error: {} has {}; nothing emitted",
+        file.display(),
+        human::summary(errors, 0)
+    );
+    ExitCode::from(1)
+}
+
+/// The target cannot express the protocol (its diagnostics say where):
+/// exit 1, nothing emitted.
+fn inexpressible(target: Target) -> ExitCode {
+    say!(
+        "error: {} cannot express this protocol as it is; nothing emitted",
+        target.display()
+    );
+    ExitCode::from(1)
+}
+
+/// The output on standard output, or written to `output`.
+fn write(text: &str, output: Option<&Path>) -> ExitCode {
     match output {
-        None => print(&text),
+        None => print(text),
         Some(path) => {
             // The path the user named, links followed as named; written
             // whole or not at all.

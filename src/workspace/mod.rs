@@ -57,8 +57,8 @@ pub struct Workspace {
 
 /// What [`Workspace::emit`] gives: the output, and the protocol's report:
 /// its warnings, and what the target warned of on the way (no errors: a
-/// protocol with errors, or one the target cannot express, is a
-/// [`Problem::Errors`]).
+/// protocol with errors is a [`Problem::Errors`], one the target cannot
+/// express a [`Problem::Inexpressible`]).
 pub struct Emitted {
     pub output: Output,
     pub report: FileReport,
@@ -71,7 +71,7 @@ impl Emitted {
         let mut report = FileReport::uncompiled(compiled.source, compiled.diagnostics);
         report.add(found);
         match report.has_errors() {
-            true => Err(Problem::Errors(vec![report])),
+            true => Err(Problem::Inexpressible(Box::new(report))),
             false => Ok(Emitted { output, report }),
         }
     }
@@ -84,6 +84,10 @@ pub enum Problem {
     /// The protocol has errors, and these reports say where: emitting,
     /// validating, diffing and generating need a protocol without errors.
     Errors(Vec<FileReport>),
+    /// The protocol has no errors, but the target or the language cannot
+    /// express it as it is: the report says where (with the protocol's
+    /// warnings).
+    Inexpressible(Box<FileReport>),
     /// What was asked names nothing in the protocol, or the target has no
     /// use for it (a usage error, not a problem in the protocol).
     Usage(EmitError),
@@ -100,6 +104,11 @@ impl std::fmt::Display for Problem {
                     .sum();
                 write!(f, "the protocol has {errors} error(s)")
             }
+            Problem::Inexpressible(report) => write!(
+                f,
+                "the target cannot express the protocol: {} error(s)",
+                report.count(crate::Severity::Error)
+            ),
             Problem::Usage(error) => write!(f, "{error}"),
         }
     }
@@ -630,10 +639,10 @@ impl Workspace {
         let slug = codegen::slug_for(path, settings.map(str::as_bytes), folder.as_deref());
         let source = path.display().to_string().replace('\\', "/");
         codegen::generate(model, &slug, &source, langs, options).map_err(|problems| {
-            Problem::Errors(vec![FileReport::uncompiled(
+            Problem::Inexpressible(Box::new(FileReport::uncompiled(
                 compiled.source.clone(),
                 problems,
-            )])
+            )))
         })
     }
 
