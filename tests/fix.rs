@@ -343,3 +343,47 @@ fn check_fix_never_writes_through_a_link() {
     // What is reported is the file as it is: the typo is still there.
     assert!(said.contains("type `strng` is not defined"), "{said}");
 }
+
+#[test]
+fn check_fix_removes_the_baseline_entries_nothing_matches() {
+    let scratch = common::scratch("fix");
+    let dir = scratch.path();
+    std::fs::write(
+        dir.join("a.yaml"),
+        "types:\n  A:\n    b_c: { type: string }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("agentc.toml"),
+        "include = [\"*.yaml\"]\nbaseline = \"base.toml\"\n",
+    )
+    .unwrap();
+    let written = run(&["check", "--write-baseline", "base.toml"], dir);
+    assert_eq!(
+        written.status.code(),
+        Some(0),
+        "{}",
+        common::stderr(&written)
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("base.toml"))
+            .unwrap()
+            .contains("[[accepted]]")
+    );
+    // The problem is fixed by hand: its entry accepts nothing now.
+    std::fs::write(
+        dir.join("a.yaml"),
+        "types:\n  A:\n    bC: { type: string }\n",
+    )
+    .unwrap();
+    let fixed = run(&["check", "--fix"], dir);
+    assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
+    assert!(common::stderr(&fixed).contains("fixed 1 problem in 1 file; 0 problems remain"));
+    let baseline = std::fs::read_to_string(dir.join("base.toml")).unwrap();
+    assert!(!baseline.contains("[[accepted]]"), "{baseline}");
+    let again = run(&["check", "--format", "short"], dir);
+    assert_eq!(
+        (again.status.code(), common::stdout(&again).as_str()),
+        (Some(0), "")
+    );
+}

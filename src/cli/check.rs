@@ -61,7 +61,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
             });
             let mut results = Vec::with_capacity(all.len());
             for (planned, fixes) in plan.files.iter().zip(all) {
-                let refused = project::write_fixes(planned, &fixes);
+                let refused = project::write_fixes(&fixes);
                 match refused.is_empty() {
                     true => {
                         fixed.0 += fixes.applied;

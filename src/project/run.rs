@@ -330,16 +330,17 @@ pub fn fix(
     })
 }
 
-/// Writes the files the fixes of one planned protocol changed, each as
-/// agentc writes a file of its own (`disk::write`: a temporary file in
-/// the real folder, renamed over the file; never through a link, never
-/// outside the protocol's folder); what could not be written.
-pub fn write_fixes(planned: &Planned, fixed: &Fixed) -> Vec<Failure> {
+/// Writes the files the fixes of one protocol changed, each as agentc
+/// writes a file of its own (`disk::write`: a temporary file in the real
+/// folder, renamed over the file; never through a link, never outside the
+/// folder of the file fixed first, the protocol's); what could not be
+/// written.
+pub fn write_fixes(fixed: &Fixed) -> Vec<Failure> {
     let here = |folder: Option<&Path>| match folder {
         Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let within = here(planned.path.parent());
+    let within = here(fixed.path.parent());
     fixed
         .files
         .iter()
@@ -369,30 +370,9 @@ pub fn write_fixes(planned: &Planned, fixed: &Fixed) -> Vec<Failure> {
 /// unused entries, which a check of the whole run finds. How many were
 /// applied, and what could not be written.
 pub fn fix_report(report: &FileReport, least_sure: Applicability) -> (usize, Vec<Failure>) {
-    let fixes = crate::workspace::fixes_of(report, least_sure);
-    let (after, applied) = crate::workspace::apply(report.source.text(), &fixes);
-    if applied == 0 {
-        return (0, Vec::new());
-    }
-    let path = PathBuf::from(report.source.name());
-    let fixed = Fixed {
-        files: BTreeMap::from([(
-            path.clone(),
-            crate::workspace::Change {
-                before: report.source.text().to_string(),
-                after,
-            },
-        )]),
-        applied,
-        reports: Vec::new(),
-    };
-    let planned = Planned {
-        path,
-        config: Arc::new(Config::defaults(Path::new("."))),
-        found_in: None,
-    };
-    let refused = write_fixes(&planned, &fixed);
-    (applied, refused)
+    let fixed = Fixed::of_report(report, least_sure);
+    let refused = write_fixes(&fixed);
+    (fixed.applied, refused)
 }
 
 /// Runs `work` on each file of a plan, in parallel (the `parallel`

@@ -32,6 +32,9 @@ pub const MAX_ROUNDS: usize = 8;
 
 /// What fixing a protocol gave.
 pub struct Fixed {
+    /// The file fixed: the protocol, or the baseline. The files changed
+    /// lie in its folder.
+    pub path: PathBuf,
     /// Each file the fixes changed, by the path it was read from; files
     /// left as they were are not here.
     pub files: BTreeMap<PathBuf, Change>,
@@ -60,6 +63,27 @@ impl Change {
 }
 
 impl Fixed {
+    /// The fixes of one report (at most as unsure as `least_sure`)
+    /// applied to its text, once, with no check after: what is left is
+    /// not known (`reports` is empty).
+    pub fn of_report(report: &FileReport, least_sure: Applicability) -> Fixed {
+        let path = PathBuf::from(report.source.name());
+        let text = report.source.text();
+        let (after, applied) = apply(text, &fixes_of(report, least_sure));
+        let mut fixed = Fixed {
+            path: path.clone(),
+            files: BTreeMap::new(),
+            applied: 0,
+            reports: Vec::new(),
+        };
+        if applied > 0 && after != text {
+            let before = text.to_string();
+            fixed.files.insert(path, Change { before, after });
+            fixed.applied = applied;
+        }
+        fixed
+    }
+
     /// Whether a fix changed anything.
     pub fn changed(&self) -> bool {
         !self.files.is_empty()
@@ -150,6 +174,7 @@ impl Workspace {
             })
             .collect();
         Fixed {
+            path: path.to_path_buf(),
             files,
             applied,
             reports,
@@ -166,28 +191,22 @@ impl Workspace {
         let reports = self.check();
         let Some(report) = reports.iter().find(|r| r.source.name() == name) else {
             return Fixed {
+                path: path.to_path_buf(),
                 files: BTreeMap::new(),
                 applied: 0,
                 reports,
             };
         };
-        let text = report.source.text();
-        let (after, applied) = apply(text, &fixes_of(report, least_sure));
-        if applied == 0 || after == text {
-            return Fixed {
-                files: BTreeMap::new(),
-                applied: 0,
-                reports,
-            };
+        let mut fixed = Fixed::of_report(report, least_sure);
+        let mut after = self.clone();
+        for (file, change) in &fixed.files {
+            after.insert(file, change.after.clone());
         }
-        let before = text.to_string();
-        let mut fixed = self.clone();
-        fixed.insert(path, after.clone());
-        Fixed {
-            files: BTreeMap::from([(path.to_path_buf(), Change { before, after })]),
-            applied,
-            reports: fixed.check(),
-        }
+        fixed.reports = match fixed.changed() {
+            true => after.check(),
+            false => reports,
+        };
+        fixed
     }
 }
 
