@@ -10,6 +10,7 @@ use agentc::diagnostic::Applicability;
 use agentc::emit::Target;
 use agentc::project::{self, ConfigChoice, Ignores};
 use agentc::render::human;
+use agentc::workspace::Fixed;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,7 +45,12 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         false => Applicability::Safe,
     };
     if args.diff {
-        return print_diff(&plan.files, targets.as_deref(), least_sure);
+        return print_diff(
+            &plan.files,
+            targets.as_deref(),
+            least_sure,
+            args.baseline.as_deref(),
+        );
     }
 
     let started = Instant::now();
@@ -180,11 +186,32 @@ fn print_diff(
     files: &[project::Planned],
     targets: Option<&[Target]>,
     least_sure: Applicability,
+    baseline: Option<&Path>,
 ) -> ExitCode {
     let done = AtomicUsize::new(0);
-    let all = with_progress(files.len(), &done, || {
+    let mut all = with_progress(files.len(), &done, || {
         project::fix(files, targets, least_sure, &done)
     });
+    // The baseline's unused entries, as the fixed files leave them.
+    let mut reports: Vec<_> = all
+        .iter_mut()
+        .map(|f| std::mem::take(&mut f.reports))
+        .collect();
+    let applied = project::baseline::apply(files, &mut reports, baseline);
+    if !applied.broken.is_empty() || !applied.failures.is_empty() {
+        return broken_files(
+            applied.broken,
+            &applied.failures,
+            Format::Human,
+            "the baseline has problems; nothing was compared",
+        );
+    }
+    all.extend(
+        applied
+            .unused
+            .iter()
+            .map(|report| Fixed::of_report(report, least_sure)),
+    );
     let mut diff = String::new();
     let (mut applied, mut changed) = (0, 0);
     for fixes in &all {
