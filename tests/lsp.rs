@@ -753,6 +753,46 @@ fn quick_fixes_resolve_their_diagnostics() {
     client.shutdown();
 }
 
+/// `source.fixAll.agentc`, what an editor asks for on save: every safe fix
+/// of the document in one edit, the same `agentc check --fix` makes; a
+/// guess (a name two edits away) is left.
+#[test]
+fn fix_all_makes_the_safe_fixes_of_the_document() {
+    let text = "types:\n  Address:\n    s: { type: strng }\n  A:\n    b: { type: Adress, optinal: true }\n    c: { type: Adresses }\n";
+    let mut client = Client::start(false);
+    let doc = scratch("fix-all.yaml");
+    assert!(!client.open(&doc, text).is_empty());
+    let ask = |client: &mut Client, only: Value| {
+        client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": doc}, "range": range((0, 0), (0, 0)),
+                   "context": {"diagnostics": [], "only": only}}),
+        )
+    };
+    let actions = ask(&mut client, json!(["source.fixAll"]));
+    let actions = actions.as_array().cloned().unwrap_or_default();
+    let [action] = actions.as_slice() else {
+        panic!("one action: {actions:#?}");
+    };
+    assert_eq!(action["kind"], "source.fixAll.agentc");
+    assert_eq!(action["title"], "Fix 3 problems (agentc)");
+    let fixed = applied(text, &action["edit"], &doc);
+    assert_eq!(
+        fixed,
+        "types:\n  Address:\n    s: { type: string }\n  A:\n    b: { type: Address, optional: true }\n    c: { type: Adresses }\n"
+    );
+    // Not asked for, not given; and nothing to fix, nothing offered.
+    let quick = ask(&mut client, json!(["quickfix"]));
+    assert!(
+        quick
+            .as_array()
+            .is_some_and(|a| a.iter().all(|a| a["kind"] == "quickfix"))
+    );
+    client.replace(&doc, &fixed);
+    assert_eq!(ask(&mut client, json!(["source.fixAll"])), json!([]));
+    client.shutdown();
+}
+
 #[test]
 fn a_union_response_type_is_wrapped_in_a_new_object_type() {
     let text = "\

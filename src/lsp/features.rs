@@ -316,6 +316,47 @@ fn refuse(message: String) -> ResponseError {
     }
 }
 
+/// Whether a code action request asks for the fix of everything
+/// (`source.fixAll`, or all `source` actions): editors ask on save.
+pub fn wants_fix_all(context: &lsp::CodeActionContext) -> bool {
+    context.only.iter().flatten().any(|kind| {
+        let kind = kind.as_str();
+        kind == "source" || kind == "source.fixAll" || kind == "source.fixAll.agentc"
+    })
+}
+
+/// The `source.fixAll.agentc` action: the document's text `before`
+/// replaced whole by `after`, when `before` is the text analysed.
+pub fn fix_all(
+    analysis: &Analysis,
+    before: &str,
+    after: &str,
+    applied: usize,
+    encoding: Encoding,
+) -> Option<lsp::CodeActionOrCommand> {
+    let source = &analysis.compilation.source;
+    if source.text() != before {
+        return None;
+    }
+    let whole = convert::range(source, Span::new(0, before.len()), encoding);
+    let title = match applied {
+        1 => "Fix 1 problem (agentc)".to_string(),
+        n => format!("Fix {n} problems (agentc)"),
+    };
+    Some(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+        title,
+        kind: Some(lsp::CodeActionKind::new("source.fixAll.agentc")),
+        edit: Some(lsp::WorkspaceEdit::new(HashMap::from([(
+            analysis.uri.clone(),
+            vec![lsp::TextEdit {
+                range: whole,
+                new_text: after.to_string(),
+            }],
+        )]))),
+        ..lsp::CodeAction::default()
+    }))
+}
+
 /// The quick fixes for the diagnostics in `range`: each diagnostic's own
 /// fix ("did you mean", quoting a shorthand), and for a `responseType`
 /// that is not an object type, a wrapper type declared and used.

@@ -34,6 +34,7 @@ pub use transport::{
 
 use crate::agent;
 use crate::config::Config;
+use crate::diagnostic::Applicability;
 use crate::disk::{self, Reach};
 use crate::files::FileError;
 use crate::model::resolve::{Index, Resolution};
@@ -200,7 +201,10 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
         }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
             lsp::CodeActionOptions {
-                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    lsp::CodeActionKind::QUICKFIX,
+                    lsp::CodeActionKind::SOURCE_FIX_ALL,
+                ]),
                 ..lsp::CodeActionOptions::default()
             },
         )),
@@ -357,7 +361,11 @@ impl<'c> Server<'c> {
             }),
             CodeActionRequest::METHOD => handle::<CodeActionRequest>(request, |p| {
                 let analysis = self.analysis(&p.text_document.uri)?;
-                Some(features::code_actions(analysis, p.range, encoding))
+                let mut actions = features::code_actions(analysis, p.range, encoding);
+                if features::wants_fix_all(&p.context) {
+                    actions.extend(self.fix_all(&p.text_document.uri));
+                }
+                Some(actions)
             }),
             #[cfg(test)]
             tests::PANIC => panic!("a test asked for a panic"),
@@ -371,6 +379,41 @@ impl<'c> Server<'c> {
 
     fn analysis(&self, uri: &lsp::Uri) -> Option<&Analysis> {
         self.analyses.get(&convert::canonical(uri))
+    }
+
+    /// `source.fixAll.agentc`: every safe fix of the document, as `agentc
+    /// check --fix` makes them (the library's fix loop over the open
+    /// buffers laid on the disk), as one edit of the whole document; none
+    /// when nothing would change.
+    fn fix_all(&mut self, uri: &lsp::Uri) -> Option<lsp::CodeActionOrCommand> {
+        let canonical = convert::canonical(uri);
+        let safe = Applicability::Safe;
+        let fixed = match convert::path_of(&canonical) {
+            Some(path) => {
+                let config = self.configs.of(&path);
+                let files = agent::Layered {
+                    buffers: &Overlay(&self.documents),
+                    under: &disk::Disk,
+                };
+                Workspace::fix_in(&files, &path, Reach::Named, &config, safe)
+            }
+            None => {
+                let document = self.documents.get(&canonical)?;
+                let name = Path::new(canonical.as_str());
+                let untitled = Untitled { name, document };
+                let config = Config::defaults(Path::new("."));
+                Workspace::fix_in(&untitled, name, Reach::Named, &config, safe)
+            }
+        };
+        let change = fixed.files.get(&fixed.path)?;
+        let analysis = self.analysis(&canonical)?;
+        features::fix_all(
+            analysis,
+            &change.before,
+            &change.after,
+            fixed.applied,
+            self.encoding,
+        )
     }
 
     /// A file's URI as the client knows it.
