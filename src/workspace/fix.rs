@@ -20,7 +20,7 @@
 use super::Workspace;
 use crate::agent::{self, Buffers};
 use crate::config::Config;
-use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::diagnostic::{Applicability, Code, Diagnostic, Edit, Fix};
 use crate::files::Reach;
 use crate::{FileReport, Severity};
 use std::collections::BTreeMap;
@@ -202,13 +202,29 @@ impl Workspace {
 /// any apply.
 fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf, String, usize)> {
     let parses = parses(report);
+    let fixable = |d: &&Diagnostic| {
+        (parses || !d.code.can_be_silenced())
+            && d.fix.as_deref().is_some_and(|fix| {
+                fix.applicability <= least_sure
+                    && !fix.edits.is_empty()
+                    && fix.fits(report.source.text())
+            })
+    };
+    // A suppression repaired (its code's typo, its `:`) silences what it
+    // was written for only once the file is checked again: until then,
+    // those problems are not for fixing (a name renamed that a person
+    // chose to keep).
+    let repairs = report
+        .diagnostics
+        .iter()
+        .filter(fixable)
+        .any(|d| d.code == Code::InvalidSuppression);
     let fixes: Vec<&Fix> = report
         .diagnostics
         .iter()
-        .filter(|d| parses || !d.code.can_be_silenced())
+        .filter(fixable)
+        .filter(|d| !repairs || d.code == Code::InvalidSuppression || !d.code.can_be_silenced())
         .filter_map(|d| d.fix.as_deref())
-        .filter(|fix| fix.applicability <= least_sure && !fix.edits.is_empty())
-        .filter(|fix| fix.fits(report.source.text()))
         .collect();
     if fixes.is_empty() {
         return None;
