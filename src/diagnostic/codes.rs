@@ -289,6 +289,11 @@ impl Code {
             | Code::InvalidSuppression
             | Code::UnusedSuppression
             | Code::UnusedBaselineEntry => Some(Applicability::Safe),
+            // A deprecated key renamed to the key the grammar names in its
+            // place: no replacement today keeps its value as written (a
+            // `size` becomes the `aspectRatio` nearest it), so each is a
+            // suggestion. A replacement that kept the value would be safe.
+            Code::Deprecated => Some(Applicability::Suggestion),
             _ => None,
         }
     }
