@@ -294,6 +294,11 @@ impl Code {
             // `size` becomes the `aspectRatio` nearest it), so each is a
             // suggestion. A replacement that kept the value would be safe.
             Code::Deprecated => Some(Applicability::Suggestion),
+            // A `settings.json` without `slug` given its folder's name:
+            // likely (`agentc init` names an agent so), but the slug is the
+            // agent's identity on the platform, which only a person knows
+            // (the folder may be a copy, or the agent deployed as another).
+            Code::MissingField => Some(Applicability::Unsafe),
             _ => None,
         }
     }
