@@ -786,6 +786,8 @@ handlers:
         fixes[0]["title"],
         "wrap in a new object type `ReplyWrapper`"
     );
+    // It changes the reply's shape: unsafe, so not the preferred fix.
+    assert_eq!(fixes[0]["isPreferred"], false, "{:#}", fixes[0]);
     let fixed = applied(text, &fixes[0]["edit"], &doc);
     assert!(
         fixed.starts_with("types:\n  ReplyWrapper:\n    response:\n      type: Reply\n  Text:\n"),
