@@ -30,13 +30,13 @@ use types::{check_field, check_response_type};
 /// placed in it (its indentation, its line endings).
 pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
-    let renaming = naming::Renaming { model, source };
+    let renaming = naming::Renaming::new(model, source);
     for def in &protocol.types {
-        naming::check_type_name(renaming, &def.name, diags);
+        naming::check_type_name(&renaming, &def.name, diags);
         match &def.kind {
             TypeDefKind::Object(properties) => {
+                naming::check_property_names(&renaming, properties, diags);
                 for property in properties {
-                    naming::check_property_name(renaming, properties, &property.name, diags);
                     check_field(model, source, property, FieldContext::Property, diags);
                 }
             }
@@ -74,12 +74,12 @@ pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
             check_response_type(model, source, response_type, diags);
         }
     }
-    check_protocol(model, renaming, diags);
+    check_protocol(model, &renaming, diags);
 }
 
 /// The rules of the protocol around the types: its sections, names,
 /// thread configurations, cross-references and the order of its blocks.
-fn check_protocol(model: &Model, renaming: naming::Renaming, diags: &mut Diagnostics) {
+fn check_protocol(model: &Model, renaming: &naming::Renaming, diags: &mut Diagnostics) {
     check_format(model, diags);
     check_names(model, renaming, diags);
     check_declarations(model, diags);

@@ -4,12 +4,14 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
 use crate::model::Model;
-use crate::model::resolve::{SymbolKind, unquoted};
+use crate::model::resolve::{Occurrence, SymbolId, SymbolKind, unquoted};
 use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::{EnumValues, Name, TypeDefKind};
 use crate::yaml::{Scalar, ScalarStyle, Value};
 use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
 
 /// A name outside its convention: renamed to `suggestion` when that
 /// follows it, else the convention's rule.
@@ -167,12 +169,6 @@ fn rewrite(source: &Source, span: Span, old: &str, new: &str) -> Option<Edit> {
     })
 }
 
-/// Whether `other`, another name of the same kind as the one renamed to
-/// `new`, is `new` already or would be renamed to it too.
-fn collides(convention: &Convention, other: &str, new: &str) -> bool {
-    other == new || (!(convention.accepts)(other) && (convention.convert)(other) == new)
-}
-
 /// `diagnostic` with the fix that renames the name to `new` by `edits`.
 fn with_rename(diagnostic: Diagnostic, new: &str, edits: Option<Vec<Edit>>) -> Diagnostic {
     match edits {
@@ -181,69 +177,123 @@ fn with_rename(diagnostic: Diagnostic, new: &str, edits: Option<Vec<Edit>>) -> D
     }
 }
 
-/// The edits that rename the symbol declared at `name` to `new`, at its
-/// declaration and at every use the model's occurrences know: none when
-/// it is declared more than once, when another name of its kind is `new`
-/// or would become it, or when one of its places is not written as the
-/// name itself (a rename there would leave a dangling reference).
-fn rename_symbol(
+/// The convention the declared names of a kind follow, for those the
+/// rename fixes cover.
+fn convention_of(kind: SymbolKind) -> Option<&'static Convention> {
+    match kind {
+        SymbolKind::Type => Some(&TYPE_NAME),
+        SymbolKind::Variable => Some(&VARIABLE),
+        SymbolKind::Tool
+        | SymbolKind::Trigger
+        | SymbolKind::Skill
+        | SymbolKind::McpServer
+        | SymbolKind::Worker => Some(&SLUG),
+        SymbolKind::Thread | SymbolKind::Prompt | SymbolKind::Reference => None,
+    }
+}
+
+/// How many of `names` are `new` already or would be renamed to it; each
+/// name counted once.
+fn targets<'n>(
     convention: &Convention,
-    model: &Model,
-    source: &Source,
-    kind: SymbolKind,
-    name: &Name,
-    new: &str,
-) -> Option<Vec<Edit>> {
-    let resolution = model.resolution();
-    let occurrences = resolution.occurrences();
-    let declared = occurrences
-        .iter()
-        .find(|o| o.span == name.span && o.role.is_definition())?;
-    let symbol = resolution.symbol(declared.symbol);
-    if symbol.kind != kind || symbol.name != name.text {
-        return None;
-    }
-    let others = occurrences.iter().map(|o| (o, resolution.symbol(o.symbol)));
-    let mut taken = others.filter(|(o, s)| o.symbol != declared.symbol && s.kind == kind);
-    if taken.any(|(_, s)| collides(convention, &s.name, new)) {
-        return None;
-    }
-    let mut places: Vec<_> = occurrences
-        .iter()
-        .filter(|o| o.symbol == declared.symbol)
-        .collect();
-    // A YAML alias repeats its anchor's places.
-    places.sort_by_key(|o| (o.span.start, o.span.end));
-    places.dedup_by_key(|o| o.span);
-    if places.iter().filter(|o| o.role.is_definition()).count() != 1 {
-        return None;
-    }
-    places
-        .into_iter()
-        .map(|o| {
-            let edit = rewrite(source, o.span, &symbol.name, new)?;
-            match o.labelled {
-                // `input: [X]` passes `X` as `X`: the label stays.
-                true if edit.span == o.span => Some(Edit {
-                    text: format!("{}: {new}", symbol.name),
-                    ..edit
-                }),
-                true => None,
-                false => Some(edit),
+    names: impl Iterator<Item = &'n str>,
+) -> HashMap<String, usize> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for name in names {
+        *counts.entry(name.to_string()).or_default() += 1;
+        if !(convention.accepts)(name) {
+            let new = (convention.convert)(name);
+            if new != name {
+                *counts.entry(new).or_default() += 1;
             }
-        })
-        .collect()
+        }
+    }
+    counts
+}
+
+/// Every place of every symbol, by symbol, found once for all the rename
+/// fixes of a check: each fix then costs its own places, not the file's.
+struct Places<'a> {
+    /// Each declaration's span, and what it declares.
+    declared: HashMap<Span, SymbolId>,
+    /// Each symbol's places, each once (a YAML alias repeats its anchor's).
+    of: HashMap<SymbolId, Vec<&'a Occurrence>>,
+    /// By kind and name: how many symbols of the kind are named so or
+    /// would be renamed so.
+    taken: HashMap<(SymbolKind, String), usize>,
+    /// The properties a union discriminates by.
+    discriminators: HashSet<&'a str>,
+}
+
+impl<'a> Places<'a> {
+    fn new(model: &'a Model) -> Places<'a> {
+        let resolution = model.resolution();
+        let mut declared = HashMap::new();
+        let mut of: HashMap<SymbolId, Vec<&Occurrence>> = HashMap::new();
+        for occurrence in resolution.occurrences() {
+            if occurrence.role.is_definition() {
+                declared.entry(occurrence.span).or_insert(occurrence.symbol);
+            }
+            of.entry(occurrence.symbol).or_default().push(occurrence);
+        }
+        let mut taken = HashMap::new();
+        for places in of.values_mut() {
+            places.sort_by_key(|o| (o.span.start, o.span.end));
+            places.dedup_by_key(|o| o.span);
+        }
+        let mut by_kind: HashMap<SymbolKind, Vec<&str>> = HashMap::new();
+        for &id in of.keys() {
+            let symbol = resolution.symbol(id);
+            by_kind.entry(symbol.kind).or_default().push(&symbol.name);
+        }
+        for (kind, names) in by_kind {
+            let Some(convention) = convention_of(kind) else {
+                continue;
+            };
+            for (name, count) in targets(convention, names.into_iter()) {
+                taken.insert((kind, name), count);
+            }
+        }
+        let discriminators = model
+            .protocol
+            .types
+            .iter()
+            .filter_map(|def| match &def.kind {
+                TypeDefKind::Union(union) => union.discriminator.as_ref(),
+                _ => None,
+            })
+            .map(|d| d.text.as_str())
+            .collect();
+        Places {
+            declared,
+            of,
+            taken,
+            discriminators,
+        }
+    }
 }
 
 /// What the rename fixes read: the model, for every use of a name, and
 /// the text it was lowered from, for the exact place of each.
-#[derive(Clone, Copy)]
 pub struct Renaming<'a> {
-    pub model: &'a Model,
-    pub source: &'a Source,
+    model: &'a Model,
+    source: &'a Source,
+    places: OnceCell<Places<'a>>,
 }
 
-impl Renaming<'_> {
+impl<'a> Renaming<'a> {
+    pub fn new(model: &'a Model, source: &'a Source) -> Renaming<'a> {
+        Renaming {
+            model,
+            source,
+            places: OnceCell::new(),
+        }
+    }
+
+    fn places(&self) -> &Places<'a> {
+        self.places.get_or_init(|| Places::new(self.model))
+    }
+
     /// The diagnostic of a declared name outside `convention`, with the fix
     /// that renames it everywhere.
     fn symbol(&self, convention: &Convention, kind: SymbolKind, name: &Name) -> Option<Diagnostic> {
@@ -251,63 +301,99 @@ impl Renaming<'_> {
         let Some(new) = renamed(convention, &name.text) else {
             return Some(diagnostic);
         };
-        let edits = rename_symbol(convention, self.model, self.source, kind, name, &new);
+        let edits = self.rename_symbol(kind, name, &new);
         Some(with_rename(diagnostic, &new, edits))
     }
-}
 
-pub fn check_type_name(renaming: Renaming, name: &Name, diags: &mut Diagnostics) {
-    diags.extend(renaming.symbol(&TYPE_NAME, SymbolKind::Type, name));
-}
-
-/// A property of `properties` (an object type's): renamed with its
-/// siblings' names in mind, and not when a union discriminates by it
-/// (each variant's property of that name would have to change with it).
-pub fn check_property_name(
-    renaming: Renaming,
-    properties: &[crate::syntax::Field],
-    name: &Name,
-    diags: &mut Diagnostics,
-) {
-    let Some(diagnostic) = problem(&PROPERTY_NAME, &name.text, name.span) else {
-        return;
-    };
-    let discriminates = || {
-        renaming
-            .model
-            .protocol
-            .types
-            .iter()
-            .any(|def| match &def.kind {
-                TypeDefKind::Union(union) => union
-                    .discriminator
-                    .as_ref()
-                    .is_some_and(|d| d.text == name.text),
-                _ => false,
-            })
-    };
-    let edits = renamed(&PROPERTY_NAME, &name.text).and_then(|new| {
-        let others = properties.iter().filter(|p| p.name.span != name.span);
-        if others
-            .clone()
-            .any(|p| collides(&PROPERTY_NAME, &p.name.text, &new))
-            || discriminates()
+    /// The edits that rename the symbol declared at `name` to `new`, at
+    /// its declaration and at every use the model's occurrences know: none
+    /// when it is declared more than once, when another name of its kind
+    /// is `new` or would become it, or when one of its places is not
+    /// written as the name itself (a rename there would leave a dangling
+    /// reference).
+    fn rename_symbol(&self, kind: SymbolKind, name: &Name, new: &str) -> Option<Vec<Edit>> {
+        let places = self.places();
+        let resolution = self.model.resolution();
+        let id = *places.declared.get(&name.span)?;
+        let symbol = resolution.symbol(id);
+        if symbol.kind != kind || symbol.name != name.text {
+            return None;
+        }
+        // This name is one that would become `new`; any other is a collision.
+        if places
+            .taken
+            .get(&(kind, new.to_string()))
+            .is_none_or(|&n| n > 1)
         {
             return None;
         }
-        let edit = rewrite(renaming.source, name.span, &name.text, &new)?;
-        Some((new, vec![edit]))
-    });
-    diags.push(match edits {
-        Some((new, edits)) => with_rename(diagnostic, &new, Some(edits)),
-        None => diagnostic,
-    });
+        let of = places.of.get(&id)?;
+        if of.iter().filter(|o| o.role.is_definition()).count() != 1 {
+            return None;
+        }
+        of.iter()
+            .map(|o| {
+                let edit = rewrite(self.source, o.span, &symbol.name, new)?;
+                match o.labelled {
+                    // `input: [X]` passes `X` as `X`: the label stays.
+                    true if edit.span == o.span => Some(Edit {
+                        text: format!("{}: {new}", symbol.name),
+                        ..edit
+                    }),
+                    true => None,
+                    false => Some(edit),
+                }
+            })
+            .collect()
+    }
+}
+
+pub fn check_type_name(renaming: &Renaming, name: &Name, diags: &mut Diagnostics) {
+    diags.extend(renaming.symbol(&TYPE_NAME, SymbolKind::Type, name));
+}
+
+/// The properties of an object type: each renamed with its siblings'
+/// names in mind, and not when a union discriminates by it (each
+/// variant's property of that name would have to change with it).
+pub fn check_property_names(
+    renaming: &Renaming,
+    properties: &[crate::syntax::Field],
+    diags: &mut Diagnostics,
+) {
+    let names = || properties.iter().map(|p| p.name.text.as_str());
+    if names().all(|name| (PROPERTY_NAME.accepts)(name)) {
+        return;
+    }
+    let taken = targets(&PROPERTY_NAME, names());
+    for property in properties {
+        let name = &property.name;
+        let Some(diagnostic) = problem(&PROPERTY_NAME, &name.text, name.span) else {
+            continue;
+        };
+        let edits = renamed(&PROPERTY_NAME, &name.text).and_then(|new| {
+            let alone = taken.get(&new) == Some(&1);
+            if !alone
+                || renaming
+                    .places()
+                    .discriminators
+                    .contains(name.text.as_str())
+            {
+                return None;
+            }
+            let edit = rewrite(renaming.source, name.span, &name.text, &new)?;
+            Some((new, vec![edit]))
+        });
+        diags.push(match edits {
+            Some((new, edits)) => with_rename(diagnostic, &new, Some(edits)),
+            None => diagnostic,
+        });
+    }
 }
 
 /// A tool, trigger, skill, server or worker name; `what` says which
 /// ("tool", "trigger", ...), `kind` the symbol it declares.
 pub fn check_slug(
-    renaming: Renaming,
+    renaming: &Renaming,
     what: &'static str,
     kind: SymbolKind,
     name: &Name,
@@ -340,7 +426,7 @@ pub fn check_prompt_name(name: &Name, diags: &mut Diagnostics) {
 
 /// An input, resource, variable or trigger input name.
 pub fn check_variable_name(
-    renaming: Renaming,
+    renaming: &Renaming,
     what: &'static str,
     name: &Name,
     diags: &mut Diagnostics,
@@ -350,46 +436,56 @@ pub fn check_variable_name(
 }
 
 /// Only identifier-like values (starting with a letter) follow a naming
-/// convention; `720`, `4k` or `16:9` are data, not names. The value `at`
-/// (of `values`) is renamed where it is written, again too, and not when
-/// a `const` or `default` may name it (`valued`).
-pub fn check_enum_value(
+/// convention; `720`, `4k` or `16:9` are data, not names. A value is
+/// renamed where it is written, again too, and not when a `const` or
+/// `default` may name it (`valued`). Values that are not strings are
+/// another code's.
+pub fn check_enum_values(
     source: &Source,
     valued: bool,
     values: &EnumValues,
-    at: usize,
     diags: &mut Diagnostics,
 ) {
-    let Some(literal) = values.values.get(at) else {
-        return;
+    let named = |literal: &&crate::syntax::Literal| {
+        matches!(literal.scalar.value(), Value::Str(_))
+            && literal.scalar.text.starts_with(|c: char| c.is_alphabetic())
     };
-    let value = literal.scalar.text.as_ref();
-    if !value.starts_with(|c: char| c.is_alphabetic()) {
+    let strings = || values.values.iter().filter(named);
+    if strings().all(|l| (ENUM_VALUE.accepts)(&l.scalar.text)) {
         return;
     }
-    let Some(diagnostic) = problem(&ENUM_VALUE, value, literal.span) else {
-        return;
-    };
-    let edits = renamed(&ENUM_VALUE, value).and_then(|new| {
-        let others = values.values.iter().filter(|l| l.span != literal.span);
-        if valued
-            || others
-                .clone()
-                .any(|l| collides(&ENUM_VALUE, &l.scalar.text, &new))
-        {
-            return None;
+    let taken = targets(
+        &ENUM_VALUE,
+        values.values.iter().map(|l| l.scalar.text.as_ref()),
+    );
+    let mut again: HashMap<usize, Vec<Span>> = HashMap::new();
+    for &(span, index) in &values.repeats {
+        again.entry(index as usize).or_default().push(span);
+    }
+    for (at, literal) in values.values.iter().enumerate() {
+        if !named(&literal) {
+            continue;
         }
-        let again = values.repeats.iter().filter(|(_, i)| *i as usize == at);
-        let spans = std::iter::once(literal.span).chain(again.map(|(span, _)| *span));
-        let edits: Option<Vec<Edit>> = spans
-            .map(|span| rewrite(source, span, value, &new))
-            .collect();
-        Some((new, edits?))
-    });
-    diags.push(match edits {
-        Some((new, edits)) => with_rename(diagnostic, &new, Some(edits)),
-        None => diagnostic,
-    });
+        let value = literal.scalar.text.as_ref();
+        let Some(diagnostic) = problem(&ENUM_VALUE, value, literal.span) else {
+            continue;
+        };
+        let edits = renamed(&ENUM_VALUE, value).and_then(|new| {
+            if valued || taken.get(&new) != Some(&1) {
+                return None;
+            }
+            let repeats = again.get(&at).into_iter().flatten().copied();
+            let spans = std::iter::once(literal.span).chain(repeats);
+            let edits: Option<Vec<Edit>> = spans
+                .map(|span| rewrite(source, span, value, &new))
+                .collect();
+            Some((new, edits?))
+        });
+        diags.push(match edits {
+            Some((new, edits)) => with_rename(diagnostic, &new, Some(edits)),
+            None => diagnostic,
+        });
+    }
 }
 
 #[cfg(test)]

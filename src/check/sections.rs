@@ -251,7 +251,7 @@ pub fn agent_format(model: &Model) -> Option<Diagnostic> {
 }
 
 /// Naming conventions, the reserved prefix, and names declared twice.
-pub(super) fn check_names(model: &Model, renaming: naming::Renaming, diags: &mut Diagnostics) {
+pub(super) fn check_names(model: &Model, renaming: &naming::Renaming, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
     let variables = [
         ("input name", &protocol.input),

@@ -264,22 +264,20 @@ fn check_enum(source: &Source, field: &Field, valued: bool, diags: &mut Diagnost
     if let Some((count, past)) = values.over {
         diags.push(enum_limit(count, past));
     }
-    for (at, literal) in values.values.iter().enumerate() {
-        let text = literal.scalar.text.as_ref();
-        match literal.scalar.value() {
-            Value::Str(_) => {}
-            other => {
-                let kind = match other {
-                    Value::Null => "null",
-                    Value::Bool(_) => "a boolean",
-                    _ => "a number",
-                };
-                diags.push(enum_value_not_string(text, kind, literal.span));
-                continue;
-            }
-        }
-        naming::check_enum_value(source, valued, values, at, diags);
+    for literal in &values.values {
+        let kind = match literal.scalar.value() {
+            Value::Str(_) => continue,
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            _ => "a number",
+        };
+        diags.push(enum_value_not_string(
+            &literal.scalar.text,
+            kind,
+            literal.span,
+        ));
     }
+    naming::check_enum_values(source, valued, values, diags);
     for &(at, index) in &values.repeats {
         let Some(first) = values.values.get(index as usize) else {
             continue;

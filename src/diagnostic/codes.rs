@@ -296,7 +296,9 @@ impl Code {
             // A deprecated key renamed to the key the grammar names in its
             // place: no replacement today keeps its value as written (a
             // `size` becomes the `aspectRatio` nearest it), so each is a
-            // suggestion. A replacement that kept the value would be safe.
+            // suggestion. A replacement that kept the value would make this
+            // safe, and `size`'s fix would then have to say it is a
+            // suggestion itself.
             Code::Deprecated => Some(Applicability::Suggestion),
             // A `settings.json` without `slug` given its folder's name:
             // likely (`agentc init` names an agent so), but the slug is the
