@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(id("check"), |b| {
             b.iter(|| {
                 let mut diags = Diagnostics::default();
-                check::check(&model, &mut diags);
+                check::check(&model, &source, &mut diags);
                 diags
             })
         });

@@ -166,7 +166,7 @@ pub fn compile_source(source: Source) -> FileReport {
         let protocol = syntax::lower(root, &mut diags);
         let model = Model::new(protocol);
         lap(&mut timings.lower);
-        check::check(&model, &mut diags);
+        check::check(&model, &source, &mut diags);
         model
     });
     let mut diagnostics = diags.into_vec();

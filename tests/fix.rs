@@ -115,6 +115,44 @@ fn the_fixtures_safe_fixes_as_a_diff() {
     common::snapshot_settings().bind(|| insta::assert_snapshot!("fixes", shown));
 }
 
+/// What `--unsafe-fixes` adds: for each file the unsafe fixes change
+/// further, the diff from its safely fixed text to its text fixed with
+/// both.
+#[test]
+fn the_fixtures_unsafe_fixes_as_a_diff() {
+    let root = common::root();
+    let mut shown = String::new();
+    let mut added = 0;
+    for fixture in broken_fixtures() {
+        let relative = fixture.strip_prefix(root).expect("below the root");
+        let workspace = workspace_of(&fixture);
+        holds(&workspace, relative, Applicability::Unsafe).unwrap_or_else(|problem| {
+            panic!("{}: {problem}", relative.display());
+        });
+        let safe = workspace.fix(relative, Applicability::Safe);
+        let both = workspace.fix(relative, Applicability::Unsafe);
+        for (file, change) in &both.files {
+            let safely = safe
+                .files
+                .get(file)
+                .map_or(change.before.as_str(), |c| c.after.as_str());
+            if safely == change.after {
+                continue;
+            }
+            added += 1;
+            let more = agentc::workspace::Change {
+                before: safely.to_string(),
+                after: change.after.clone(),
+            };
+            shown.push_str(&more.unified(&file.display().to_string().replace('\\', "/")));
+        }
+    }
+    // A `responseType` wrapped, names put in their case: the test cannot
+    // pass having added nothing.
+    assert!(added >= 2, "{added} files changed further");
+    common::snapshot_settings().bind(|| insta::assert_snapshot!("fixes-unsafe", shown));
+}
+
 #[test]
 fn a_fix_is_offered_with_how_sure_it_is_and_the_registry_agrees() {
     // Every fix in the fixtures is as sure as its code says, or a suggestion.

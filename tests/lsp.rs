@@ -826,12 +826,47 @@ handlers:
         fixes[0]["title"],
         "wrap in a new object type `ReplyWrapper`"
     );
+    // It changes the reply's shape: unsafe, so not the preferred fix.
+    assert_eq!(fixes[0]["isPreferred"], false, "{:#}", fixes[0]);
     let fixed = applied(text, &fixes[0]["edit"], &doc);
     assert!(
         fixed.starts_with("types:\n  ReplyWrapper:\n    response:\n      type: Reply\n  Text:\n"),
         "{fixed}"
     );
     assert!(fixed.ends_with("responseType: ReplyWrapper\n"), "{fixed}");
+    assert!(client.replace(&doc, &fixed).is_empty());
+    client.shutdown();
+}
+
+#[test]
+fn a_name_in_the_wrong_case_is_renamed_everywhere_by_a_quick_fix() {
+    let text = "\
+input:
+  companyName: { type: string }
+triggers:
+  ask: { input: {} }
+agent:
+  model: openai/gpt-4o
+  system: system
+  input: [companyName]
+handlers:
+  ask:
+    Answer:
+      block: next-message
+";
+    let mut client = Client::start(false);
+    let doc = scratch("case.yaml");
+    assert_eq!(codes(&client.open(&doc, text)), ["variable-name-case"]);
+    let fixes = quick_fixes(&mut client, &doc, 1, 4);
+    assert_eq!(fixes.len(), 1, "{fixes:#?}");
+    assert_eq!(fixes[0]["title"], "rename to `COMPANY_NAME`");
+    // It changes what the application passes: unsafe, not preferred.
+    assert_eq!(fixes[0]["isPreferred"], false, "{:#}", fixes[0]);
+    let fixed = applied(text, &fixes[0]["edit"], &doc);
+    let expected = text
+        .replace("  companyName:", "  COMPANY_NAME:")
+        .replace("[companyName]", "[companyName: COMPANY_NAME]");
+    assert_eq!(fixed, expected);
     assert!(client.replace(&doc, &fixed).is_empty());
     client.shutdown();
 }

@@ -8,7 +8,7 @@
 
 use super::FileFindings;
 use crate::check::slug_problem;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit, did_you_mean};
 use crate::emit::EmitError;
 use crate::emit::aap::AgentMeta;
 use crate::model::Model;
@@ -128,14 +128,19 @@ pub(super) fn check(
     }
     for key in REQUIRED {
         if !object.contains_key(*key) {
-            report.diagnostics.push(
+            let mut diagnostic =
                 Diagnostic::new(Code::MissingField, start, format!("`settings.json` has no `{key}`"))
                     .with_help(match *key {
                         "slug" => "add `\"slug\": \"my-agent\"` (lowercase letters, digits and dashes)",
                         "name" => "add `\"name\": \"My Agent\"`, the name people see",
                         _ => "add `\"format\": \"interactive\"` (chat) or `\"format\": \"worker\"` (background task)",
-                    }),
-            );
+                    });
+            if *key == "slug"
+                && let Some((title, edits)) = slug_from_folder(&report.source, start, entries)
+            {
+                diagnostic = diagnostic.with_fix(title, edits);
+            }
+            report.diagnostics.push(diagnostic);
         }
     }
     for (key, value) in object {
@@ -185,6 +190,49 @@ pub(super) fn check(
         }
     }
     read(object)
+}
+
+/// The fix of a `settings.json` without `slug`: `"slug": "<folder>"`
+/// written first in the object, as the folder's name, when that is a slug
+/// (`agentc init` names an agent after its folder the same way). `brace`
+/// is the object's `{`; the new entry takes the spacing of the first one.
+/// None when the file's name has no folder in it (`settings.json` named
+/// from inside its folder).
+fn slug_from_folder(
+    source: &Source,
+    brace: Span,
+    entries: &[Entry],
+) -> Option<(String, Vec<Edit>)> {
+    let folder = std::path::Path::new(source.name())
+        .parent()?
+        .file_name()?
+        .to_str()?;
+    if !crate::check::is_slug(folder) {
+        return None;
+    }
+    let text = source.text();
+    if text.get(brace.range())? != "{" {
+        return None;
+    }
+    let entry = format!("\"slug\": \"{folder}\"");
+    let edit = match entries.first() {
+        Some(first) => {
+            let at = first.key.span.start as usize;
+            let between = text.get(brace.end as usize..at)?;
+            if !between.chars().all(char::is_whitespace) || !text[at..].starts_with('"') {
+                return None;
+            }
+            Edit {
+                span: Span::empty(at),
+                text: format!("{entry},{between}"),
+            }
+        }
+        None => Edit {
+            span: Span::empty(brace.end as usize),
+            text: entry.clone(),
+        },
+    };
+    Some((format!("add `{entry}`, the folder's name"), vec![edit]))
 }
 
 /// The settings in `object`, when its keys have the types and choices

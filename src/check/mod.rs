@@ -15,11 +15,10 @@ mod unions;
 
 pub use naming::{is_slug, slug_problem};
 pub use sections::agent_format;
-#[cfg(feature = "lsp")]
-pub(crate) use types::wrapper_for;
 
 use crate::diagnostic::Diagnostics;
 use crate::model::Model;
+use crate::source::Source;
 use crate::syntax::{FieldContext, TypeDefKind};
 use flow::{check_output, check_sequence};
 use references::{Facts, Scope};
@@ -27,18 +26,23 @@ use sections::{check_declarations, check_format, check_handlers, check_names};
 use settings::check_config;
 use types::{check_field, check_response_type};
 
-pub fn check(model: &Model, diags: &mut Diagnostics) {
+/// `source` is the text `model` was lowered from: a fix's edits are
+/// placed in it (its indentation, its line endings).
+pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
+    let renaming = naming::Renaming::new(model, source);
     for def in &protocol.types {
-        naming::check_type_name(&def.name, diags);
+        naming::check_type_name(&renaming, &def.name, diags);
         match &def.kind {
             TypeDefKind::Object(properties) => {
+                naming::check_property_names(&renaming, properties, diags);
                 for property in properties {
-                    naming::check_property_name(&property.name, diags);
-                    check_field(model, property, FieldContext::Property, diags);
+                    check_field(model, source, property, FieldContext::Property, diags);
                 }
             }
-            TypeDefKind::Array(field) => check_field(model, field, FieldContext::ArrayType, diags),
+            TypeDefKind::Array(field) => {
+                check_field(model, source, field, FieldContext::ArrayType, diags)
+            }
             TypeDefKind::Union(union) => unions::check_union(model, def, union, diags),
             TypeDefKind::Invalid => {}
         }
@@ -52,32 +56,32 @@ pub fn check(model: &Model, diags: &mut Diagnostics) {
     ];
     for (fields, context) in sections {
         for field in fields {
-            check_field(model, field, context, diags);
+            check_field(model, source, field, context, diags);
         }
     }
     for trigger in &protocol.triggers {
         for field in &trigger.input {
-            check_field(model, field, FieldContext::TriggerInput, diags);
+            check_field(model, source, field, FieldContext::TriggerInput, diags);
         }
     }
     for tool in &protocol.tools {
         for parameter in &tool.parameters {
-            check_field(model, parameter, FieldContext::Parameter, diags);
+            check_field(model, source, parameter, FieldContext::Parameter, diags);
         }
     }
     for block in protocol.blocks() {
         if let Some(response_type) = &block.response_type {
-            check_response_type(model, response_type, diags);
+            check_response_type(model, source, response_type, diags);
         }
     }
-    check_protocol(model, diags);
+    check_protocol(model, &renaming, diags);
 }
 
 /// The rules of the protocol around the types: its sections, names,
 /// thread configurations, cross-references and the order of its blocks.
-fn check_protocol(model: &Model, diags: &mut Diagnostics) {
+fn check_protocol(model: &Model, renaming: &naming::Renaming, diags: &mut Diagnostics) {
     check_format(model, diags);
-    check_names(model, diags);
+    check_names(model, renaming, diags);
     check_declarations(model, diags);
     check_handlers(model, diags);
     let facts = Facts::new(model);

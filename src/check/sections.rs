@@ -7,6 +7,7 @@ use super::naming;
 use super::references::{TOOL, check_listed, unknown};
 use super::settings::check_presentation;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, article};
+use crate::model::resolve::SymbolKind;
 use crate::model::{Model, format};
 use crate::span::Span;
 use crate::syntax::{Field, Name};
@@ -250,7 +251,7 @@ pub fn agent_format(model: &Model) -> Option<Diagnostic> {
 }
 
 /// Naming conventions, the reserved prefix, and names declared twice.
-pub(super) fn check_names(model: &Model, diags: &mut Diagnostics) {
+pub(super) fn check_names(model: &Model, renaming: &naming::Renaming, diags: &mut Diagnostics) {
     let protocol = &model.protocol;
     let variables = [
         ("input name", &protocol.input),
@@ -259,32 +260,47 @@ pub(super) fn check_names(model: &Model, diags: &mut Diagnostics) {
     ];
     for (what, fields) in variables {
         for field in fields {
-            naming::check_variable_name(what, &field.name, diags);
+            naming::check_variable_name(renaming, what, &field.name, diags);
         }
     }
     for trigger in &protocol.triggers {
         for field in &trigger.input {
-            naming::check_variable_name("trigger input name", &field.name, diags);
+            naming::check_variable_name(renaming, "trigger input name", &field.name, diags);
         }
     }
     let slugs = protocol
         .triggers
         .iter()
-        .map(|t| ("trigger name", &t.name))
-        .chain(protocol.tools.iter().map(|t| ("tool name", &t.name)))
-        .chain(protocol.skills.iter().map(|s| ("skill name", &s.name)))
+        .map(|t| ("trigger name", SymbolKind::Trigger, &t.name))
+        .chain(
+            protocol
+                .tools
+                .iter()
+                .map(|t| ("tool name", SymbolKind::Tool, &t.name)),
+        )
+        .chain(
+            protocol
+                .skills
+                .iter()
+                .map(|s| ("skill name", SymbolKind::Skill, &s.name)),
+        )
         .chain(
             protocol
                 .mcp_servers
                 .iter()
-                .map(|m| ("MCP server name", &m.name)),
+                .map(|m| ("MCP server name", SymbolKind::McpServer, &m.name)),
         )
-        .chain(protocol.workers.iter().map(|w| ("worker name", &w.name)));
-    for (what, name) in slugs {
+        .chain(
+            protocol
+                .workers
+                .iter()
+                .map(|w| ("worker name", SymbolKind::Worker, &w.name)),
+        );
+    for (what, kind, name) in slugs {
         if name.text.starts_with(RESERVED_PREFIX) {
             diags.push(reserved_name(what, name));
         } else {
-            naming::check_slug(what, name, diags);
+            naming::check_slug(renaming, what, kind, name, diags);
         }
     }
     let prompts = protocol

@@ -2,8 +2,9 @@
 //! name in a type expression; a `responseType`.
 
 use super::naming;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest, thousands};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit, Near, nearest, thousands};
 use crate::model::Model;
+use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::{
     Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind, quote_type,
@@ -186,10 +187,25 @@ fn builtin_alias(name: &str) -> Option<&'static str> {
 /// A field's type, `items`, `enum` and `const`.
 pub(super) fn check_field(
     model: &Model,
+    source: &Source,
     field: &Field,
     context: FieldContext,
     diags: &mut Diagnostics,
 ) {
+    check_field_in(model, source, field, context, false, diags);
+}
+
+/// `outer_value`: a field this one is the `items` of has a `default` or
+/// `const`, which may name this one's enum values.
+fn check_field_in(
+    model: &Model,
+    source: &Source,
+    field: &Field,
+    context: FieldContext,
+    outer_value: bool,
+    diags: &mut Diagnostics,
+) {
+    let valued = outer_value || field.default.is_some() || field.const_value.is_some();
     if let Some(ty) = &field.ty {
         check_type_expr(model, ty, diags);
         if ty.kind == TypeExprKind::Array && field.items.is_none() {
@@ -197,9 +213,9 @@ pub(super) fn check_field(
         }
     }
     if let Some(items) = &field.items {
-        check_field(model, items, FieldContext::Items, diags);
+        check_field_in(model, source, items, FieldContext::Items, valued, diags);
     }
-    check_enum(field, diags);
+    check_enum(source, field, valued, diags);
     check_const(field, diags);
 }
 
@@ -223,7 +239,8 @@ fn check_type_expr(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
     }
 }
 
-fn check_enum(field: &Field, diags: &mut Diagnostics) {
+/// `valued`: a `default` or `const` may name the values.
+fn check_enum(source: &Source, field: &Field, valued: bool, diags: &mut Diagnostics) {
     let Some(values) = &field.enum_values else {
         return;
     };
@@ -248,21 +265,19 @@ fn check_enum(field: &Field, diags: &mut Diagnostics) {
         diags.push(enum_limit(count, past));
     }
     for literal in &values.values {
-        let text = literal.scalar.text.as_ref();
-        match literal.scalar.value() {
-            Value::Str(_) => {}
-            other => {
-                let kind = match other {
-                    Value::Null => "null",
-                    Value::Bool(_) => "a boolean",
-                    _ => "a number",
-                };
-                diags.push(enum_value_not_string(text, kind, literal.span));
-                continue;
-            }
-        }
-        naming::check_enum_value(text, literal.span, diags);
+        let kind = match literal.scalar.value() {
+            Value::Str(_) => continue,
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            _ => "a number",
+        };
+        diags.push(enum_value_not_string(
+            &literal.scalar.text,
+            kind,
+            literal.span,
+        ));
     }
+    naming::check_enum_values(source, valued, values, diags);
     for &(at, index) in &values.repeats {
         let Some(first) = values.values.get(index as usize) else {
             continue;
@@ -319,7 +334,12 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
 }
 
 /// `responseType` names an object type; anything else is wrapped.
-pub(super) fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Diagnostics) {
+pub(super) fn check_response_type(
+    model: &Model,
+    source: &Source,
+    expr: &TypeExpr,
+    diags: &mut Diagnostics,
+) {
     let written = expr.display();
     let what = match &expr.kind {
         TypeExprKind::Named(name) => match model.lookup(name).map(|id| &model.def(id).kind) {
@@ -356,12 +376,100 @@ pub(super) fn check_response_type(model: &Model, expr: &TypeExpr, diags: &mut Di
             )
         }
     };
-    diags.push(invalid_response_type(&what, help, expr.span));
+    let mut diagnostic = invalid_response_type(&what, help, expr.span);
+    if let Some((title, edits)) = wrap_response_type(model, source, expr) {
+        diagnostic = diagnostic.with_fix(title, edits);
+    }
+    diags.push(diagnostic);
 }
 
-/// The object type the help (and an editor's quick fix) wraps a
-/// `responseType` in: its name and its one property.
-pub(crate) fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
+/// The fix of a `responseType` that is a union, a primitive or a list: a
+/// new object type with one property of that type, declared first under
+/// `types:` (or in a new `types:` section), and used as the
+/// `responseType`. Made only where the edit is sure to read right: the
+/// `types:` entries in block style, or no `types:` section and the
+/// sections at column 0.
+fn wrap_response_type(
+    model: &Model,
+    source: &Source,
+    expr: &TypeExpr,
+) -> Option<(String, Vec<Edit>)> {
+    match &expr.kind {
+        TypeExprKind::Named(name) => {
+            let def = model.def(model.lookup(name)?);
+            if !matches!(def.kind, TypeDefKind::Union(_) | TypeDefKind::Array(_)) {
+                return None;
+            }
+        }
+        TypeExprKind::List(_) | TypeExprKind::Builtin(_) => {}
+        TypeExprKind::Array | TypeExprKind::Object => return None,
+    }
+    let (wrapper, property) = wrapper_for(expr);
+    let wrapper = free_name(model, &wrapper)?;
+    let written = quote_type(&expr.display());
+    // In the file's own line ending.
+    let nl = if source.text().contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let declaration = |indent: &str| {
+        format!("{wrapper}:{nl}{indent}  {property}:{nl}{indent}    type: {written}{nl}{indent}")
+    };
+    let insert = match model.protocol.types.first() {
+        Some(first) => {
+            let at = first.name.span.start as usize;
+            let (line, _) = source.utf16_position(at);
+            let start = source.line_range(line)?.start;
+            let indent = source.text().get(start..at)?;
+            if indent.is_empty() || !indent.chars().all(|c| c == ' ') {
+                return None;
+            }
+            Edit {
+                span: Span::empty(at),
+                text: declaration(indent),
+            }
+        }
+        None if model.protocol.section("types").is_some() => return None,
+        None => {
+            let at = model
+                .protocol
+                .sections
+                .first()
+                .map_or(0, |s| s.span.start as usize);
+            let (_, column) = source.utf16_position(at);
+            if column != 0 {
+                return None;
+            }
+            Edit {
+                span: Span::empty(at),
+                text: format!("types:{nl}  {}{nl}", declaration("  ").trim_end()),
+            }
+        }
+    };
+    let usage = Edit {
+        span: expr.span,
+        text: wrapper.clone(),
+    };
+    Some((
+        format!("wrap in a new object type `{wrapper}`"),
+        vec![insert, usage],
+    ))
+}
+
+/// `name`, or `name2`, `name3`, ... when it is taken.
+fn free_name(model: &Model, name: &str) -> Option<String> {
+    if model.lookup(name).is_none() {
+        return Some(name.to_string());
+    }
+    (2..u32::MAX)
+        .map(|n| format!("{name}{n}"))
+        .find(|candidate| model.lookup(candidate).is_none())
+}
+
+/// The object type the help (and its fix) wraps a `responseType` in: its
+/// name and its one property.
+fn wrapper_for(expr: &TypeExpr) -> (String, &'static str) {
     match &expr.kind {
         TypeExprKind::Named(name) => (format!("{name}Wrapper"), "response"),
         TypeExprKind::List(element) => (

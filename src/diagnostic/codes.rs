@@ -289,6 +289,32 @@ impl Code {
             | Code::InvalidSuppression
             | Code::UnusedSuppression
             | Code::UnusedBaselineEntry => Some(Applicability::Safe),
+            // A `responseType` wrapped in a new object type: the name of
+            // the type and of its one property are invented, and the reply
+            // a consumer receives changes shape (`{ response: ... }`).
+            Code::InvalidResponseType => Some(Applicability::Unsafe),
+            // A deprecated key renamed to the key the grammar names in its
+            // place: no replacement today keeps its value as written (a
+            // `size` becomes the `aspectRatio` nearest it), so each is a
+            // suggestion. A replacement that kept the value would make this
+            // safe, and `size`'s fix would then have to say it is a
+            // suggestion itself.
+            Code::Deprecated => Some(Applicability::Suggestion),
+            // A `settings.json` without `slug` given its folder's name:
+            // likely (`agentc init` names an agent so), but the slug is the
+            // agent's identity on the platform, which only a person knows
+            // (the folder may be a copy, or the agent deployed as another).
+            Code::MissingField => Some(Applicability::Unsafe),
+            // A name put in its case, at its declaration and every use the
+            // model knows (none where the new name is taken, or one of its
+            // places is written with escapes): the protocol means the
+            // same, but the contract a consumer sees (a property, a value,
+            // a tool's or trigger's name) changes.
+            Code::PropertyNameCase
+            | Code::EnumValueCase
+            | Code::SlugNameCase
+            | Code::VariableNameCase
+            | Code::InvalidTypeName => Some(Applicability::Unsafe),
             _ => None,
         }
     }

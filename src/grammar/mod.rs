@@ -275,6 +275,18 @@ pub struct Deprecation {
     pub note: Option<&'static str>,
     /// The editor schema's `deprecationMessage`.
     pub summary: &'static str,
+    /// The key that replaces it, where one means the same thing.
+    pub replacement: Option<Replacement>,
+}
+
+/// A key that replaces a deprecated one, and how a value carries over.
+#[derive(Debug)]
+pub struct Replacement {
+    pub key: &'static str,
+    /// Each old value and the new value closest to it; empty when every
+    /// value carries over unchanged. Where values are rewritten, the fix
+    /// is a suggestion: the new value is near the old, not the same.
+    pub values: &'static [(&'static str, &'static str)],
 }
 
 /// The three forms of a named type. Which one a definition takes is

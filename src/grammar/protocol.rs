@@ -57,6 +57,7 @@ pub const SECTIONS: &[Key] = &[
             help: "persist state with a tool your application implements, called from a `tool-call` block or by the model",
             note: Some("resources still work for now, but may be removed in a future major version"),
             summary: "`resources` are deprecated: persist state with a tool your application implements",
+            replacement: None,
         }),
     Key::new("variables", MapOf(&VARIABLES), "Internal variables, by UPPERCASE_SNAKE_CASE name: block outputs and working state, never synced to the consumer."),
     Key::new("triggers", MapOf(&TRIGGERS), "The ways the agent is invoked, by lowercase-with-dashes name; each needs a handler under `handlers`."),
@@ -505,6 +506,9 @@ pub static CONTEXT_MANAGEMENT: Place = Place {
             help: "write `recentPercent:`, the fraction of the context window kept verbatim, as in `recentPercent: 0.3`",
             note: None,
             summary: "`recentWindow` is deprecated and ignored: write `recentPercent`",
+            // A count of messages, not a fraction of the window: no value
+            // of one is a value of the other.
+            replacement: None,
         }),
     ]],
     closed: true,
@@ -647,6 +651,7 @@ pub static BLOCKS: [Place; 11] = [
             help: "persist state with a `tool-call` to a tool your application implements",
             note: Some("resources are superseded by tools; the block still runs for now"),
             summary: "the `set-resource` block is deprecated: persist state with a `tool-call`",
+            replacement: None,
         }),
         ..block_kind!(
             "set-resource",
@@ -697,6 +702,11 @@ pub static BLOCKS: [Place; 11] = [
                 help: "write `aspectRatio:` instead, as in `aspectRatio: \"16:9\"`",
                 note: None,
                 summary: "`size` is deprecated: write `aspectRatio`",
+                // DALL-E 3's sizes, by the aspect ratio of their shape.
+                replacement: Some(Replacement {
+                    key: "aspectRatio",
+                    values: &[("1024x1024", "1:1"), ("1792x1024", "16:9"), ("1024x1792", "9:16")],
+                }),
             }),
             Key::new("referenceImages", Names(Refers::Variable), "Variables holding images to edit or transform."),
             OUTPUT.doc("The variable that receives the image."),

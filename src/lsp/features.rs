@@ -4,12 +4,11 @@
 use super::Analysis;
 use super::convert::{self, Encoding};
 use crate::Code;
-use crate::diagnostic::{Applicability, Diagnostics, Edit};
+use crate::diagnostic::{Applicability, Diagnostics};
 use crate::emit::{self, Selection, Target};
 use crate::model::resolve::{Occurrence, SymbolKind, unquoted};
 use crate::source::Source;
 use crate::span::Span;
-use crate::syntax::{TypeDefKind, TypeExprKind};
 use lsp_server::{ErrorCode, ResponseError};
 use lsp_types as lsp;
 use std::collections::HashMap;
@@ -358,8 +357,8 @@ pub fn fix_all(
 }
 
 /// The quick fixes for the diagnostics in `range`: each diagnostic's own
-/// fix ("did you mean", quoting a shorthand), and for a `responseType`
-/// that is not an object type, a wrapper type declared and used.
+/// fix ("did you mean", quoting a shorthand, a `responseType` wrapped),
+/// preferred when it is safe.
 pub fn code_actions(
     analysis: &Analysis,
     range: lsp::Range,
@@ -385,9 +384,6 @@ pub fn code_actions(
                 fix.edits.clone(),
                 fix.applicability == Applicability::Safe,
             )),
-            None if diagnostic.code == Code::InvalidResponseType => {
-                wrap_response_type(analysis, span).map(|(title, edits)| (title, edits, true))
-            }
             None => None,
         };
         let Some((title, edits, preferred)) = fix else {
@@ -418,91 +414,4 @@ pub fn code_actions(
         }));
     }
     actions
-}
-
-/// For `responseType: T` where `T` is a union, a primitive or a list: a new
-/// object type with one property of that type, declared first under
-/// `types:` (or in a new `types:` section), and used as the
-/// `responseType`. Offered only where the edit is sure to read right: the
-/// `types:` entries in block style.
-fn wrap_response_type(analysis: &Analysis, span: Span) -> Option<(String, Vec<Edit>)> {
-    let model = analysis.compilation.model.as_ref()?;
-    let source = &analysis.compilation.source;
-    let expr = model
-        .protocol
-        .blocks()
-        .filter_map(|block| block.response_type.as_ref())
-        .find(|expr| expr.span == span)?;
-    match &expr.kind {
-        TypeExprKind::Named(name) => {
-            let def = model.def(model.lookup(name)?);
-            if !matches!(def.kind, TypeDefKind::Union(_) | TypeDefKind::Array(_)) {
-                return None;
-            }
-        }
-        TypeExprKind::List(_) | TypeExprKind::Builtin(_) => {}
-        TypeExprKind::Array | TypeExprKind::Object => return None,
-    }
-    let (wrapper, property) = crate::check::wrapper_for(expr);
-    let wrapper = free_name(model, &wrapper);
-    let written = crate::syntax::quote_type(&expr.display());
-    // In the file's own line ending.
-    let nl = if source.text().contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let declaration = |indent: &str| {
-        format!("{wrapper}:{nl}{indent}  {property}:{nl}{indent}    type: {written}{nl}{indent}")
-    };
-    let insert = match model.protocol.types.first() {
-        Some(first) => {
-            let at = first.name.span.start as usize;
-            let (line, _) = source.utf16_position(at);
-            let start = source.line_range(line)?.start;
-            let indent = &source.text()[start..at];
-            if !indent.chars().all(|c| c == ' ') {
-                return None;
-            }
-            Edit {
-                span: Span::empty(at),
-                text: declaration(indent),
-            }
-        }
-        None if model.protocol.section("types").is_some() => return None,
-        None => {
-            let at = model
-                .protocol
-                .sections
-                .first()
-                .map_or(0, |s| s.span.start as usize);
-            let (_, column) = source.utf16_position(at);
-            if column != 0 {
-                return None;
-            }
-            Edit {
-                span: Span::empty(at),
-                text: format!("types:{nl}  {}{nl}", declaration("  ").trim_end()),
-            }
-        }
-    };
-    let usage = Edit {
-        span: expr.span,
-        text: wrapper.clone(),
-    };
-    Some((
-        format!("wrap in a new object type `{wrapper}`"),
-        vec![insert, usage],
-    ))
-}
-
-/// `name`, or `name2`, `name3`, ... when it is taken.
-fn free_name(model: &crate::Model, name: &str) -> String {
-    if model.lookup(name).is_none() {
-        return name.to_string();
-    }
-    (2..)
-        .map(|n| format!("{name}{n}"))
-        .find(|candidate| model.lookup(candidate).is_none())
-        .unwrap_or_default()
 }

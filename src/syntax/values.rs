@@ -4,7 +4,7 @@
 
 use super::{Lower, Name, list};
 use crate::diagnostic::{Code, Diagnostic, nearest};
-use crate::grammar::{self, Deprecation, Key, Place, Value as Kind};
+use crate::grammar::{self, Deprecation, Key, Place, Replacement, Value as Kind};
 use crate::span::Span;
 use crate::yaml::{Entry, Node, NodeKind, Scalar, ScalarStyle, Value};
 
@@ -54,22 +54,23 @@ impl Lower<'_> {
         }
         for entry in body {
             if let Some(deprecation) = place.key(&entry.key.text).and_then(|key| key.deprecated) {
-                let help = match entry.key.text.as_ref() {
-                    "size" => size_help(&entry.value),
+                let help = match &deprecation.replacement {
+                    Some(replacement) if !replacement.values.is_empty() => {
+                        replaced_help(replacement, &entry.value)
+                    }
                     _ => deprecation.help.to_string(),
                 };
-                self.deprecated(entry.key.span, deprecation, help);
+                let mut diagnostic = deprecated(entry.key.span, deprecation, help);
+                if let Some((title, edits)) = replace(deprecation, entry, body) {
+                    diagnostic = diagnostic.with_fix(title, edits);
+                }
+                self.push(diagnostic);
             }
         }
     }
 
     pub(super) fn deprecated(&mut self, span: Span, deprecation: &Deprecation, help: String) {
-        let mut diagnostic =
-            Diagnostic::new(Code::Deprecated, span, deprecation.message).with_help(help);
-        if let Some(note) = deprecation.note {
-            diagnostic = diagnostic.with_note(note);
-        }
-        self.push(diagnostic);
+        self.push(deprecated(span, deprecation, help));
     }
 
     /// Reports each key `place` requires that `body` leaves out, at `name`,
@@ -423,19 +424,68 @@ impl Lower<'_> {
     }
 }
 
-/// The help for `size` on `generate-image`: the ratio its size had, when
-/// it is one of the three the platform took.
-fn size_help(value: &Node) -> String {
-    let ratio = value.as_scalar().and_then(|size| match size.text.as_ref() {
-        "1024x1024" => Some("1:1"),
-        "1792x1024" => Some("16:9"),
-        "1024x1792" => Some("9:16"),
-        _ => None,
-    });
-    match ratio {
-        Some(ratio) => format!("write `aspectRatio: \"{ratio}\"` instead"),
-        None => "write `aspectRatio:` instead, as in `aspectRatio: \"16:9\"`".to_string(),
+fn deprecated(span: Span, deprecation: &Deprecation, help: String) -> Diagnostic {
+    let diagnostic = Diagnostic::new(Code::Deprecated, span, deprecation.message).with_help(help);
+    match deprecation.note {
+        Some(note) => diagnostic.with_note(note),
+        None => diagnostic,
     }
+}
+
+/// The value that replaces `value` under the replacement's key, when the
+/// replacement rewrites values and knows this one.
+fn replaced_value(replacement: &Replacement, value: &Node) -> Option<&'static str> {
+    let old = value.as_scalar()?;
+    replacement
+        .values
+        .iter()
+        .find(|(from, _)| *from == old.text)
+        .map(|(_, to)| *to)
+}
+
+/// The help for a deprecated key whose replacement rewrites values (`size`
+/// on `generate-image`): the value its value becomes, when it is known.
+fn replaced_help(replacement: &Replacement, value: &Node) -> String {
+    let key = replacement.key;
+    match replaced_value(replacement, value) {
+        Some(new) => format!("write `{key}: \"{new}\"` instead"),
+        None => match replacement.values.first() {
+            Some((_, example)) => format!("write `{key}:` instead, as in `{key}: \"{example}\"`"),
+            None => format!("write `{key}:` instead"),
+        },
+    }
+}
+
+/// The fix of a deprecated key the grammar names a replacement for: the
+/// key renamed (and its value rewritten, where the replacement rewrites
+/// values and knows this one). None where the replacement is already
+/// there, which the rename would repeat.
+fn replace(
+    deprecation: &Deprecation,
+    entry: &Entry,
+    body: &[Entry],
+) -> Option<(String, Vec<crate::diagnostic::Edit>)> {
+    use crate::diagnostic::Edit;
+    let replacement = deprecation.replacement.as_ref()?;
+    if body.iter().any(|e| e.key.text == replacement.key) {
+        return None;
+    }
+    let key = Edit {
+        span: entry.key.span,
+        text: replacement.key.to_string(),
+    };
+    if replacement.values.is_empty() {
+        return Some((format!("rename to `{}`", replacement.key), vec![key]));
+    }
+    let new = replaced_value(replacement, &entry.value)?;
+    let value = Edit {
+        span: entry.value.span,
+        text: format!("\"{new}\""),
+    };
+    Some((
+        format!("write `{}: \"{new}\"`", replacement.key),
+        vec![key, value],
+    ))
 }
 
 /// "a valid `display`" for a key; "a block kind" stays as written.

@@ -20,7 +20,7 @@
 use super::Workspace;
 use crate::agent::{self, Buffers};
 use crate::config::Config;
-use crate::diagnostic::{Applicability, Edit, Fix};
+use crate::diagnostic::{Applicability, Code, Diagnostic, Edit, Fix};
 use crate::files::Reach;
 use crate::{FileReport, Severity};
 use std::collections::BTreeMap;
@@ -224,17 +224,32 @@ fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf
 
 /// The fixes of a report that `--fix` may make in its file: at most as
 /// unsure as `least_sure` (never a suggestion), that fit the text, and, in
-/// a file that does not parse, only those of its parse problems.
+/// a file that does not parse, only those of its parse problems. A
+/// suppression repaired (its code's typo, its `:`) silences what it was
+/// written for only once the file is checked again: until then, the
+/// problems it is for are not fixed (a name renamed that a person chose to
+/// keep), only the repairs are made.
 pub fn fixes_of(report: &FileReport, least_sure: Applicability) -> Vec<&Fix> {
     let least_sure = least_sure.min(Applicability::Unsafe);
     let parses = parses(report);
+    let text = report.source.text();
+    let fixable = |d: &&Diagnostic| {
+        (parses || !d.code.can_be_silenced())
+            && d.fix.as_deref().is_some_and(|fix| {
+                fix.applicability <= least_sure && !fix.edits.is_empty() && fix.fits(text)
+            })
+    };
+    let repairs = report
+        .diagnostics
+        .iter()
+        .filter(fixable)
+        .any(|d| d.code == Code::InvalidSuppression);
     report
         .diagnostics
         .iter()
-        .filter(|d| parses || !d.code.can_be_silenced())
+        .filter(fixable)
+        .filter(|d| !repairs || d.code == Code::InvalidSuppression || !d.code.can_be_silenced())
         .filter_map(|d| d.fix.as_deref())
-        .filter(|fix| fix.applicability <= least_sure && !fix.edits.is_empty())
-        .filter(|fix| fix.fits(report.source.text()))
         .collect()
 }
 
