@@ -16,11 +16,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
 
-/// Runs `agentc gen`: exit 2 when the jobs cannot run (no language, a
+/// Runs `agentc gen`, once or (`--watch`) again on each change.
+pub(crate) fn run(args: GenArgs) -> ExitCode {
+    match args.watch {
+        true => super::watch::run(&args.paths, !args.no_clear, |_| once(&args)),
+        false => once(&args),
+    }
+}
+
+/// One `agentc gen`: exit 2 when the jobs cannot run (no language, a
 /// broken configuration, a file it would not overwrite, a path that gives
 /// nothing), 1 when a protocol has errors or (`--check`) a file is stale,
 /// else 0.
-pub(crate) fn run(args: GenArgs) -> ExitCode {
+fn once(args: &GenArgs) -> ExitCode {
     let choice = ConfigChoice::from_flags(args.config.clone(), args.no_config);
     let mut configs = project::Configs::new(choice.clone());
     let here = configs.of(Path::new("."));
@@ -106,7 +114,7 @@ pub(crate) fn run(args: GenArgs) -> ExitCode {
     let mut reports = generated.reports;
     let (all, orphans, printed) = (generated.files, generated.orphans, generated.printed);
     if args.check {
-        reports.extend(generate::stale(&all, &regenerate(&args)));
+        reports.extend(generate::stale(&all, &regenerate(args)));
         reports.extend(orphans.iter().map(|path| generate::orphan(path)));
     } else if !args.stdout {
         failures.extend(generate::write_all(&all));
