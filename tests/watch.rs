@@ -306,3 +306,15 @@ fn watch_refuses_what_answers_once() {
         );
     }
 }
+
+#[test]
+fn a_path_whose_folder_is_not_there_is_not_watched() {
+    // Not the nearest folder that is there (the disk's root): exit 2.
+    let output = common::agentc(&["check", "--watch", "/no/such/folder/protocol.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        common::stderr(&output).contains("cannot be watched: neither it nor its folder is there"),
+        "{}",
+        common::stderr(&output)
+    );
+}

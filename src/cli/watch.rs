@@ -28,7 +28,13 @@ pub(crate) fn run(
         return ExitCode::from(2);
     }
     let clear = clear && std::io::stdout().is_terminal();
-    let folders = watch::folders(paths);
+    let folders = match watch::folders(paths) {
+        Ok(folders) => folders,
+        Err(error) => {
+            say!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let watched = watch::watch(paths, watch::QUIET, &stop, |changed| {
         if clear {
             let mut out = std::io::stdout().lock();

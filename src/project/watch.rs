@@ -35,22 +35,44 @@ const LONGEST: Duration = Duration::from_secs(2);
 
 /// The folders watching `paths` means (the current folder for none): with
 /// their links resolved (as the system names what changed), each once,
-/// none inside another.
-pub fn folders(paths: &[PathBuf]) -> Vec<PathBuf> {
+/// none inside another. A folder is itself; a file, or a path not there
+/// yet, its folder; a glob, the folder before its first wildcard. A path
+/// whose folder is not there either is an error, not a watch of whatever
+/// folder above it exists (the whole disk, for `/no/such/path`).
+pub fn folders(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let here = [PathBuf::from(".")];
     let paths = match paths.is_empty() {
         true => &here[..],
         false => paths,
     };
-    let mut found: Vec<PathBuf> = paths
-        .iter()
-        .map(|path| {
-            let path = absolute(path);
-            path.ancestors()
-                .find_map(|p| disk::real_path(p).ok().filter(|real| real.is_dir()))
-                .unwrap_or(path)
-        })
-        .collect();
+    let mut found = Vec::with_capacity(paths.len());
+    for given in paths {
+        let path = absolute(given);
+        let wild = path.components().position(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .contains(['*', '?', '[', '{'])
+        });
+        let candidates: Vec<&Path> = match wild {
+            // The folder before the first wildcard.
+            Some(at) => path
+                .ancestors()
+                .skip(path.components().count() - at)
+                .take(1)
+                .collect(),
+            None => path.ancestors().take(2).collect(),
+        };
+        let folder = candidates
+            .into_iter()
+            .find_map(|p| disk::real_path(p).ok().filter(|real| real.is_dir()))
+            .ok_or_else(|| {
+                format!(
+                    "`{}` cannot be watched: neither it nor its folder is there",
+                    given.display()
+                )
+            })?;
+        found.push(folder);
+    }
     found.sort();
     found.dedup();
     let all = found.clone();
@@ -58,7 +80,7 @@ pub fn folders(paths: &[PathBuf]) -> Vec<PathBuf> {
         !all.iter()
             .any(|other| other != folder && folder.starts_with(other))
     });
-    found
+    Ok(found)
 }
 
 /// Watches `paths` ([`folders`]); calls `run` with no change first, then
@@ -76,7 +98,7 @@ pub fn watch(
     stop: &AtomicBool,
     mut run: impl FnMut(&[PathBuf]) -> Vec<PathBuf>,
 ) -> Result<(), String> {
-    let roots = folders(paths);
+    let roots = folders(paths)?;
     let (send, events) = mpsc::channel::<notify::Result<Event>>();
     let mut watcher = notify::recommended_watcher(send)
         .map_err(|error| format!("the folders cannot be watched: {error}"))?;
@@ -231,13 +253,18 @@ mod tests {
 
     #[test]
     fn a_file_or_glob_is_watched_by_its_folder() {
-        let here = crate::disk::real_path(Path::new(".")).unwrap();
-        let cargo = PathBuf::from("Cargo.toml");
-        let glob = PathBuf::from("src/*/nothing-*.rs");
-        let here = [here];
-        assert_eq!(folders(&[cargo]), here);
-        assert_eq!(folders(&[glob]), [here[0].join("src")]);
-        assert_eq!(folders(&[PathBuf::from("src"), PathBuf::from(".")]), here);
-        assert_eq!(folders(&[]), here);
+        let here = [crate::disk::real_path(Path::new(".")).unwrap()];
+        let path = |p: &str| PathBuf::from(p);
+        assert_eq!(folders(&[path("Cargo.toml")]), Ok(here.to_vec()));
+        assert_eq!(folders(&[path("not-yet.yaml")]), Ok(here.to_vec()));
+        assert_eq!(
+            folders(&[path("src/*/nothing-*.rs")]),
+            Ok(vec![here[0].join("src")])
+        );
+        assert_eq!(folders(&[path("src"), path(".")]), Ok(here.to_vec()));
+        assert_eq!(folders(&[]), Ok(here.to_vec()));
+        // Never the disk's root, for a path that is not there.
+        assert!(folders(&[path("/no/such/folder/protocol.yaml")]).is_err());
+        assert!(folders(&[path("no-such/*/protocol.yaml")]).is_err());
     }
 }
