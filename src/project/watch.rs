@@ -115,8 +115,12 @@ pub fn watch(
         if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
+        // Until the quiet moment would be over, looking at `stop` at
+        // least every POLL.
         let wait = match since {
-            Some(_) => quiet.min(POLL),
+            Some(first) => quiet
+                .saturating_sub(first.elapsed())
+                .clamp(Duration::from_millis(1), POLL),
             None => POLL,
         };
         let quiet_now = match events.recv_timeout(wait) {
