@@ -29,6 +29,7 @@ pub mod source;
 pub mod span;
 pub mod syntax;
 pub mod validate;
+pub mod watch;
 pub mod workspace;
 pub mod yaml;
 

@@ -31,6 +31,7 @@ const LAYERS: &[&str] = &[
     "codegen",
     "config",
     "init",
+    "watch",
     "render",
     "workspace",
     "project",
@@ -55,6 +56,10 @@ const OUTER: &[(&str, &[&str])] = &[
     ("walk::", &["src/project/"]),
     ("gix", &["src/diff/git.rs"]),
     ("rayon", &["src/project/run.rs"]),
+    // Watching folders (`watch`): the adapter only; Ctrl-C is the
+    // binary's.
+    ("notify::", &["src/project/watch.rs"]),
+    ("ctrlc::", &[]),
     // The disk (`disk`): only its module reads, writes or lists files;
     // the files that do what agentc does with files on disk call it.
     (FS, &["src/disk/"]),
@@ -76,6 +81,7 @@ const DISK: &[&str] = &[
     "src/project/generate.rs",
     "src/project/init.rs",
     "src/project/baseline.rs",
+    "src/project/watch.rs",
     "src/lsp/",
 ];
 

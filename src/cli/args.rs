@@ -44,7 +44,8 @@ Exit codes:
 Exit codes:
   0  no errors (with --deny-warnings, no warnings either)
   1  errors (with --against, breaking changes too)
-  2  a path that does not exist, cannot be read or finds no protocol; a broken agentc.toml; with --against, a revision or an old version that cannot be read")]
+  2  a path that does not exist, cannot be read or finds no protocol; a broken agentc.toml; with --against, a revision or an old version that cannot be read
+With --watch, each run prints its report and the watch goes on; Ctrl-C ends it with exit 0 (2 when the folders cannot be watched).")]
     Check(CheckArgs),
     /// Report what changed between two versions of a protocol that breaks
     /// the code around it: tools, replies and inputs.
@@ -65,7 +66,8 @@ Exit codes:
 Exit codes:
   0  written (with --check: every generated file is current)
   1  a protocol has errors, or (--check) a generated file is stale
-  2  nothing to generate, a broken agentc.toml, a file agentc would not overwrite, a path that gives nothing")]
+  2  nothing to generate, a broken agentc.toml, a file agentc would not overwrite, a path that gives nothing
+With --watch, each run prints its report and the watch goes on; Ctrl-C ends it with exit 0 (2 when the folders cannot be watched).")]
     Gen(GenArgs),
     #[command(
         about = validate_about(),
@@ -124,7 +126,7 @@ fn validate_about() -> String {
 }
 
 /// `agentc check`'s arguments.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(crate) struct CheckArgs {
     /// Protocol files, folders to search, or globs (default: the current folder).
     pub(crate) paths: Vec<PathBuf>,
@@ -185,6 +187,14 @@ pub(crate) struct CheckArgs {
     /// output, and write nothing; exit 1 when there is a change.
     #[arg(long, conflicts_with_all = ["fix", "against", "print_config"])]
     pub(crate) diff: bool,
+    /// Check, then check again whenever a protocol, settings.json, prompt,
+    /// reference, skill, agentc.toml or baseline under the paths changes;
+    /// Ctrl-C stops (exit 0).
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline", "print_config"])]
+    pub(crate) watch: bool,
+    /// With `--watch`: keep what earlier runs printed on the screen.
+    #[arg(long, requires = "watch")]
+    pub(crate) no_clear: bool,
 }
 
 /// `agentc init`'s arguments.
@@ -231,7 +241,7 @@ pub(crate) struct DiffArgs {
 }
 
 /// `agentc gen`'s arguments.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(crate) struct GenArgs {
     /// Protocol files, folders to search, or globs (default: the current folder).
     pub(crate) paths: Vec<PathBuf>,
@@ -269,6 +279,14 @@ pub(crate) struct GenArgs {
     /// Ignore every `agentc.toml`: the defaults.
     #[arg(long)]
     pub(crate) no_config: bool,
+    /// Generate, then again whenever a protocol, settings.json, prompt,
+    /// reference, skill or agentc.toml under the paths changes; Ctrl-C
+    /// stops (exit 0).
+    #[arg(long)]
+    pub(crate) watch: bool,
+    /// With `--watch`: keep what earlier runs printed on the screen.
+    #[arg(long, requires = "watch")]
+    pub(crate) no_clear: bool,
 }
 
 /// How Python fields are named.

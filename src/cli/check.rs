@@ -17,9 +17,20 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
-/// Runs `agentc check`: exit 2 when a path or a configuration could not be
-/// used, 1 on errors (or warnings with `--deny-warnings`), else 0.
+/// Runs `agentc check`, once or (`--watch`) again on each change.
 pub(crate) fn run(args: CheckArgs) -> ExitCode {
+    match args.watch {
+        true => super::watch::run(&args.paths, !args.no_clear, |written| {
+            once(args.clone(), written)
+        }),
+        false => once(args, &mut Vec::new()),
+    }
+}
+
+/// One `agentc check`: exit 2 when a path or a configuration could not be
+/// used, 1 on errors (or warnings with `--deny-warnings`), else 0. The
+/// files `--fix` writes are added to `written`.
+fn once(args: CheckArgs, written: &mut Vec<PathBuf>) -> ExitCode {
     let choice = ConfigChoice::from_flags(args.config, args.no_config);
     let targets: Option<Vec<Target>> = (!args.targets.is_empty()).then_some(args.targets);
     if args.print_config {
@@ -68,6 +79,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
             let mut results = Vec::with_capacity(all.len());
             for (planned, fixes) in plan.files.iter().zip(all) {
                 let refused = project::write_fixes(&fixes);
+                written.extend(fixes.files.keys().cloned());
                 match refused.is_empty() {
                     true => {
                         fixed.0 += fixes.applied;
@@ -112,6 +124,7 @@ pub(crate) fn run(args: CheckArgs) -> ExitCode {
         // baseline as `--fix` removes an unused suppression.
         for report in &mut unused {
             let (count, refused) = project::fix_report(report, least_sure);
+            written.push(PathBuf::from(report.source.name()));
             if refused.is_empty() && count > 0 {
                 fixed.0 += count;
                 fixed.1 += 1;

@@ -13,3 +13,4 @@ pub(crate) mod lsp;
 pub(crate) mod manual;
 pub(crate) mod output;
 pub(crate) mod validate;
+pub(crate) mod watch;

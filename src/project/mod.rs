@@ -23,6 +23,8 @@ pub mod init;
 mod run;
 #[cfg(feature = "walk")]
 mod walk;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use run::*;
 #[cfg(feature = "walk")]
