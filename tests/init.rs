@@ -12,13 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 fn agentc(dir: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_agentc"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE")
-        .output()
-        .expect("run agentc")
+    common::agentc_in(dir, args)
 }
 
 fn text(output: &Output) -> String {

@@ -174,11 +174,13 @@ fn once(args: CheckArgs, written: &mut Vec<PathBuf>) -> ExitCode {
     }
     if args.fix {
         let (applied, files) = fixed;
+        let left = errors + warnings;
         say!(
-            "fixed {} in {}; {} remain",
+            "fixed {} in {}; {} {}",
             count(applied, "problem"),
             count(files, "file"),
-            count(errors + warnings, "problem")
+            count(left, "problem"),
+            if left == 1 { "remains" } else { "remain" }
         );
     }
     exit_code(!failures.is_empty(), errors, warnings, args.deny_warnings)
@@ -238,8 +240,12 @@ fn print_diff(
         true => print(&agentc::render::inert(&diff)),
         false => print(&diff),
     }
+    let command = match least_sure {
+        Applicability::Safe => "agentc check --fix",
+        _ => "agentc check --fix --unsafe-fixes",
+    };
     say!(
-        "`agentc check --fix` would fix {} in {}",
+        "`{command}` would fix {} in {}",
         count(applied, "problem"),
         count(changed, "file")
     );
