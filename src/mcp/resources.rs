@@ -83,7 +83,8 @@ fn catalogue() -> String {
 pub const NEW_TOOL: &str = "new-tool";
 
 /// A protocol with one tool and the type it takes, which `check` passes
-/// (with `prompts/system.md` beside it): the prompt's example.
+/// (with `settings.json` and `prompts/system.md` beside it): the prompt's
+/// example.
 pub const EXAMPLE: &str = "types:
   OrderLine:
     sku:
@@ -91,8 +92,7 @@ pub const EXAMPLE: &str = "types:
       description: The catalog SKU
     quantity:
       type: integer
-      description: How many
-      minimum: 1
+      description: How many, at least 1
 
 tools:
   place-order:
@@ -125,7 +125,8 @@ Work in this order, and do not stop while `check` reports an error:
 
 1. Read the protocol first (and the resource agentc://schema if a key is unclear).
 2. Declare the data the tool takes as types under `types:` (type names are PascalCase; a field is
-   `type`, `description`, and `optional: true` where it may be left out; lists are `Type[]`).
+   `type`, `description`, and `optional: true` where it may be left out; lists are `Type[]`;
+   providers ignore constraints such as `minimum`, so say them in the `description`).
 3. Add the tool under `tools:` with a `description` the model reads and its `parameters`, each with a
    `type` and a `description`. Tool names are kebab-case.
 4. List the tool in `agent.tools` (or in the `tools` of the thread or worker step that should call
@@ -138,8 +139,8 @@ Work in this order, and do not stop while `check` reports an error:
    exact schema the provider gets, and `validate` with `tool: \"{name}\"` and a sample call's
    arguments to see that what the model will send fits.
 
-A protocol with one tool and its type, which passes `check` (its `system` prompt is
-`prompts/system.md` beside it):
+A protocol with one tool and its type, which passes `check` (with the agent's `settings.json`
+beside it, and its `system` prompt in `prompts/system.md`):
 
 ```yaml
 {EXAMPLE}```
