@@ -12,5 +12,6 @@ pub(crate) mod init;
 pub(crate) mod lsp;
 pub(crate) mod manual;
 pub(crate) mod output;
+pub(crate) mod schema;
 pub(crate) mod validate;
 pub(crate) mod watch;
