@@ -428,7 +428,8 @@ fn value_text(value: Value, kind: Option<&str>) -> String {
         Value::Any => "any value".to_string(),
         Value::BlockKind => match kind {
             Some(kind) => code(kind),
-            None => format!("a kind of {}", Section::Blocks.link()),
+            // Only the blocks' section lists the common keys, below the kinds.
+            None => "one of the kinds above".to_string(),
         },
         Value::Nested(place) => Section::Place(place).link(),
         Value::MapOf(map) => {
