@@ -184,10 +184,28 @@ fn refusal(result: &Value) -> String {
         .to_string()
 }
 
-/// What `agentc check --format json PATH` prints, run in the root.
+/// What `agentc check --format json PATH` prints, run in the root; it
+/// fits `schema/report.schema.json`.
 fn cli_check(path: &str) -> Value {
     let output = common::agentc(&["check", "--format", "json", path]);
-    serde_json::from_slice(&output.stdout).expect("check prints JSON")
+    let printed = serde_json::from_slice(&output.stdout).expect("check prints JSON");
+    fits_the_report_schema(&printed);
+    printed
+}
+
+/// Fails unless `report` fits `schema/report.schema.json`, the JSON
+/// contract's schema (the `outputSchema` of `check`, `validate`, `diff`).
+fn fits_the_report_schema(report: &Value) {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("schema/report.schema.json")).expect("read"),
+    )
+    .expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let errors: Vec<String> = validator
+        .iter_errors(report)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}\n{report}");
 }
 
 /// Every folder and file directly under `protocols/` and one level down:
@@ -592,6 +610,11 @@ fn every_tool_answers_on_the_example_agent() {
     let diffed = session.call("diff", json!({"old": old, "new": new}));
     let diffed = structured(&diffed).clone();
     assert!(diffed["summary"]["errors"].as_u64() > Some(0), "{diffed}");
+    assert!(
+        diffed["diagnostics"][0].get("surface").is_some(),
+        "{diffed}"
+    );
+    fits_the_report_schema(&diffed);
     // The CLI names the old version by its file; the tool, `protocol.yaml (old)`.
     for d in printed["diagnostics"].as_array_mut().expect("diagnostics") {
         if let Some(base) = d.get_mut("base") {
@@ -621,7 +644,7 @@ fn every_tool_answers_on_the_example_agent() {
 }
 
 #[test]
-fn resources_are_the_code_pages_and_the_schema() {
+fn resources_are_the_code_pages_the_reference_and_the_schema() {
     let mut session = Session::start_in(common::root());
     let listed = session.request("resources/list", json!({}));
     let resources = listed["result"]["resources"].as_array().expect("resources");
