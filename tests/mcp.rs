@@ -701,3 +701,93 @@ fn works_with_the_network_unavailable() {
     }
     assert_eq!(session.finish(), Some(0));
 }
+
+mod properties {
+    //! Arbitrary arguments for every tool, called in-process as the
+    //! server calls them: each gets a result or a reason, never a panic,
+    //! and nothing is written outside the root.
+    use super::common;
+    use agentc::mcp::roots::Roots;
+    use agentc::mcp::tools::TOOLS;
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+
+    /// Names the tools take, and some they do not.
+    const KEYS: &[&str] = &[
+        "path", "text", "files", "config", "targets", "unsafe", "write", "code", "target", "tool",
+        "type", "response", "data", "payload", "name", "old", "new", "revision", "lang", "x",
+    ];
+
+    /// Strings that mean something to some tool, and noise.
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("protocol.yaml".to_string()),
+            Just("shop".to_string()),
+            Just("shop/protocol.yaml".to_string()),
+            Just("../x".to_string()),
+            Just("/etc/passwd".to_string()),
+            Just("openai".to_string()),
+            Just("ts".to_string()),
+            Just("run-input".to_string()),
+            Just("get-order".to_string()),
+            Just("Money".to_string()),
+            Just("unknown-type".to_string()),
+            Just("HEAD".to_string()),
+            Just("{\"orderId\": 1}".to_string()),
+            Just("types:\n  A:\n    x:\n      type: strng\n".to_string()),
+            Just("tools: [\n".to_string()),
+            ".{0,40}",
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            word().prop_map(Value::String),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            Just(Value::Null),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map(word(), inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn arguments() -> impl Strategy<Value = Value> {
+        prop::collection::vec((prop::sample::select(KEYS), value()), 0..5).prop_map(|pairs| {
+            let object: Map<String, Value> =
+                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            Value::Object(object)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn every_tool_answers_any_arguments(tool in 0..TOOLS.len(), arguments in arguments()) {
+            let scratch = common::scratch("mcp-props");
+            let shop = scratch.path().join("shop");
+            common::copy_dir(&common::root().join("protocols/shop-assistant"), &shop);
+            let roots = Roots::new(scratch.path(), Some(vec![scratch.path().to_path_buf()]));
+            // Relative paths start at the server's working folder: absolute
+            // ones here, so that the test does not change its own.
+            let arguments = match arguments {
+                Value::Object(mut object) => {
+                    if let Some(Value::String(path)) = object.get_mut("path")
+                        && !path.starts_with('/') {
+                        *path = scratch.path().join(&*path).display().to_string();
+                    }
+                    Value::Object(object)
+                }
+                other => other,
+            };
+            let outcome = (TOOLS[tool].call)(&roots, arguments);
+            if let Err(reason) = &outcome {
+                prop_assert!(!reason.is_empty());
+            }
+        }
+    }
+}
