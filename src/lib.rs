@@ -21,6 +21,8 @@ pub mod grammar;
 pub mod init;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod model;
 #[cfg(feature = "disk")]
 pub mod project;

@@ -23,6 +23,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Lsp => cli::lsp::run(),
+        Command::Mcp => cli::mcp::run(),
         Command::Completions { shell } => cli::manual::completions(shell),
         Command::Man => cli::manual::man(),
     }

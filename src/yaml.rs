@@ -80,11 +80,10 @@ impl Scalar<'_> {
         if let Some(int) = parse_int(t) {
             return Value::Int(int);
         }
-        if is_float(t) {
-            if let Ok(float) = t.parse::<f64>() {
+        if is_float(t)
+            && let Ok(float) = t.parse::<f64>() {
                 return Value::Float(float);
             }
-        }
         Value::Str(t)
     }
 

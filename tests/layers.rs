@@ -36,6 +36,7 @@ const LAYERS: &[&str] = &[
     "workspace",
     "project",
     "lsp",
+    "mcp",
 ];
 
 /// What only an adapter or a front end may name, and the files (or
@@ -50,6 +51,11 @@ const OUTER: &[(&str, &[&str])] = &[
     ("lsp_types", &["src/lsp/"]),
     ("crossbeam_channel", &["src/lsp/"]),
     ("std::thread", &["src/lsp/"]),
+    // The MCP server (`mcp`): the SDK, its runtime, roots' URIs.
+    ("mcp::", &["src/mcp/"]),
+    ("rmcp", &["src/mcp/"]),
+    ("tokio", &["src/mcp/"]),
+    ("percent_encoding", &["src/mcp/"]),
     // Adapters: the folder search (`walk`), git (`git`), threads
     // (`parallel`), the clock (none in a browser).
     ("ignore::", &["src/project/walk.rs"]),
@@ -71,8 +77,8 @@ const OUTER: &[(&str, &[&str])] = &[
 const FS: &str = "std::fs";
 
 /// The files that may call the disk adapter: itself, what agentc does
-/// with files on disk (all behind the `disk` feature), and the language
-/// server.
+/// with files on disk (all behind the `disk` feature), the language
+/// server and the MCP server.
 const DISK: &[&str] = &[
     "src/disk/",
     "src/project/run.rs",
@@ -83,6 +89,7 @@ const DISK: &[&str] = &[
     "src/project/baseline.rs",
     "src/project/watch.rs",
     "src/lsp/",
+    "src/mcp/",
 ];
 
 /// Whether `code` names `name`; for the disk adapter and [`FS`], in any

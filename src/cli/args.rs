@@ -92,6 +92,15 @@ Exit codes:
   1  the session ended without a shutdown request
   2  the server could not read from or write to its client")]
     Lsp,
+    /// Run the MCP server on standard input and output, for coding agents:
+    /// check, fix, explain, emit, validate, diff and gen as tools.
+    #[command(after_help = "\
+Reads only under the folders the client declares as its roots (or the
+working folder), and writes only what a `fix` call asks it to.
+Exit codes:
+  0  the client closed the session
+  2  the server could not start, or could not read from or write to its client")]
+    Mcp,
     /// Print a shell completion script (source it, or put it where your
     /// shell loads completions).
     Completions {

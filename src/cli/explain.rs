@@ -3,7 +3,6 @@
 use super::output::print;
 use super::output::say;
 use agentc::Code;
-use agentc::diagnostic::Applicability;
 use std::process::ExitCode;
 
 /// Prints the explanation of the code named `code`, or without one the
@@ -27,10 +26,7 @@ pub(crate) fn run(code: Option<&str>) -> ExitCode {
     };
     match Code::from_name(name) {
         Some(code) => {
-            print(code.explanation());
-            if let Some(fix) = code.fix() {
-                print(&format!("\n{}\n", fix_line(fix)));
-            }
+            print(&agentc::diagnostic::page(code));
             ExitCode::SUCCESS
         }
         None => {
@@ -39,18 +35,5 @@ pub(crate) fn run(code: Option<&str>) -> ExitCode {
             say!("error: no diagnostic code `{name}` ({help})");
             ExitCode::from(2)
         }
-    }
-}
-
-/// What `agentc check --fix` does with a code's fixes, under its page.
-fn fix_line(fix: Applicability) -> &'static str {
-    match fix {
-        Applicability::Safe => {
-            "Fix: safe. `agentc check --fix` applies it, except where it is a guess (a name more than one edit away, or one of two as near): an editor offers that one, and `--fix` leaves it."
-        }
-        Applicability::Unsafe => {
-            "Fix: unsafe, as it can change what the protocol means. `agentc check --fix --unsafe-fixes` applies it."
-        }
-        Applicability::Suggestion => "Fix: a suggestion, offered in an editor only.",
     }
 }

@@ -11,6 +11,7 @@ pub(crate) mod generate;
 pub(crate) mod init;
 pub(crate) mod lsp;
 pub(crate) mod manual;
+pub(crate) mod mcp;
 pub(crate) mod output;
 pub(crate) mod validate;
 pub(crate) mod watch;

@@ -95,6 +95,20 @@ impl Applicability {
             Applicability::Suggestion => "suggestion",
         }
     }
+
+    /// What `agentc check --fix` does with a code's fixes of this kind: the
+    /// line under the code's page (`agentc explain`, the MCP server).
+    pub fn page_line(self) -> &'static str {
+        match self {
+            Applicability::Safe => {
+                "Fix: safe. `agentc check --fix` applies it, except where it is a guess (a name more than one edit away, or one of two as near): an editor offers that one, and `--fix` leaves it."
+            }
+            Applicability::Unsafe => {
+                "Fix: unsafe, as it can change what the protocol means. `agentc check --fix --unsafe-fixes` applies it."
+            }
+            Applicability::Suggestion => "Fix: a suggestion, offered in an editor only.",
+        }
+    }
 }
 
 impl Serialize for Applicability {
@@ -297,6 +311,18 @@ impl Failure {
     }
 }
 
+/// A code's page, as `agentc explain CODE` prints it: its explanation,
+/// then what `--fix` does with its fixes, when it has any.
+pub fn page(code: Code) -> String {
+    let mut page = code.explanation().to_string();
+    if let Some(fix) = code.fix() {
+        page.push('\n');
+        page.push_str(fix.page_line());
+        page.push('\n');
+    }
+    page
+}
+
 /// `word` as a POSIX shell reads it back as one word: as it is when it is
 /// made only of characters no shell treats specially, else in single
 /// quotes (a `'` inside as `'\''`). For the commands a help line suggests,
@@ -480,7 +506,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

@@ -99,11 +99,10 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
             if n > line && other.key_column < column {
                 break;
             }
-            if other.key_column == column {
-                if let Some(key) = other.key {
+            if other.key_column == column
+                && let Some(key) = other.key {
                     keys.push((key, other.value));
                 }
-            }
         }
         keys
     };

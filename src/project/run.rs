@@ -37,6 +37,10 @@ pub enum ConfigChoice {
     File(PathBuf),
     /// The defaults (`--no-config`).
     Defaults,
+    /// The nearest `agentc.toml` above each file, looked for only in these
+    /// folders (resolved, as `disk::real_path` gives them) and below: the
+    /// MCP server, which reads nothing outside its client's roots.
+    NearestWithin(Vec<PathBuf>),
 }
 
 impl ConfigChoice {
@@ -154,7 +158,7 @@ impl Configs {
         let file = match &self.choice {
             ConfigChoice::Defaults => None,
             ConfigChoice::File(file) => Some(file.clone()),
-            ConfigChoice::Nearest => self.nearest_file(dir),
+            ConfigChoice::Nearest | ConfigChoice::NearestWithin(_) => self.nearest_file(dir),
         };
         match file {
             Some(file) => self.load(file),
@@ -168,6 +172,14 @@ impl Configs {
     fn nearest_file(&mut self, dir: &Path) -> Option<PathBuf> {
         if let Some(known) = self.nearest.get(dir) {
             return known.clone();
+        }
+        if let ConfigChoice::NearestWithin(roots) = &self.choice {
+            let inside = disk::real_path(dir)
+                .is_ok_and(|real| roots.iter().any(|root| real.starts_with(root)));
+            if !inside {
+                self.nearest.insert(dir.to_path_buf(), None);
+                return None;
+            }
         }
         let candidate = dir.join(config::FILE_NAME);
         let found = if candidate.is_file() {

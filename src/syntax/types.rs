@@ -498,9 +498,9 @@ impl Lower<'_> {
                     node.span,
                     format!("{what} must be a type name, found {}", node.describe()),
                 );
-                if let NodeKind::Sequence(items) = &node.kind {
-                    if let [only] = items.as_slice() {
-                        if let Some(s) = only.as_scalar() {
+                if let NodeKind::Sequence(items) = &node.kind
+                    && let [only] = items.as_slice()
+                        && let Some(s) = only.as_scalar() {
                             diagnostic = diagnostic
                                 .with_help(format!(
                                     "for a list of `{0}`, write `\"{0}[]\"`",
@@ -508,8 +508,6 @@ impl Lower<'_> {
                                 ))
                                 .with_note("`[...]` in YAML is a list; quote the array shorthand");
                         }
-                    }
-                }
                 self.push(diagnostic);
                 return None;
             }

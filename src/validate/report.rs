@@ -657,7 +657,7 @@ mod tests {
         }
 
         fn one_in(&mut self, n: u64) -> bool {
-            self.next() % n == 0
+            self.next().is_multiple_of(n)
         }
     }
 

@@ -1,0 +1,284 @@
+//! The MCP handler: lists and calls the tools, serves the resources and
+//! the prompt, and keeps the client's roots.
+
+use super::resources;
+use super::roots::{self, Roots};
+use super::tools::{self, Outcome};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long the client has to answer `roots/list`.
+const ROOTS_PATIENCE: Duration = Duration::from_secs(10);
+
+/// The server of one session.
+pub struct Server {
+    /// The working folder: relative paths start here, and it is the root
+    /// when the client declares none.
+    here: PathBuf,
+    /// The roots as last asked; `None` until asked, and again after the
+    /// client says they changed.
+    roots: Mutex<Option<Arc<Roots>>>,
+}
+
+impl Server {
+    pub fn new(here: PathBuf) -> Server {
+        Server {
+            here,
+            roots: Mutex::new(None),
+        }
+    }
+
+    /// The roots: asked of the client once (when it can list them), kept
+    /// until it says they changed. Roots are deprecated by SEP-2577 for
+    /// the protocol's 2026-07-28 revision; the clients of the revisions
+    /// before it declare them, and a client that does not gets the working
+    /// folder.
+    #[allow(deprecated)]
+    async fn roots(&self, context: &RequestContext<RoleServer>) -> Arc<Roots> {
+        if let Some(known) = self.roots.lock().ok().and_then(|held| held.clone()) {
+            return known;
+        }
+        let can_list = context
+            .peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        let declared = match can_list {
+            false => None,
+            true => {
+                let asked = tokio::time::timeout(ROOTS_PATIENCE, context.peer.list_roots()).await;
+                match asked {
+                    Ok(Ok(listed)) => Some(
+                        listed
+                            .roots
+                            .iter()
+                            .filter_map(|root| roots::from_uri(&root.uri))
+                            .collect(),
+                    ),
+                    // A client that says it has roots and then cannot list
+                    // them gets none: nothing is read.
+                    _ => Some(Vec::new()),
+                }
+            }
+        };
+        let roots = Arc::new(Roots::new(&self.here, declared));
+        if let Ok(mut held) = self.roots.lock() {
+            *held = Some(Arc::clone(&roots));
+        }
+        roots
+    }
+}
+
+/// A tool's definition, as `tools/list` gives it.
+fn definition(spec: &tools::Spec) -> Tool {
+    let mut annotations = ToolAnnotations::new();
+    annotations.read_only_hint = Some(!spec.writes);
+    annotations.destructive_hint = Some(false);
+    annotations.idempotent_hint = Some(true);
+    annotations.open_world_hint = Some(false);
+    Tool::new(spec.name, spec.description, (spec.input)())
+        .with_title(spec.title)
+        .with_raw_output_schema((spec.output)())
+        .with_annotations(annotations)
+}
+
+/// A tool's result: its data as structured content and as JSON text, or
+/// the reason it failed as a result with `isError`.
+fn result(outcome: Outcome) -> CallToolResult {
+    match outcome {
+        Ok(value) => {
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = Some(value);
+            result
+        }
+        Err(reason) => CallToolResult::error(vec![ContentBlock::text(reason)]),
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .build();
+        let mut info = Implementation::new("agentc", env!("CARGO_PKG_VERSION"));
+        info.title = Some("agentc".to_string());
+        info.description = Some(
+            "Offline compiler and linter for Octavus agent protocols (protocol.yaml)".to_string(),
+        );
+        ServerConfig::new(capabilities)
+            .with_server_info(info)
+            .with_instructions(
+                "agentc checks Octavus agent protocols (protocol.yaml and its agent folder) offline. \
+                 After every edit of a protocol, call `check` (a `path`, or a draft as `text`); \
+                 apply `fix`; read a code's page with `explain`; see what a provider gets with \
+                 `emit`; check data against the protocol with `validate`.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(
+            tools::TOOLS.iter().map(definition).collect(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::find(name).map(definition)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(spec) = tools::find(&request.name) else {
+            return Err(McpError::invalid_params(
+                format!(
+                    "no tool `{}`; the tools are {}",
+                    crate::render::inert(&request.name),
+                    tools::TOOLS
+                        .iter()
+                        .map(|t| format!("`{}`", t.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+            ));
+        };
+        let roots = self.roots(&context).await;
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let call = spec.call;
+        let work = tokio::task::spawn_blocking(move || call(&roots, arguments));
+        let outcome = tokio::select! {
+            done = work => match done {
+                Ok(outcome) => outcome,
+                // A bug, never the input's doing: the call failed, the
+                // server goes on.
+                Err(_) => Err(format!("internal error: the `{}` call failed; please report it", spec.name)),
+            },
+            () = context.ct.cancelled() => {
+                return Err(McpError::internal_error("the call was cancelled", None));
+            }
+        };
+        Ok(CallToolResponse::Complete(result(outcome)))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        Ok(ListResourcesResult::with_all_items(
+            resources::list()
+                .into_iter()
+                .map(|r| {
+                    Resource::new(r.uri, r.name)
+                        .with_description(r.description)
+                        .with_mime_type(r.mime_type)
+                })
+                .collect(),
+        ))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new(format!("{}/{{code}}", resources::CODES), "code")
+                .with_description("A diagnostic code's page (`agentc explain CODE`).")
+                .with_mime_type("text/markdown"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        match resources::read(&request.uri) {
+            Some((text, mime_type)) => Ok(ReadResourceResponse::Complete(ReadResourceResult::new(
+                vec![ResourceContents::text(text, request.uri.clone()).with_mime_type(mime_type)],
+            ))),
+            None => Err(McpError::resource_not_found(
+                format!(
+                    "no resource `{}`; `resources/list` lists them",
+                    crate::render::inert(&request.uri)
+                ),
+                None,
+            )),
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let mut name = PromptArgument::new("name");
+        name.description = Some("The new tool's name, kebab-case (`place-order`).".to_string());
+        name.required = Some(true);
+        let mut purpose = PromptArgument::new("purpose");
+        purpose.description = Some("What the tool is for, in a sentence.".to_string());
+        purpose.required = Some(false);
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            resources::NEW_TOOL,
+            Some("Write a new tool and its types in a protocol so that they pass `check`."),
+            Some(vec![name, purpose]),
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != resources::NEW_TOOL {
+            return Err(McpError::invalid_params(
+                format!(
+                    "no prompt `{}`; the prompt is `{}`",
+                    crate::render::inert(&request.name),
+                    resources::NEW_TOOL
+                ),
+                None,
+            ));
+        }
+        let arguments = request.arguments.unwrap_or_default();
+        let argument = |key: &str| arguments.get(key).and_then(Value::as_str);
+        let Some(name) = argument("name").filter(|name| !name.trim().is_empty()) else {
+            return Err(McpError::invalid_params(
+                "the prompt needs `name`, the new tool's name",
+                None,
+            ));
+        };
+        let text = resources::new_tool(name, argument("purpose"));
+        Ok(GetPromptResponse::Complete(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                .with_description("Write a new tool and its types so that they pass `check`."),
+        ))
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        if let Ok(mut held) = self.roots.lock() {
+            *held = None;
+        }
+    }
+}
