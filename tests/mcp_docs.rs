@@ -195,8 +195,19 @@ fn listed() -> Listed {
                 .unwrap_or_default()
         })
         .collect();
-    let mut uris = names(&resources, "resources", "uri");
-    uris.extend(names(&templates, "resourceTemplates", "uriTemplate"));
+    // A resource a template stands for (each code's page, under
+    // `agentc://codes/{code}`) is named by its template.
+    let templates = names(&templates, "resourceTemplates", "uriTemplate");
+    let mut uris: BTreeSet<String> = names(&resources, "resources", "uri")
+        .into_iter()
+        .filter(|uri| {
+            !templates.iter().any(|template| {
+                let prefix = &template[..template.find('{').unwrap_or(template.len())];
+                uri.starts_with(prefix) && uri.len() > prefix.len()
+            })
+        })
+        .collect();
+    uris.extend(templates);
     Listed {
         tools: names(&tools, "tools", "name"),
         arguments,
