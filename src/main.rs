@@ -6,7 +6,6 @@ mod cli;
 
 use clap::Parser;
 use cli::args::{Cli, Command};
-use cli::output::print;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -18,10 +17,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => cli::generate::run(args),
         Command::Validate(args) => cli::validate::run(args),
         Command::Explain { code } => cli::explain::run(code.as_deref()),
-        Command::Schema => {
-            print(&format!("{:#}\n", agentc::grammar::editor_schema::schema()));
-            ExitCode::SUCCESS
-        }
+        Command::Schema { reference } => cli::schema::run(reference),
         Command::Lsp => cli::lsp::run(),
         Command::Mcp => cli::mcp::run(),
         Command::Completions { shell } => cli::manual::completions(shell),

@@ -81,9 +81,10 @@ impl Scalar<'_> {
             return Value::Int(int);
         }
         if is_float(t)
-            && let Ok(float) = t.parse::<f64>() {
-                return Value::Float(float);
-            }
+            && let Ok(float) = t.parse::<f64>()
+        {
+            return Value::Float(float);
+        }
         Value::Str(t)
     }
 

@@ -83,8 +83,14 @@ Exit codes:
     /// Explain a diagnostic code (without a code: list them all).
     #[command(after_help = "Exit codes:\n  0  explained\n  2  no such code")]
     Explain { code: Option<String> },
-    /// Print the JSON Schema of the protocol file format, for editors' YAML support.
-    Schema,
+    /// Print the JSON Schema of the protocol file format, for editors' YAML
+    /// support (with --reference, the format's reference in Markdown).
+    Schema {
+        /// Print the format's reference instead: every place of a protocol
+        /// file and its keys, in Markdown.
+        #[arg(long)]
+        reference: bool,
+    },
     /// Run the language server on standard input and output, for editors.
     #[command(after_help = "\
 Exit codes:

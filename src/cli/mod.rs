@@ -13,5 +13,6 @@ pub(crate) mod lsp;
 pub(crate) mod manual;
 pub(crate) mod mcp;
 pub(crate) mod output;
+pub(crate) mod schema;
 pub(crate) mod validate;
 pub(crate) mod watch;

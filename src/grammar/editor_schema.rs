@@ -177,7 +177,7 @@ impl Writer {
             Value::Choice(choices) => json!({ "type": "string", "enum": choices }),
             Value::Model => self.define("Model", |_| {
                 json!({
-                    "description": "A model as `provider/model-id`, or an UPPERCASE variable (unquoted) holding one.",
+                    "description": MODEL_DOC,
                     "type": "string",
                     "anyOf": [
                         { "pattern": "^[^/]+/[\\s\\S]+$" },
@@ -189,7 +189,7 @@ impl Writer {
             Value::InputMapping => self.define("InputMapping", |_| {
                 let source = json!({ "type": ["string", "number", "boolean", "null"] });
                 json!({
-                    "description": "Variables passed on: a list of names (`[COMPANY_NAME]`), a list of `LABEL: SOURCE` pairs, or a mapping of labels to sources. The label is what the prompt sees; the value comes from the source.",
+                    "description": INPUT_MAPPING_DOC,
                     "type": ["array", "object"],
                     "items": {
                         "anyOf": [
@@ -312,7 +312,7 @@ impl Writer {
             let mut examples: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
             examples.extend(["array", "string[]"]);
             json!({
-                "description": "A type: `string`, `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or one of these followed by `[]` (quoted in YAML: `\"string[]\"`); or `array` with `items`.",
+                "description": TYPE_EXPR_DOC,
                 "anyOf": [
                     {
                         "type": "string",
@@ -336,7 +336,7 @@ impl Writer {
             let mut reserved: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
             reserved.extend(["object", "array"]);
             json!({
-                "description": "The name of an object type declared under `types`.",
+                "description": TYPE_NAME_DOC,
                 "anyOf": [
                     {
                         "type": "string",

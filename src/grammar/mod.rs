@@ -5,9 +5,10 @@
 //! It holds no lowering and no diagnostics. Everything that needs to know
 //! the shape reads it from here: the lowering (`syntax`) for unknown,
 //! required and deprecated keys, choices and ranges; the editor schema
-//! ([`editor_schema`], printed by `agentc schema`); and the language
-//! server's completion (keys and values at any path) and hover (a key's
-//! documentation). Adding a key, a block kind or a deprecation is a row
+//! ([`editor_schema`], printed by `agentc schema`); the format reference
+//! ([`reference()`], printed by `agentc schema --reference`); and the
+//! language server's completion (keys and values at any path) and hover (a
+//! key's documentation). Adding a key, a block kind or a deprecation is a row
 //! here, plus an AST field only where later stages read the value.
 //!
 //! The tables are plain statics, not macros: they describe the file, and
@@ -16,9 +17,11 @@
 mod choices;
 pub mod editor_schema;
 mod protocol;
+mod reference;
 
 pub use choices::*;
 pub use protocol::*;
+pub use reference::reference;
 
 /// A mapping in a protocol file: its keys, in the order diagnostics list
 /// them.

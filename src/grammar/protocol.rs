@@ -772,6 +772,21 @@ pub static BLOCKS: [Place; 11] = [
 // Types and typed fields.
 // ---------------------------------------------------------------------
 
+/// What a model value is (`model:`, `imageModel:`, ...).
+pub const MODEL_DOC: &str =
+    "A model as `provider/model-id`, or an UPPERCASE variable (unquoted) holding one.";
+
+/// What an input mapping is (`input:` of a thread, `add-message` or
+/// `run-worker`).
+pub const INPUT_MAPPING_DOC: &str = "Variables passed on: a list of names (`[COMPANY_NAME]`), a list of `LABEL: SOURCE` pairs, or a mapping of labels to sources. The label is what the prompt sees; the value comes from the source.";
+
+/// What a type expression is (`type:` of a field).
+pub const TYPE_EXPR_DOC: &str = "A type: `string`, `number`, `integer`, `boolean`, `unknown`, `file`, a type name, or one of these followed by `[]` (quoted in YAML: `\"string[]\"`); or `array` with `items`.";
+
+/// What a type name is where only an object type fits (`responseType:`,
+/// a union's `anyOf`).
+pub const TYPE_NAME_DOC: &str = "The name of an object type declared under `types`.";
+
 /// What a named type is, before its keys say which form it takes.
 pub const TYPE_DEF_DOC: &str = "A named type: an object (its properties by camelCase name), an array (`type: array` with `items`, or `type: \"T[]\"`), or a union (`anyOf` with a `discriminator`).";
 

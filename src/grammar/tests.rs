@@ -140,3 +140,50 @@ fn a_type_definitions_form_is_decided_by_its_keys() {
         );
     }
 }
+
+/// The reference's sections are the grammar's places in the order
+/// [`places`] walks them, with the blocks and the named types between,
+/// and no two share an anchor.
+#[test]
+fn the_reference_lists_every_place_in_walk_order() {
+    use reference::Section;
+    let sections = reference::sections();
+    let in_reference: Vec<&str> = sections
+        .iter()
+        .filter_map(|section| match section {
+            Section::Place(place) => Some(place.name),
+            _ => None,
+        })
+        .collect();
+    let walked: Vec<&str> = places().iter().map(|place| place.name).collect();
+    assert_eq!(in_reference, walked);
+    assert_eq!(in_reference[0], "Protocol");
+    let anchors: Vec<String> = sections.iter().map(|s| s.anchor()).collect();
+    for (i, anchor) in anchors.iter().enumerate() {
+        assert!(!anchors[..i].contains(anchor), "two sections at #{anchor}");
+        assert!(
+            reference().contains(&format!("](#{anchor})")),
+            "nothing links to #{anchor}"
+        );
+    }
+    assert_eq!(reference(), reference());
+}
+
+/// What lands in Markdown cannot break out of where it is: a `|` in a
+/// table cell, `<` opening HTML, a line starting a list; code spans are
+/// kept, and text with backticks still makes one code span.
+#[test]
+fn the_reference_escapes_what_lands_in_markdown() {
+    use reference::{cell, code, escape};
+    assert_eq!(escape("a | b", true), "a \\| b");
+    assert_eq!(escape("`a|b` c", true), "`a\\|b` c");
+    assert_eq!(escape("x <b>\n- y", true), "x &lt;b> \\- y");
+    assert_eq!(escape("`<name>` <", false), "`<name>` &lt;");
+    assert_eq!(escape("``a ` b`` <", false), "``a ` b`` &lt;");
+    assert_eq!(escape("an ` alone <", false), "an ` alone &lt;");
+    assert_eq!(escape("# not a heading", false), "\\# not a heading");
+    assert_eq!(escape("a\\b", false), "a\\\\b");
+    assert_eq!(code("a`b"), "``a`b``");
+    assert_eq!(code("`a"), "`` `a ``");
+    assert_eq!(cell("a\nb|c"), "a b\\|c");
+}

@@ -100,9 +100,10 @@ fn place<'t>(source: &'t Source, line: usize, column: usize) -> Place<'t> {
                 break;
             }
             if other.key_column == column
-                && let Some(key) = other.key {
-                    keys.push((key, other.value));
-                }
+                && let Some(key) = other.key
+            {
+                keys.push((key, other.value));
+            }
         }
         keys
     };

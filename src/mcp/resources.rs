@@ -7,6 +7,9 @@ use crate::diagnostic::Code;
 pub const CODES: &str = "agentc://codes";
 /// The protocol format's JSON Schema.
 pub const SCHEMA: &str = "agentc://schema";
+/// The protocol format reference, generated from the grammar
+/// (`agentc schema --reference`).
+pub const REFERENCE: &str = "agentc://reference";
 
 /// One resource: its address, name, what it is, its type and its text.
 pub struct Resource {
@@ -24,6 +27,12 @@ pub fn list() -> Vec<Resource> {
             uri: CODES.to_string(),
             name: "codes".to_string(),
             description: "Every diagnostic code agentc reports: its name, default severity and summary; each has its page at agentc://codes/CODE.".to_string(),
+            mime_type: "text/markdown",
+        },
+        Resource {
+            uri: REFERENCE.to_string(),
+            name: "reference".to_string(),
+            description: "The protocol file format: every place in a protocol.yaml, its keys, what each holds, which are required or deprecated (and what replaces them); generated from agentc's grammar (`agentc schema --reference`).".to_string(),
             mime_type: "text/markdown",
         },
         Resource {
@@ -47,6 +56,7 @@ pub fn list() -> Vec<Resource> {
 pub fn read(uri: &str) -> Option<(String, &'static str)> {
     match uri {
         CODES => Some((catalogue(), "text/markdown")),
+        REFERENCE => Some((crate::grammar::reference(), "text/markdown")),
         SCHEMA => Some((
             format!("{:#}\n", crate::grammar::editor_schema::schema()),
             "application/schema+json",
@@ -83,7 +93,8 @@ fn catalogue() -> String {
 pub const NEW_TOOL: &str = "new-tool";
 
 /// A protocol with one tool and the type it takes, which `check` passes
-/// (with `prompts/system.md` beside it): the prompt's example.
+/// (with `settings.json` and `prompts/system.md` beside it): the prompt's
+/// example.
 pub const EXAMPLE: &str = "types:
   OrderLine:
     sku:
@@ -91,8 +102,7 @@ pub const EXAMPLE: &str = "types:
       description: The catalog SKU
     quantity:
       type: integer
-      description: How many
-      minimum: 1
+      description: How many, at least 1
 
 tools:
   place-order:
@@ -123,9 +133,10 @@ pub fn new_tool(name: &str, purpose: Option<&str>) -> String {
 
 Work in this order, and do not stop while `check` reports an error:
 
-1. Read the protocol first (and the resource agentc://schema if a key is unclear).
+1. Read the protocol first (and the resource agentc://reference if a key is unclear).
 2. Declare the data the tool takes as types under `types:` (type names are PascalCase; a field is
-   `type`, `description`, and `optional: true` where it may be left out; lists are `Type[]`).
+   `type`, `description`, and `optional: true` where it may be left out; lists are `Type[]`;
+   providers ignore constraints such as `minimum`, so say them in the `description`).
 3. Add the tool under `tools:` with a `description` the model reads and its `parameters`, each with a
    `type` and a `description`. Tool names are kebab-case.
 4. List the tool in `agent.tools` (or in the `tools` of the thread or worker step that should call
@@ -138,8 +149,8 @@ Work in this order, and do not stop while `check` reports an error:
    exact schema the provider gets, and `validate` with `tool: \"{name}\"` and a sample call's
    arguments to see that what the model will send fits.
 
-A protocol with one tool and its type, which passes `check` (its `system` prompt is
-`prompts/system.md` beside it):
+A protocol with one tool and its type, which passes `check` (with the agent's `settings.json`
+beside it, and its `system` prompt in `prompts/system.md`):
 
 ```yaml
 {EXAMPLE}```

@@ -500,14 +500,12 @@ impl Lower<'_> {
                 );
                 if let NodeKind::Sequence(items) = &node.kind
                     && let [only] = items.as_slice()
-                        && let Some(s) = only.as_scalar() {
-                            diagnostic = diagnostic
-                                .with_help(format!(
-                                    "for a list of `{0}`, write `\"{0}[]\"`",
-                                    s.text
-                                ))
-                                .with_note("`[...]` in YAML is a list; quote the array shorthand");
-                        }
+                    && let Some(s) = only.as_scalar()
+                {
+                    diagnostic = diagnostic
+                        .with_help(format!("for a list of `{0}`, write `\"{0}[]\"`", s.text))
+                        .with_note("`[...]` in YAML is a list; quote the array shorthand");
+                }
                 self.push(diagnostic);
                 return None;
             }

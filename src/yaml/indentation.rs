@@ -365,21 +365,25 @@ impl<'t> Analyzer<'t> {
         let text = &self.bytes[line.start..line.end];
         // After the indentation a plain scalar's next line may hold tabs.
         if let After::Plain { col, .. } = self.after
-            && col.is_none_or(|col| spaces > col) && mapping_indicator(text, content).is_none() {
-                self.tab_run = None;
-                return Some(line.next);
-            }
+            && col.is_none_or(|col| spaces > col)
+            && mapping_indicator(text, content).is_none()
+        {
+            self.tab_run = None;
+            return Some(line.next);
+        }
         let first = token(text, content, line.start);
         let shape = shape_of(first);
         // A value on a line of its own may have tabs after its indentation.
         if let After::Children { col, .. } = self.after
-            && shape == Shape::Other && col.is_none_or(|col| spaces > col) {
-                self.tab_run = None;
-                if first != Token::Nothing {
-                    self.apply(Decision::Child, line, content, first);
-                }
-                return Some(line.next);
+            && shape == Shape::Other
+            && col.is_none_or(|col| spaces > col)
+        {
+            self.tab_run = None;
+            if first != Token::Nothing {
+                self.apply(Decision::Child, line, content, first);
             }
+            return Some(line.next);
+        }
         let decision = self.decide(shape, content);
         let fits =
             matches!(decision, Decision::Child | Decision::Sibling(_)) && shape != Shape::Other;
@@ -455,20 +459,21 @@ impl<'t> Analyzer<'t> {
     fn structural(&mut self, line: &Line, col: usize) -> Option<usize> {
         let text = &self.bytes[line.start..line.end];
         if let After::Plain { col: above, holder } = self.after
-            && above.is_none_or(|above| col > above) {
-                // A deeper line continues the scalar, unless it holds a
-                // `key: `, which a plain scalar cannot.
-                if mapping_indicator(text, col).is_none() {
-                    return Some(line.next);
-                }
-                let first = token(text, col, line.start);
-                let shape = shape_of(first);
-                if holder == Holder::Other || shape == Shape::Other {
-                    // Not YAML, and not a line this can place: stop.
-                    return None;
-                }
-                return self.under_value(line, col, first, holder);
+            && above.is_none_or(|above| col > above)
+        {
+            // A deeper line continues the scalar, unless it holds a
+            // `key: `, which a plain scalar cannot.
+            if mapping_indicator(text, col).is_none() {
+                return Some(line.next);
             }
+            let first = token(text, col, line.start);
+            let shape = shape_of(first);
+            if holder == Holder::Other || shape == Shape::Other {
+                // Not YAML, and not a line this can place: stop.
+                return None;
+            }
+            return self.under_value(line, col, first, holder);
+        }
         let first = token(text, col, line.start);
         if first == Token::Nothing {
             // Only an anchor or a tag: it is on what follows.
@@ -523,9 +528,12 @@ impl<'t> Analyzer<'t> {
         }
         let top = keep.checked_sub(1).map(|i| &self.stack[i]);
         if let Some(top) = top
-            && top.col == col && shape != Shape::Other && top.seq == (shape == Shape::Item) {
-                return Decision::Sibling(keep);
-            }
+            && top.col == col
+            && shape != Shape::Other
+            && top.seq == (shape == Shape::Item)
+        {
+            return Decision::Sibling(keep);
+        }
         if shape == Shape::Other {
             return Decision::Skip;
         }
@@ -698,9 +706,11 @@ impl<'t> Analyzer<'t> {
         let top = self.stack.last().copied();
         let mut places = Vec::new();
         if let Some(top) = top
-            && top.seq == (shape == Shape::Item) && top.col < col {
-                places.push(place(&top));
-            }
+            && top.seq == (shape == Shape::Item)
+            && top.col < col
+        {
+            places.push(place(&top));
+        }
         let (end, next) = self.block_end(line, col, first);
         let blanked = Some((line.start, end));
         self.repair((line.start, end));
