@@ -19,15 +19,7 @@ use std::process::Command;
 
 /// The fenced block after `<!-- snippet: NAME -->` in the README.
 fn snippet(readme: &str, name: &str) -> String {
-    let marker = format!("<!-- snippet: {name} -->");
-    let Some(at) = readme.find(&marker) else {
-        panic!("README.md has no `{marker}`");
-    };
-    let rest = &readme[at + marker.len()..];
-    let open = rest.find("```").expect("a fenced block after the marker");
-    let body_start = open + rest[open..].find('\n').expect("a fence line") + 1;
-    let close = rest[body_start..].find("\n```").expect("a closing fence");
-    rest[body_start..body_start + close + 1].to_string()
+    common::snippet("README.md", readme, name)
 }
 
 fn tools() -> Option<PathBuf> {

@@ -1,7 +1,8 @@
 //! The npm packages, installed for real: `packaging/npm/pack` packs the
 //! main package `@agentc/cli` and platform packages, a fresh project
 //! installs them from the tarballs (offline: nothing is fetched), and
-//! `npx agentc` runs the binary with its arguments, streams and exit code.
+//! `npx agentc` runs the binary with its arguments, streams and exit code;
+//! `npx @agentc/cli mcp` starts the MCP server, which answers `initialize`.
 //!
 //! The platform package of this machine holds this build's binary; in CI,
 //! the static musl builds of `packaging/build` (under `AGENTC_DIST_DIR`)
@@ -236,6 +237,18 @@ fn npx_agentc_runs_the_binary_with_its_arguments_and_exit_codes() {
         "{}",
         text(&piped)
     );
+
+    // The MCP server, as a client's configuration starts it (docs/mcp.md):
+    // `npx @agentc/cli mcp`, and `npx agentc mcp` in a project that has it;
+    // each answers `initialize` as agentc and exits when its input closes.
+    let mut by_package = tool("npx", dir);
+    by_package
+        .args(["--offline", "--no", "--", "@agentc/cli", "mcp"])
+        .env_remove("AGENTC_BINARY");
+    common::mcp_stdio::answers_initialize(by_package);
+    let mut by_command = npx_agentc(dir);
+    by_command.arg("mcp").env_remove("AGENTC_BINARY");
+    common::mcp_stdio::answers_initialize(by_command);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The PyPI distribution `agentc-lint`, installed for real: the wheels
 //! `packaging/build` made in CI (under `AGENTC_DIST_DIR`) go into a fresh
-//! venv with pip, and the `agentc` there checks a protocol; the pre-commit
+//! venv with pip, and the `agentc` there checks a protocol and serves MCP
+//! (`agentc mcp`, what `uvx --from agentc-lint agentc mcp` starts); the pre-commit
 //! mirror that `release.py mirror` publishes runs with pre-commit and
 //! installs the local wheel; the sdist holds what a source build needs.
 //!
@@ -130,6 +131,14 @@ fn the_wheel_installs_with_pip_and_runs_agentc() {
         "{}",
         text(&broken)
     );
+
+    // The MCP server as `uvx --from agentc-lint agentc mcp` starts it: the
+    // wheel's entry point with `mcp` (uvx installs the same wheel into a
+    // venv of its own; uv itself is not run here). It answers
+    // `initialize` as agentc and exits when its input closes.
+    let mut mcp = Command::new(&agentc);
+    mcp.arg("mcp").current_dir(root());
+    common::mcp_stdio::answers_initialize(mcp);
 }
 
 #[test]

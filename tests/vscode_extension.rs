@@ -1,7 +1,9 @@
 //! The VS Code extension (`editors/vscode/`): compiled with `tsc --strict`,
 //! its own tests run under Node against the compiled code (the binary
 //! lookup, and a round trip with this build's `agentc lsp`, started as the
-//! extension starts it), and packaged with `vsce package`, whose .vsix
+//! extension starts it; the registration of `agentc mcp` for the agent
+//! mode, against a stand-in for VS Code 1.101's API, and the definition it
+//! offers started with this build, answering `initialize`), and packaged with `vsce package`, whose .vsix
 //! must hold the compiled extension and its runtime, and nothing of the
 //! sources or tests. VS Code itself cannot run here.
 //!
@@ -70,10 +72,12 @@ fn the_extension_compiles_strict_passes_its_tests_and_packages() {
         report.contains("# skipped 0"),
         "a test was skipped:\n{report}"
     );
-    assert!(
-        report.contains("ok 7 - initialize, diagnostics as the protocol changes, shutdown"),
-        "{report}"
-    );
+    for ran in [
+        "ok 10 - the definition starts agentc mcp, which answers initialize",
+        "ok 11 - initialize, diagnostics as the protocol changes, shutdown",
+    ] {
+        assert!(report.contains(ran), "{report}");
+    }
 
     let out_folder = scratch("vsix");
     let out = out_folder.path();
@@ -96,6 +100,7 @@ fn the_extension_compiles_strict_passes_its_tests_and_packages() {
         "extension/out/extension.js",
         "extension/out/binary.js",
         "extension/out/server.js",
+        "extension/out/mcp.js",
         "extension/node_modules/vscode-languageclient/node.js",
         "extension/node_modules/vscode-jsonrpc/package.json",
         "extension/LICENSE-MIT",
@@ -121,4 +126,8 @@ fn the_extension_compiles_strict_passes_its_tests_and_packages() {
     .expect("json");
     assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(manifest["main"], "./out/extension.js");
+    assert_eq!(
+        manifest["contributes"]["mcpServerDefinitionProviders"][0]["id"],
+        "agentc"
+    );
 }

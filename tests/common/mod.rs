@@ -3,6 +3,7 @@
 
 pub mod generated;
 pub mod lsp;
+pub mod mcp_stdio;
 pub mod packaging;
 
 use std::path::{Path, PathBuf};
@@ -136,6 +137,21 @@ pub fn agentc_in(dir: &Path, args: &[&str]) -> std::process::Output {
         .env_remove("CLICOLOR_FORCE")
         .output()
         .expect("run agentc")
+}
+
+/// The fenced block after `<!-- snippet: NAME -->` in `text` (a page of the
+/// documentation, named `page` in a failure): a configuration a user copies,
+/// which a test then parses or runs.
+pub fn snippet(page: &str, text: &str, name: &str) -> String {
+    let marker = format!("<!-- snippet: {name} -->");
+    let Some(at) = text.find(&marker) else {
+        panic!("{page} has no `{marker}`");
+    };
+    let rest = &text[at + marker.len()..];
+    let open = rest.find("```").expect("a fenced block after the marker");
+    let body_start = open + rest[open..].find('\n').expect("a fence line") + 1;
+    let close = rest[body_start..].find("\n```").expect("a closing fence");
+    rest[body_start..body_start + close + 1].to_string()
 }
 
 pub fn stdout(output: &std::process::Output) -> String {
