@@ -489,8 +489,16 @@ struct Context {
 fn context(source: &Source, span: Range<usize>) -> Context {
     let last_line = source.line_count().saturating_sub(1);
     let first = source.line_of(span.start).0.saturating_sub(1);
-    // The line of the byte after the span's last byte.
-    let end = source.line_of(span.end.max(1)).0;
+    // The line of the byte after the span's last byte. For an empty span
+    // at the start that is the second byte, and when it is the `\n` of a
+    // `\r\n`, miette counts it on the next line (the `\r` ended the first).
+    let after = span.end.max(1);
+    let bytes = source.text().as_bytes();
+    let after = match (bytes.get(after - 1), bytes.get(after)) {
+        (Some(b'\r'), Some(b'\n')) => after + 1,
+        _ => after,
+    };
+    let end = source.line_of(after).0;
     Context {
         first,
         last: (end + 1).min(last_line),

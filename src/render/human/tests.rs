@@ -469,3 +469,24 @@ fn line_limit_is_where_lines_start_to_be_cut() {
     assert!(!at(LINE_LIMIT).contains('…'));
     assert!(at(LINE_LIMIT + 1).starts_with('…'));
 }
+
+/// An empty span at the start of a text whose first line ends with
+/// `\r\n`: miette draws two lines after it, as it does after `\n` (a case
+/// the property test below found).
+#[test]
+fn an_empty_span_before_a_crlf_draws_what_miette_drew() {
+    for text in [
+        "\r\nab\ncd\nef\n",
+        "\nab\ncd\nef\n",
+        "x\r\nab\ncd\nef\n",
+        "\r\nab\r\ncd\r\nef\r\n",
+    ] {
+        let d = Diagnostic::new(Code::YamlSyntax, Span::new(0, 0), "here");
+        let f = file(text, vec![d]);
+        assert_eq!(
+            render(&f, Style::Plain),
+            render_with_whole_text(&f),
+            "{text:?}"
+        );
+    }
+}
