@@ -321,6 +321,42 @@ fn fix_returns_the_fixed_text_and_writes_only_when_asked() {
 }
 
 #[test]
+fn a_broken_configuration_stops_a_call_as_it_stops_the_cli() {
+    let scratch = common::scratch("mcp-config");
+    let folder = scratch.path();
+    std::fs::write(
+        folder.join("types.yaml"),
+        "types:\n  Order:\n    id:\n      type: strng\n",
+    )
+    .expect("write");
+    std::fs::write(
+        folder.join("agentc.toml"),
+        "[severity]\nno-such-code = \"off\"\n",
+    )
+    .expect("write");
+    let mut session = Session::start_in(folder);
+    let result = session.call("check", json!({"path": "types.yaml"}));
+    let printed = common::agentc_in(folder, &["check", "--format", "json", "types.yaml"]);
+    let printed: Value = serde_json::from_slice(&printed.stdout).expect("JSON");
+    assert_eq!(structured(&result), &printed);
+    assert_eq!(printed["diagnostics"][0]["code"], json!("invalid-config"));
+    for (tool, arguments) in [
+        ("fix", json!({"path": "types.yaml"})),
+        (
+            "check",
+            json!({"path": "types.yaml", "text": "types: {}\n"}),
+        ),
+    ] {
+        let reason = refusal(&session.call(tool, arguments));
+        assert!(
+            reason.contains("agentc.toml has problems"),
+            "{tool}: {reason}"
+        );
+    }
+    assert_eq!(session.finish(), Some(0));
+}
+
+#[test]
 fn paths_outside_the_roots_are_refused() {
     let inside = common::scratch("mcp-inside");
     let outside = common::scratch("mcp-outside");

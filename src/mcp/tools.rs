@@ -650,7 +650,7 @@ fn check(roots: &Roots, args: CheckArgs) -> Outcome {
             over_disk,
         } => {
             let mut config = match over_disk {
-                true => (*configs(roots).of(&path)).clone(),
+                true => (*config_for(roots, &path)?).clone(),
                 false => workspace.config().clone(),
             };
             if let Some(targets) = targets {
@@ -684,10 +684,27 @@ fn workspace_files(workspace: &Workspace) -> BTreeMap<PathBuf, String> {
         .collect()
 }
 
-/// The configurations of a call: the nearest `agentc.toml`, found only
-/// under the roots.
-fn configs(roots: &Roots) -> project::Configs {
-    project::Configs::new(ConfigChoice::NearestWithin(roots.folders().to_vec()))
+/// The configuration that governs `path`: the nearest `agentc.toml`,
+/// looked for only under the roots; one with problems is the refusal, as
+/// it stops `agentc check`.
+fn config_for(roots: &Roots, path: &Path) -> Result<Arc<crate::config::Config>, String> {
+    let mut configs = project::Configs::new(ConfigChoice::NearestWithin(roots.folders().to_vec()));
+    let config = configs.of(path);
+    let broken: Vec<FileReport> = configs
+        .broken
+        .into_iter()
+        .map(|(source, diagnostics)| FileReport::uncompiled(source, diagnostics))
+        .collect();
+    if let Some(failure) = configs.failures.first() {
+        return Err(failure.message.clone());
+    }
+    match broken.is_empty() {
+        true => Ok(config),
+        false => Err(format!(
+            "agentc.toml has problems; nothing was done:\n{}",
+            render::short::render(&broken)
+        )),
+    }
 }
 
 /// `agentc check --format json PATH`, as a value: the plan, the check,
@@ -730,7 +747,7 @@ fn fix(roots: &Roots, args: FixArgs) -> Outcome {
     let fixed: Fixed = match &source {
         Source::Disk(path) => {
             let file = project::protocol_file(path);
-            let config = configs(roots).of(&file);
+            let config = config_for(roots, &file)?;
             Workspace::fix_in(&disk::Disk, &file, Reach::Named, &config, least_sure)
         }
         Source::Memory { .. } if args.write => {
@@ -744,7 +761,7 @@ fn fix(roots: &Roots, args: FixArgs) -> Outcome {
             path,
             over_disk: true,
         } => {
-            let config = configs(roots).of(path);
+            let config = config_for(roots, path)?;
             let files = crate::agent::Layered {
                 buffers: &Memory(&workspace_files(workspace)),
                 under: &disk::Disk,
@@ -899,7 +916,7 @@ fn diff_revision(roots: &Roots, path: &str, revision: &str) -> Outcome {
         .map_err(|failure| failure.message)?;
     let new =
         project::against::load(&file.display().to_string()).map_err(|failure| failure.message)?;
-    let config = configs(roots).of(&file);
+    let config = config_for(roots, &file)?;
     let old_report = crate::compile(&old.name, old.bytes);
     let mut new_report = crate::compile(&new.name, new.bytes);
     new_report.diagnostics.retain(crate::Diagnostic::is_error);
