@@ -23,106 +23,24 @@
 
 mod common;
 
-use common::root;
+use common::{client, root};
 use serde_json::Value;
-use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Far above the seconds a run takes; the script times out each answer
 /// by itself, this only catches a client that hangs.
 const PATIENCE: Duration = Duration::from_secs(300);
 
-/// The `mcp` version `requirements.txt` pins.
-fn pinned_mcp() -> String {
-    let path = root().join("tests/mcp_client/requirements.txt");
-    let text = std::fs::read_to_string(&path).expect("read tests/mcp_client/requirements.txt");
-    text.lines()
-        .find_map(|line| line.trim().strip_prefix("mcp=="))
-        .expect("requirements.txt pins mcp")
-        .to_string()
-}
-
-/// The interpreter to run the client with, or why there is none: `mcp` is
-/// missing, or of another minor version than the one pinned.
+/// The interpreter with the pinned `mcp`, or why there is none.
 fn python() -> Result<String, String> {
-    let python = std::env::var("AGENTC_MCP_PYTHON")
-        .ok()
-        .filter(|p| !p.is_empty())
-        .unwrap_or_else(|| "python3".to_string());
-    let probe = Command::new(&python)
-        .args([
-            "-c",
-            "import importlib.metadata as m, mcp.client.stdio; print(m.version('mcp'))",
-        ])
-        .output()
-        .map_err(|e| format!("cannot run `{python}`: {e}"))?;
-    if !probe.status.success() {
-        return Err(format!(
-            "`{python}` cannot import mcp: {}",
-            String::from_utf8_lossy(&probe.stderr)
-                .lines()
-                .last()
-                .unwrap_or("no error printed")
-        ));
-    }
-    let found = String::from_utf8_lossy(&probe.stdout).trim().to_string();
-    let pinned = pinned_mcp();
-    let minor = |v: &str| v.split('.').take(2).collect::<Vec<_>>().join(".");
-    if minor(&found) != minor(&pinned) {
-        return Err(format!(
-            "`{python}` has mcp {found}; client.py is written for {pinned}"
-        ));
-    }
-    Ok(python)
-}
-
-/// Runs `command` to its end or `PATIENCE`, whichever comes first; the
-/// exit status (`None` when it was killed), stdout and stderr.
-fn run(mut command: Command) -> (Option<std::process::ExitStatus>, String, String) {
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the client");
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = pipe.read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).into_owned()
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
-    let stderr = drain(Box::new(child.stderr.take().expect("stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the client") {
-            break Some(status);
-        }
-        if start.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let stdout = stdout.join().expect("read stdout");
-    let stderr = stderr.join().expect("read stderr");
-    (status, stdout, stderr)
-}
-
-/// Fails the test with what the client printed unless it exited with 0.
-fn assert_ran(what: &str, status: Option<std::process::ExitStatus>, stdout: &str, stderr: &str) {
-    assert!(
-        status.is_some_and(|s| s.success()),
-        "{what} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
-        match status {
-            Some(status) => status.to_string(),
-            None => format!("killed after {} s", PATIENCE.as_secs()),
-        }
-    );
+    client::python(
+        "AGENTC_MCP_PYTHON",
+        "mcp",
+        "mcp.client.stdio",
+        "tests/mcp_client/requirements.txt",
+    )
 }
 
 #[test]
@@ -147,14 +65,9 @@ fn python_sdk_client_calls_every_tool_and_reads_every_resource() {
         .arg(env!("CARGO_BIN_EXE_agentc"))
         .current_dir(root())
         .env("NO_COLOR", "1");
-    let (status, stdout, stderr) = run(command);
-    assert_ran(
-        &format!("{python} {}", script.display()),
-        status,
-        &stdout,
-        &stderr,
-    );
-    println!("{stdout}");
+    let ran = client::run(command, PATIENCE);
+    ran.assert_ok(&format!("{python} {}", script.display()));
+    println!("{}", ran.stdout);
 }
 
 /// The Node.js binary: `$NODE`, else `node`.
@@ -201,15 +114,10 @@ fn inspect(build: &std::path::Path, method: &str, extra: &[&str]) -> Value {
         .args(extra)
         .current_dir(build)
         .env("NO_COLOR", "1");
-    let (status, stdout, stderr) = run(command);
-    assert_ran(
-        &format!("the inspector's CLI --method {method}"),
-        status,
-        &stdout,
-        &stderr,
-    );
-    serde_json::from_str(&stdout)
-        .unwrap_or_else(|e| panic!("--method {method} printed no JSON ({e}):\n{stdout}"))
+    let ran = client::run(command, PATIENCE);
+    ran.assert_ok(&format!("the inspector's CLI --method {method}"));
+    serde_json::from_str(&ran.stdout)
+        .unwrap_or_else(|e| panic!("--method {method} printed no JSON ({e}):\n{}", ran.stdout))
 }
 
 #[test]

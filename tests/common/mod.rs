@@ -1,6 +1,7 @@
 //! Shared by the integration tests: paths, fixture discovery, compiling.
 #![allow(dead_code)]
 
+pub mod client;
 pub mod generated;
 pub mod lsp;
 pub mod mcp_stdio;
