@@ -1,10 +1,11 @@
 //! `agentc lsp`: a language server over stdio (its own transport,
 //! lsp-server's `Connection`, lsp-types).
 //!
-//! Checking is synchronous and takes about a millisecond, so the server is
-//! one loop: every change is checked at once and its diagnostics published
-//! before the next message is read. A request on a file being edited is
-//! answered from its latest check. Nothing a client sends can stop the
+//! Checking is synchronous, so the server is one loop. A change is
+//! applied at once and checked when no message is waiting (or before the
+//! next request): a burst of keystrokes queued behind each other costs one
+//! check, after the last, and a request is answered about the text as it
+//! is then. Nothing a client sends can stop the
 //! loop: malformed and oversized messages are answered or logged by the
 //! transport (`transport.rs`), messages out of place in the lifecycle get
 //! errors ([`serve`]), malformed parameters get an error response,
@@ -78,6 +79,8 @@ pub struct Held {
     pub edit_bytes_scanned: u64,
     /// How many times an `agentc.toml` was parsed and its globs built.
     pub config_builds: u64,
+    /// How many times a document was checked.
+    pub checks: u64,
 }
 
 /// Serves one client until it sends `exit`, or hangs up. The lifecycle is
@@ -102,6 +105,9 @@ pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sy
                         "the server is shutting down: only `exit` is accepted",
                     )
                 } else if let Some(server) = server.as_mut() {
+                    // Answered about the text as it is now: the changes
+                    // queued before the request are checked first, once.
+                    server.flush();
                     match method {
                         Initialize::METHOD => refuse(
                             request,
@@ -133,6 +139,11 @@ pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sy
                 }
                 if let Some(server) = server.as_mut().filter(|_| !shutdown) {
                     server.notify(notification);
+                    // A burst of changes already queued costs one check,
+                    // after the last of them.
+                    if connection.receiver.is_empty() {
+                        server.flush();
+                    }
                 }
             }
             Message::Response(_) => {}
@@ -245,6 +256,11 @@ struct Server<'c> {
     configs: project::ConfigCache,
     /// The baselines the configurations name, by file and content.
     baselines: project::baseline::BaselineCache,
+    /// Documents changed since their last check: checked when no message
+    /// is waiting, or before the next request.
+    dirty: BTreeSet<lsp::Uri>,
+    /// How many times a document was checked.
+    checks: u64,
 }
 
 /// The editor's buffers, laid over the disk ([`agent::Layered`]): a file
@@ -291,6 +307,8 @@ impl<'c> Server<'c> {
             edit_bytes_scanned: 0,
             configs: project::ConfigCache::default(),
             baselines: project::baseline::BaselineCache::default(),
+            dirty: BTreeSet::new(),
+            checks: 0,
         }
     }
 
@@ -303,6 +321,7 @@ impl<'c> Server<'c> {
             spellings: self.spellings.len(),
             edit_bytes_scanned: self.edit_bytes_scanned,
             config_builds: self.configs.builds(),
+            checks: self.checks,
         }
     }
 
@@ -447,7 +466,7 @@ impl<'c> Server<'c> {
                     };
                     let scanned = document.change(p.content_changes, self.encoding);
                     self.edit_bytes_scanned += scanned;
-                    self.refresh(&uri);
+                    self.dirty.insert(uri);
                 }
             }
             DidSaveTextDocument::METHOD => {
@@ -490,7 +509,19 @@ impl<'c> Server<'c> {
     /// changed. A file not open (a `didSave` or `didChange` for one never
     /// opened) is not the server's to check: checking it would keep its
     /// analysis with nothing to ever close it.
+    /// Checks every document changed since its last check.
+    fn flush(&mut self) {
+        for uri in std::mem::take(&mut self.dirty) {
+            let checked = catch_unwind(AssertUnwindSafe(|| self.refresh(&uri)));
+            if checked.is_err() {
+                self.log("agentc failed on `textDocument/didChange` (a bug: please report it)");
+            }
+        }
+    }
+
     fn refresh(&mut self, uri: &lsp::Uri) {
+        self.dirty.remove(uri);
+        self.checks += 1;
         let protocol = self.protocol_of(uri);
         let Some(document) = self.documents.get_mut(uri) else {
             return;
@@ -660,6 +691,7 @@ impl<'c> Server<'c> {
     /// forgotten once none is. Which protocol that is comes from the file's
     /// last check, not the disk now, which may have changed since.
     fn close(&mut self, uri: &lsp::Uri) {
+        self.dirty.remove(uri);
         let Some(document) = self.documents.remove(uri) else {
             return;
         };
@@ -779,6 +811,79 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Ten keystrokes queued behind each other cost one check, after the
+    /// last, and its diagnostics are those of the final text; a request
+    /// queued after them is answered about that text.
+    #[test]
+    fn a_burst_of_changes_is_checked_once() {
+        let (server, connection) = Connection::memory();
+        let client = Client {
+            connection,
+            next: 0,
+        };
+        let uri = "untitled:burst.yaml";
+        // Everything is queued before the server reads its first message.
+        let send = |message: Message| client.connection.sender.send(message).unwrap();
+        send(
+            Request::new(
+                RequestId::from(1),
+                "initialize".into(),
+                json!({"capabilities": {}}),
+            )
+            .into(),
+        );
+        client.notify("initialized", json!({}));
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                "text": "types:\n  A:\n    x: { type: string }\n"}}),
+        );
+        // `string` (columns 15 to 21) becomes `strinx`, one keystroke at
+        // a time, with second thoughts: ten changes.
+        let edits = [
+            (20, 21, ""),
+            (19, 20, ""),
+            (19, 19, "n"),
+            (20, 20, "x"),
+            (20, 21, ""),
+            (20, 20, "g"),
+            (20, 21, ""),
+            (20, 20, "x"),
+            (20, 21, ""),
+            (20, 20, "x"),
+        ];
+        for (version, (start, end, text)) in edits.iter().enumerate() {
+            client.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version + 2},
+                    "contentChanges": [{"range": {"start": {"line": 2, "character": start},
+                        "end": {"line": 2, "character": end}}, "text": text}]}),
+            );
+        }
+        send(Request::new(RequestId::from(2), "shutdown".into(), Value::Null).into());
+        client.notify("exit", Value::Null);
+        let ended = serve(&server).unwrap();
+        assert_eq!(
+            ended.held.checks, 2,
+            "one check on open, one for the ten changes"
+        );
+        let mut published = Vec::new();
+        while let Ok(message) = client.connection.receiver.try_recv() {
+            if let Message::Notification(n) = message
+                && n.method == "textDocument/publishDiagnostics"
+            {
+                published.push(n.params);
+            }
+        }
+        assert_eq!(published.len(), 2, "{published:?}");
+        let last = &published[1]["diagnostics"];
+        assert_eq!(last[0]["code"], json!("unknown-type"), "{last}");
+        assert!(
+            last[0]["message"].as_str().unwrap().contains("strinx"),
+            "{last}"
+        );
     }
 
     /// A request that panics is answered with `InternalError`; a
