@@ -85,6 +85,40 @@ impl Session {
 
     /// Types one character over line 2's first `I` (in `Identifier`).
     fn keystroke(&mut self, character: &str) -> usize {
+        self.type_over(character);
+        self.published()
+    }
+
+    /// Ten keystrokes sent as fast as a client sends them, then a hover,
+    /// answered once the last change is checked: what a fast typist costs
+    /// while a check runs (the server checks when its queue is empty, and
+    /// before a request). How many diagnostics were published.
+    fn burst(&mut self) -> usize {
+        for character in ["i", "I", "i", "I", "i", "I", "i", "I", "i", "I"] {
+            self.type_over(character);
+        }
+        self.version += 1;
+        let id = RequestId::from(self.version);
+        let hover = Request::new(
+            id.clone(),
+            "textDocument/hover".to_string(),
+            json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 37}}),
+        );
+        self.send(Message::Request(hover));
+        let mut published = 0;
+        loop {
+            match self.client.receiver.recv() {
+                Ok(Message::Notification(n)) if n.method == "textDocument/publishDiagnostics" => {
+                    published += 1;
+                }
+                Ok(Message::Response(r)) if r.id == id => return published,
+                Ok(_) => {}
+                Err(error) => panic!("the server hung up: {error}"),
+            }
+        }
+    }
+
+    fn type_over(&mut self, character: &str) {
         self.version += 1;
         let at = json!({"line": 2, "character": 37});
         let end = json!({"line": 2, "character": 38});
@@ -93,7 +127,6 @@ impl Session {
             json!({"textDocument": {"uri": URI, "version": self.version},
                    "contentChanges": [{"range": {"start": at, "end": end}, "text": character}]}),
         );
-        self.published()
     }
 }
 
@@ -138,6 +171,10 @@ fn bench(c: &mut Criterion) {
             session.keystroke(if flip { "i" } else { "I" })
         })
     });
+    group.bench_function(
+        "burst of 10 changes to published diagnostics, 1k types",
+        |b| b.iter(|| session.burst()),
+    );
     group.finish();
 }
 
