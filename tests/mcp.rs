@@ -356,6 +356,43 @@ fn a_broken_configuration_stops_a_call_as_it_stops_the_cli() {
     assert_eq!(session.finish(), Some(0));
 }
 
+/// A folder's search skips what the `.gitignore` files inside the roots
+/// list, and reads none above them (where `agentc check` reads them all,
+/// up to the file system's root, and git's global excludes).
+#[test]
+fn a_search_reads_no_ignore_file_above_the_roots() {
+    let scratch = common::scratch("mcp-ignores");
+    let root = scratch.path().join("project");
+    let protocol = "types:\n  A:\n    x:\n      type: strng\n";
+    for folder in ["kept", "ignored-above", "ignored-inside"] {
+        std::fs::create_dir_all(root.join(folder)).expect("mkdir");
+        std::fs::write(root.join(folder).join("protocol.yaml"), protocol).expect("write");
+    }
+    std::fs::write(scratch.path().join(".gitignore"), "ignored-above/\n").expect("write");
+    std::fs::write(root.join(".gitignore"), "ignored-inside/\n").expect("write");
+    let mut session = Session::start_in(&root);
+    let result = session.call("check", json!({"path": "."}));
+    let files: Vec<&str> = structured(&result)["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["file"].as_str())
+        .collect();
+    assert!(files.iter().any(|f| f.starts_with("kept/")), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.starts_with("ignored-above/")),
+        "{files:?}"
+    );
+    assert!(
+        !files.iter().any(|f| f.starts_with("ignored-inside/")),
+        "{files:?}"
+    );
+    // The CLI, run there, reads the one above too.
+    let printed = common::agentc_in(&root, &["check", "--format", "json", "."]);
+    assert!(!common::stdout(&printed).contains("ignored-above/"));
+    assert_eq!(session.finish(), Some(0));
+}
+
 #[test]
 fn paths_outside_the_roots_are_refused() {
     let inside = common::scratch("mcp-inside");

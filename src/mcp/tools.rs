@@ -711,7 +711,7 @@ fn config_for(roots: &Roots, path: &Path) -> Result<Arc<crate::config::Config>, 
 /// the baseline.
 fn check_disk(roots: &Roots, path: &Path, targets: Option<&[Target]>) -> Value {
     let choice = ConfigChoice::NearestWithin(roots.folders().to_vec());
-    let plan = project::plan(&[path.to_path_buf()], choice, Ignores::Respect);
+    let plan = project::plan(&[path.to_path_buf()], choice, Ignores::RespectWithin);
     if !plan.broken_configs.is_empty() || !plan.unreadable_configs.is_empty() {
         let reports: Vec<FileReport> = plan
             .broken_configs

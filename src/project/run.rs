@@ -99,6 +99,11 @@ pub enum Ignores {
     Respect,
     /// Search them too (`--no-ignore`).
     Search,
+    /// Skip what the `.gitignore` and `.ignore` files inside the folder
+    /// searched, and its repository's `.git/info/exclude`, list; read none
+    /// above it, nor git's global excludes: the MCP server, which reads
+    /// nothing outside its client's roots.
+    RespectWithin,
 }
 
 /// The configurations of a run, each found and read once.

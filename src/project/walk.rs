@@ -252,13 +252,15 @@ impl Walked {
 
 /// Every entry below `folder` that is not a folder, but not in folders a
 /// configuration excludes, nor in hidden ones (unless `hidden`, and never
-/// `.git`), `node_modules` or `target`, nor (with [`Ignores::Respect`])
-/// in what git ignores. Links to folders are not followed.
+/// `.git`), `node_modules` or `target`, nor (with [`Ignores::Respect`]
+/// or [`Ignores::RespectWithin`]) in what git ignores. Links to folders are not followed.
 fn walk(folder: &Path, configs: &Shared, hidden: bool, ignores: Ignores) -> Walked {
     let shared = Arc::clone(&configs.0);
     let mut builder = ignore::WalkBuilder::new(folder);
     builder
-        .standard_filters(ignores == Ignores::Respect)
+        .standard_filters(ignores != Ignores::Search)
+        .parents(ignores == Ignores::Respect)
+        .git_global(ignores == Ignores::Respect)
         // A `.gitignore` counts whether or not the folder is in a git
         // repository yet (ripgrep asks for one; a new project may not have
         // run `git init`, and an unpacked archive has no `.git`).
