@@ -1,4 +1,5 @@
-//! `agentc check`: plan the run, check every file in parallel, report.
+//! `agentc check`: plan the run, check every file (in parallel when there
+//! are several), report.
 
 use super::args::{CheckArgs, Format};
 use super::output::say;
