@@ -145,10 +145,7 @@ pub(crate) fn timings_table(rows: &[(&PathBuf, Timings)], wall: Duration) -> Str
         out.push_str(&line(name, t));
     }
     out.push_str(&line("total", &total));
-    #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
+    let threads = agentc::project::threads(rows.len());
     out.push_str(&format!(
         "wall clock {} ms on {threads} thread{}\n",
         ms(wall),

@@ -3,7 +3,8 @@
 //! configuration ([`crate::config`], `agentc.toml`, found beside them), and
 //! checking each through the library's one check
 //! ([`crate::Workspace::check_in`] over [`crate::disk::Disk`]), in parallel
-//! with the results in path order, whatever the scheduling.
+//! with the results in path order, whatever the scheduling (one file on the
+//! calling thread: [`threads`]).
 //!
 //! A path is a file (checked as named, even when a configuration excludes
 //! it), a folder (searched for the files its configuration includes), or,

@@ -320,9 +320,10 @@ pub fn protocol_file(path: &Path) -> PathBuf {
     }
 }
 
-/// Checks each file of a plan, in parallel (the `parallel` feature); the results are in the plan's
-/// order. `targets`, when given, replaces each configuration's. Each
-/// finished file adds one to `done`.
+/// Checks each file of a plan, in parallel (the `parallel` feature) when
+/// there is more than one; the results are in the plan's order.
+/// `targets`, when given, replaces each configuration's. Each finished
+/// file adds one to `done`.
 pub fn check(
     files: &[Planned],
     targets: Option<&[Target]>,
@@ -393,7 +394,7 @@ pub fn fix_report(report: &FileReport, least_sure: Applicability) -> (usize, Vec
 }
 
 /// Runs `work` on each file of a plan, in parallel (the `parallel`
-/// feature), under its configuration (its targets replaced by `targets`,
+/// feature; one file on the calling thread, see [`threads`]), under its configuration (its targets replaced by `targets`,
 /// when given); the results in the plan's order, whatever the scheduling.
 fn each<T: Send>(
     files: &[Planned],
@@ -415,20 +416,33 @@ fn each<T: Send>(
                 });
         }
     }
+    let one = |file: &Planned| {
+        let config = overridden
+            .get(&config_key(&file.config))
+            .unwrap_or(&file.config);
+        let result = work(file, config);
+        done.fetch_add(1, Ordering::Relaxed);
+        result
+    };
     #[cfg(feature = "parallel")]
-    let files = files.par_iter();
-    #[cfg(not(feature = "parallel"))]
-    let files = files.iter();
-    files
-        .map(|file| {
-            let config = overridden
-                .get(&config_key(&file.config))
-                .unwrap_or(&file.config);
-            let result = work(file, config);
-            done.fetch_add(1, Ordering::Relaxed);
-            result
-        })
-        .collect()
+    if threads(files.len()) > 1 {
+        return files.par_iter().map(one).collect();
+    }
+    files.iter().map(one).collect()
+}
+
+/// How many threads a run of `files` files is checked on: one file on the
+/// calling thread (starting rayon's pool would cost more than checking a
+/// protocol, and a check of one file should cost about as much as starting
+/// the process), more on rayon's (the `parallel` feature), which starts the
+/// pool.
+pub fn threads(files: usize) -> usize {
+    #[cfg(feature = "parallel")]
+    if files > 1 {
+        return rayon::current_num_threads();
+    }
+    let _ = files;
+    1
 }
 
 /// Which configuration an `Arc` holds: the plan shares one among the

@@ -2308,7 +2308,11 @@ impl<'input, T: Input> Scanner<'input, T> {
             ));
         }
 
-        let mut string = String::with_capacity(32);
+        // One allocation, of a buffer's worth of characters, which most
+        // scalars fit in; longer ones grow as any `String` does. (Allocating
+        // 32 bytes here and reserving a buffer more after the first
+        // character cost a reallocation for every scalar.)
+        let mut string = String::with_capacity(self.input.bufmaxlen());
         self.buf_whitespaces.clear();
         self.buf_leading_break.clear();
         self.buf_trailing_breaks.clear();
@@ -2367,7 +2371,6 @@ impl<'input, T: Input> Scanner<'input, T> {
                 // We can unroll the first iteration of the loop.
                 string.push(self.input.peek());
                 self.skip_non_blank();
-                string.reserve(self.input.bufmaxlen());
 
                 // Add content non-blank characters to the scalar.
                 let mut end = false;
