@@ -228,6 +228,19 @@ pub enum Payload {
     AapEvents,
 }
 
+impl Payload {
+    /// The AAP payload it is; `None` for AG-UI's `RunAgentInput`.
+    fn aap(self) -> Option<Kind> {
+        match self {
+            Payload::RunInput => None,
+            Payload::AapPostSessionsRequest => Some(Kind::PostSessionsRequest),
+            Payload::AapPostSessionTurnRequest => Some(Kind::PostSessionTurnRequest),
+            Payload::AapPostSessionTurnResponse => Some(Kind::PostSessionTurnResponse),
+            Payload::AapEvents => Some(Kind::Events),
+        }
+    }
+}
+
 #[derive(Deserialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct DiffArgs {
@@ -843,15 +856,14 @@ fn validate(roots: &Roots, args: ValidateArgs) -> Outcome {
     text_fits("`data`", &args.data)?;
     let name = args.name.as_deref().unwrap_or("data.json");
     let given = args.protocol.path.is_some() || args.protocol.text.is_some();
-    let protocol = match given {
-        true => Some(args.protocol.workspace(roots)?),
-        false => None,
+    let (workspace, path) = match given {
+        true => {
+            let (workspace, path) = args.protocol.workspace(roots)?;
+            (workspace, Some(path))
+        }
+        false => (Workspace::new(), None),
     };
-    let workspace = protocol
-        .as_ref()
-        .map(|(w, _)| w.clone())
-        .unwrap_or_default();
-    let path = protocol.as_ref().map(|(_, p)| p.as_path());
+    let path = path.as_deref();
     let report = match (&args.tool, &args.type_name, args.payload) {
         (Some(tool), None, None) => {
             let path = path.ok_or("`tool` needs the protocol: give `path` or `text`")?;
@@ -861,18 +873,12 @@ fn validate(roots: &Roots, args: ValidateArgs) -> Outcome {
             let path = path.ok_or("`type` needs the protocol: give `path` or `text`")?;
             workspace.validate(path, Selection::Type(type_name), name, &args.data)
         }
-        (None, None, Some(Payload::RunInput)) => {
-            workspace.validate_run_input(run_input::Options::default(), path, name, &args.data)
-        }
-        (None, None, Some(payload)) => {
-            let kind = match payload {
-                Payload::AapPostSessionsRequest => Kind::PostSessionsRequest,
-                Payload::AapPostSessionTurnRequest => Kind::PostSessionTurnRequest,
-                Payload::AapPostSessionTurnResponse => Kind::PostSessionTurnResponse,
-                Payload::AapEvents | Payload::RunInput => Kind::Events,
-            };
-            workspace.validate_aap(kind, path, None::<StreamMode>, name, &args.data)
-        }
+        (None, None, Some(payload)) => match payload.aap() {
+            None => {
+                workspace.validate_run_input(run_input::Options::default(), path, name, &args.data)
+            }
+            Some(kind) => workspace.validate_aap(kind, path, None::<StreamMode>, name, &args.data),
+        },
         _ => return Err("give one of `tool`, `type` and `payload`".to_string()),
     };
     let report = report.map_err(refused)?;
