@@ -35,6 +35,9 @@ pub mod watch;
 pub mod workspace;
 pub mod yaml;
 
+/// agentc's version (`agentc --version`, the packages' versions).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
 pub use model::Model;
 pub use source::Source;

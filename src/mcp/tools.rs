@@ -10,7 +10,8 @@ use crate::disk::{self, Reach};
 use crate::emit::{Selection, Target};
 use crate::project::{self, ConfigChoice, Ignores};
 use crate::source::MAX_FILE_BYTES;
-use crate::validate::aap::{Kind, StreamMode};
+use crate::validate::Payload;
+use crate::validate::aap::StreamMode;
 use crate::validate::run_input;
 use crate::workspace::{Fixed, Memory, Problem, Workspace};
 use crate::{FileReport, render};
@@ -19,7 +20,7 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
@@ -205,39 +206,47 @@ pub struct ValidateArgs {
     pub type_name: Option<String>,
     /// Validate a protocol payload; its tool calls are checked against the protocol's tools when one is given.
     #[serde(default)]
-    pub payload: Option<Payload>,
+    pub payload: Option<PayloadName>,
     /// The name the data has in diagnostics (default `data.json`).
     #[serde(default)]
     pub name: Option<String>,
 }
 
-/// A protocol payload `validate` knows.
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[schemars(crate = "rmcp::schemars")]
-#[serde(rename_all = "kebab-case")]
-pub enum Payload {
-    /// An AG-UI `RunAgentInput`.
-    RunInput,
-    /// An AAP v3 `POST /sessions` request body.
-    AapPostSessionsRequest,
-    /// An AAP v3 `POST /sessions/:id/turns` request body.
-    AapPostSessionTurnRequest,
-    /// The JSON reply to an AAP v3 `stream: "none"` turn.
-    AapPostSessionTurnResponse,
-    /// An AAP v3 `text/event-stream` reply.
-    AapEvents,
+/// A protocol payload `validate` knows, by its name
+/// ([`crate::validate::Payload`]).
+#[derive(Clone, Copy)]
+pub struct PayloadName(pub Payload);
+
+impl<'de> Deserialize<'de> for PayloadName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PayloadName, D::Error> {
+        let name = String::deserialize(d)?;
+        Payload::from_name(&name).map(PayloadName).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "no payload `{}`; the payloads are {}",
+                crate::render::inert(&name),
+                names(Payload::ALL.map(Payload::name))
+            ))
+        })
+    }
 }
 
-impl Payload {
-    /// The AAP payload it is; `None` for AG-UI's `RunAgentInput`.
-    fn aap(self) -> Option<Kind> {
-        match self {
-            Payload::RunInput => None,
-            Payload::AapPostSessionsRequest => Some(Kind::PostSessionsRequest),
-            Payload::AapPostSessionTurnRequest => Some(Kind::PostSessionTurnRequest),
-            Payload::AapPostSessionTurnResponse => Some(Kind::PostSessionTurnResponse),
-            Payload::AapEvents => Some(Kind::Events),
-        }
+impl JsonSchema for PayloadName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Payload".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let described: Vec<String> = Payload::ALL
+            .iter()
+            .map(|p| format!("`{}`: {}", p.name(), p.summary()))
+            .collect();
+        schemars::json_schema!({
+            "type": "string",
+            "enum": Payload::ALL.map(Payload::name),
+            "description": described.join("; "),
+        })
+    }
+    fn inline_schema() -> bool {
+        true
     }
 }
 
@@ -536,22 +545,12 @@ fn text_fits(what: &str, text: &str) -> Result<(), String> {
 /// A relative path in `files`, as a workspace names it: no `..`, not
 /// absolute, not empty.
 fn relative(name: &str) -> Result<PathBuf, String> {
-    let path = Path::new(name);
-    let fine = !name.is_empty()
-        && !name.contains('\0')
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    match fine {
-        true => Ok(path
-            .components()
-            .filter(|c| *c != Component::CurDir)
-            .collect()),
-        false => Err(format!(
+    crate::workspace::relative_path(name).ok_or_else(|| {
+        format!(
             "`{}` in `files` is not a relative path inside the agent folder",
             crate::render::inert(name)
-        )),
-    }
+        )
+    })
 }
 
 impl Protocol {
@@ -873,11 +872,13 @@ fn validate(roots: &Roots, args: ValidateArgs) -> Outcome {
             let path = path.ok_or("`type` needs the protocol: give `path` or `text`")?;
             workspace.validate(path, Selection::Type(type_name), name, &args.data)
         }
-        (None, None, Some(payload)) => match payload.aap() {
-            None => {
+        (None, None, Some(PayloadName(payload))) => match payload {
+            Payload::RunInput => {
                 workspace.validate_run_input(run_input::Options::default(), path, name, &args.data)
             }
-            Some(kind) => workspace.validate_aap(kind, path, None::<StreamMode>, name, &args.data),
+            Payload::Aap(kind) => {
+                workspace.validate_aap(kind, path, None::<StreamMode>, name, &args.data)
+            }
         },
         _ => return Err("give one of `tool`, `type` and `payload`".to_string()),
     };

@@ -32,6 +32,60 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use tape::{Tape, TapeNode};
 
+/// A protocol payload that validation knows, by the name the MCP server's
+/// `validate` tool and the browser package take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payload {
+    /// An AG-UI `RunAgentInput`.
+    RunInput,
+    /// An AAP v3 payload of this kind.
+    Aap(aap::Kind),
+}
+
+impl Payload {
+    /// Every payload, in the order they are listed.
+    pub const ALL: [Payload; 5] = [
+        Payload::RunInput,
+        Payload::Aap(aap::Kind::PostSessionsRequest),
+        Payload::Aap(aap::Kind::PostSessionTurnRequest),
+        Payload::Aap(aap::Kind::PostSessionTurnResponse),
+        Payload::Aap(aap::Kind::Events),
+    ];
+
+    /// Its name: `run-input`, `aap-post-sessions-request`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Payload::RunInput => "run-input",
+            Payload::Aap(aap::Kind::PostSessionsRequest) => "aap-post-sessions-request",
+            Payload::Aap(aap::Kind::PostSessionTurnRequest) => "aap-post-session-turn-request",
+            Payload::Aap(aap::Kind::PostSessionTurnResponse) => "aap-post-session-turn-response",
+            Payload::Aap(aap::Kind::Events) => "aap-events",
+        }
+    }
+
+    /// What it is, in a phrase.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Payload::RunInput => "an AG-UI `RunAgentInput`",
+            Payload::Aap(aap::Kind::PostSessionsRequest) => {
+                "an AAP v3 `POST /sessions` request body"
+            }
+            Payload::Aap(aap::Kind::PostSessionTurnRequest) => {
+                "an AAP v3 `POST /sessions/:id/turns` request body"
+            }
+            Payload::Aap(aap::Kind::PostSessionTurnResponse) => {
+                "the JSON reply to an AAP v3 `stream: \"none\"` turn"
+            }
+            Payload::Aap(aap::Kind::Events) => "an AAP v3 `text/event-stream` reply",
+        }
+    }
+
+    /// The payload named `name`.
+    pub fn from_name(name: &str) -> Option<Payload> {
+        Payload::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
 /// A value's text up to this long is printed in a message that quotes it;
 /// a longer one is named by what it is (`an array of 3 items`).
 const SHOWN_BYTES: usize = 200;

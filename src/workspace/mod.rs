@@ -664,6 +664,36 @@ impl Workspace {
     }
 }
 
+/// `name` as a [`Workspace`] names a file: a relative path inside the
+/// workspace (no `..`, not absolute, not empty, no NUL), with its `.`
+/// parts dropped; `None` for any other. What a front end that takes file
+/// names from outside (the MCP server, the browser package) holds them to.
+///
+/// ```
+/// use agentc::workspace::relative_path;
+/// use std::path::Path;
+///
+/// assert_eq!(relative_path("./prompts/a.md").as_deref(), Some(Path::new("prompts/a.md")));
+/// assert_eq!(relative_path("../etc/passwd"), None);
+/// assert_eq!(relative_path("/etc/passwd"), None);
+/// ```
+pub fn relative_path(name: &str) -> Option<PathBuf> {
+    let path = Path::new(name);
+    let fine = !name.is_empty()
+        && !name.contains('\0')
+        && path.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+    let path: PathBuf = path
+        .components()
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
+    (fine && !path.as_os_str().is_empty()).then_some(path)
+}
+
 /// Files held in memory, by path: the [`agent::Files`] of a
 /// [`Workspace`], and of anything else that holds its files as text (an
 /// MCP server, a browser). An agent folder is made of the files held
