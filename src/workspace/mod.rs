@@ -232,9 +232,16 @@ impl Workspace {
     /// assert_eq!(last.diagnostics[0].code.name(), "unused-baseline-entry");
     /// ```
     pub fn check(&self) -> Vec<FileReport> {
-        let mut reports: Vec<FileReport> = self
-            .protocols()
-            .into_iter()
+        self.check_paths(&self.protocols())
+    }
+
+    /// Checks the files at `paths` as `agentc check` does the files named
+    /// on its command line: each as [`Workspace::check_file`] does,
+    /// whatever its name, then the configured baseline applied to the
+    /// run as [`Workspace::check`] applies it.
+    pub fn check_paths(&self, paths: &[&Path]) -> Vec<FileReport> {
+        let mut reports: Vec<FileReport> = paths
+            .iter()
             .flat_map(|path| self.check_file(path))
             .collect();
         let baseline = self.config.baseline_file();

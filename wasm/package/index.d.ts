@@ -154,10 +154,15 @@ export function load(
   source?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
 ): Promise<void>;
 
-/** `agentc check --format json` over the files: every protocol the configuration takes, with its agent folder. */
-export function check(input: Files): Report;
+export interface CheckInput extends Files {
+  /** Check these files, as files named on the command line are (whatever their names). */
+  paths?: string[];
+}
+
+/** `agentc check --format json` over the files: every protocol the configuration takes, with its agent folder, or the `paths` given. */
+export function check(input: CheckInput): Report;
 /** The same report, as the text `agentc check --format json` prints. */
-export function checkJson(input: Files): string;
+export function checkJson(input: CheckInput): string;
 /** `agentc check --fix` of the protocol at `path`; nothing is kept, the texts are returned. */
 export function fix(input: Files & { path: string; unsafe?: boolean }): Fixed;
 /** `agentc emit`: schemas for a target. Throws an AgentcError for a protocol with errors, or one the target cannot express. */

@@ -131,16 +131,31 @@ struct CheckRequest {
     files: BTreeMap<String, String>,
     #[serde(default)]
     config: Option<String>,
+    #[serde(default)]
+    paths: Option<Vec<String>>,
 }
 
 /// `agentc check --format json` over the files: every protocol the
 /// configuration takes, with its agent folder, then the baseline's
-/// unused entries. A configuration with problems gives its report alone.
+/// unused entries; or, given `paths`, those files, as files named on the
+/// command line are checked (whatever their names). A configuration with problems gives its report alone.
 pub fn check_json(request_text: &str) -> Answer {
-    let CheckRequest { files, config } = request(request_text)?;
+    let CheckRequest {
+        files,
+        config,
+        paths,
+    } = request(request_text)?;
     let held = Held { files, config };
+    let paths: Option<Vec<PathBuf>> = paths
+        .map(|paths| paths.iter().map(|name| path(name)).collect())
+        .transpose()?;
     match held.workspace() {
-        Ok(workspace) => Ok(document(&workspace.check())),
+        Ok(workspace) => Ok(document(&match paths {
+            None => workspace.check(),
+            Some(paths) => {
+                workspace.check_paths(&paths.iter().map(PathBuf::as_path).collect::<Vec<_>>())
+            }
+        })),
         Err(Failed {
             report: Some(report),
             ..
