@@ -66,6 +66,8 @@ fn copy_of_the_version_files(name: &str) -> tempfile::TempDir {
         "packaging/release/release.py",
         "packaging/npm/cli/package.json",
         "packaging/pre-commit/pyproject.toml",
+        "wasm/Cargo.toml",
+        "wasm/package/package.json",
         "editors/vscode/package.json",
         "editors/vscode/package-lock.json",
         "README.md",
@@ -157,7 +159,7 @@ fn set_version_writes_every_file_and_nothing_else() {
             assert_eq!(version, "1.2.3-rc.1", "{file}: {listed}");
         }
     }
-    assert_eq!(files, 13, "{listed}");
+    assert_eq!(files, 15, "{listed}");
     for (path, old) in before {
         let new = std::fs::read_to_string(&path).expect("read");
         let name = path.strip_prefix(dir).expect("inside").to_string_lossy();
@@ -384,7 +386,9 @@ fn scripts_the_workflow_calls(workflow: &str) -> Vec<String> {
     });
     for word in words {
         let word = word.trim_end_matches([';', ',', '.']);
-        if (word.starts_with("packaging/") || word.starts_with("editors/"))
+        if ["packaging/", "editors/", "wasm/", "playground/"]
+            .iter()
+            .any(|folder| word.starts_with(folder))
             && !word.contains('$')
             && !word.ends_with('/')
             && !found.iter().any(|f| f == word)

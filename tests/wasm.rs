@@ -156,3 +156,96 @@ fn the_package_s_types_compile_under_tsc_strict() {
         .expect("run tsc");
     assert!(!wrong.status.success(), "an unknown target type-checks");
 }
+
+/// The package as the release makes it (release.yml's `Pack @agentc/wasm`
+/// step, run as written in a checkout holding the built package) and as a
+/// user gets it: the tarball installed by npm into a new project, imported
+/// by name, and run.
+#[test]
+#[cfg(unix)]
+#[ignore = "needs node, npm, a Python with PyYAML and the built package: wasm/build (CI runs it)"]
+fn the_released_tarball_installs_and_runs() {
+    let dir = match package() {
+        Ok(dir) => dir,
+        Err(reason) => return common::unavailable("AGENTC_REQUIRE_WASM", &reason),
+    };
+    if !common::packaging::has("npm") {
+        return common::unavailable("AGENTC_REQUIRE_WASM", "npm is not installed");
+    }
+    let Some(workflow) =
+        common::packaging::yaml_as_json(&root().join(".github/workflows/release.yml"))
+    else {
+        return common::unavailable("AGENTC_REQUIRE_WASM", "no Python with PyYAML");
+    };
+    let step = workflow["jobs"]["browser"]["steps"]
+        .as_array()
+        .expect("the browser job's steps")
+        .iter()
+        .find(|s| s["name"] == "Pack @agentc/wasm")
+        .expect("release.yml packs @agentc/wasm")["run"]
+        .as_str()
+        .expect("a run step")
+        .to_string();
+    let checkout_folder = common::scratch("wasm-release");
+    let checkout = checkout_folder.path();
+    std::fs::create_dir_all(checkout.join("target")).expect("make target/");
+    std::os::unix::fs::symlink(&dir, checkout.join("target/wasm-pkg")).expect("link the package");
+    let packed = Command::new("bash")
+        .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", &step])
+        .current_dir(checkout)
+        .env("npm_config_update_notifier", "false")
+        .output()
+        .expect("bash");
+    assert!(
+        packed.status.success(),
+        "`{step}`:\n{}",
+        String::from_utf8_lossy(&packed.stderr)
+    );
+    let version = env!("CARGO_PKG_VERSION");
+    let tarball = checkout.join(format!("dist/npm/agentc-wasm-{version}.tgz"));
+    assert!(tarball.is_file(), "the step wrote no {}", tarball.display());
+
+    let project = checkout.join("project");
+    std::fs::create_dir_all(&project).expect("make the project");
+    std::fs::write(
+        project.join("package.json"),
+        r#"{"name": "uses-agentc", "private": true, "type": "module"}"#,
+    )
+    .expect("write package.json");
+    let installed = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--offline"])
+        .arg(&tarball)
+        .current_dir(&project)
+        .env("npm_config_update_notifier", "false")
+        .output()
+        .expect("npm install");
+    assert!(
+        installed.status.success(),
+        "npm install {}:\n{}",
+        tarball.display(),
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let script = "import { load, check, emit, about } from '@agentc/wasm';\n\
+        await load();\n\
+        const files = { 'types.yaml': 'types:\\n  Order:\\n    id:\\n      type: strng\\n' };\n\
+        const found = check({ files, paths: ['types.yaml'] }).diagnostics.map((d) => d.code);\n\
+        files['types.yaml'] = files['types.yaml'].replace('strng', 'string');\n\
+        const schema = emit({ files, path: 'types.yaml', target: 'json-schema' }).output;\n\
+        console.log(JSON.stringify({ version: about().version, found, keys: Object.keys(schema) }));\n";
+    std::fs::write(project.join("use.mjs"), script).expect("write use.mjs");
+    let ran = Command::new("node")
+        .arg("use.mjs")
+        .current_dir(&project)
+        .output()
+        .expect("node");
+    let out = String::from_utf8_lossy(&ran.stdout);
+    assert!(
+        ran.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    assert!(
+        out.contains(&format!("\"version\":\"{version}\"")) && out.contains("\"unknown-type\""),
+        "{out}"
+    );
+}

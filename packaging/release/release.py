@@ -151,8 +151,12 @@ DOC_VERSION = r"(?:agentc/agentc@v|rev: v|agentc-lint==)(\d+\.\d+\.\d+(?:-[0-9A-
 # `versions` checks); the npm platform packages take theirs from the main
 # package's package.json when packaging/npm/pack writes them.
 FIELDS = [
-    TextField("Cargo.lock", r'^\[\[package\]\]\nname = "agentc"\nversion = "([^"]+)"$'),
+    # agentc's and the browser package's crates.
+    TextField("Cargo.lock", r'^\[\[package\]\]\nname = "agentc(?:-wasm)?"\nversion = "([^"]+)"$', 2),
     JsonField("packaging/npm/cli/package.json", ("version",)),
+    # The browser package (npm @agentc/wasm): its crate and its manifest.
+    TextField("wasm/Cargo.toml", r'^version = "([^"]+)"$'),
+    JsonField("wasm/package/package.json", ("version",)),
     JsonField("editors/vscode/package.json", ("version",)),
     JsonField("editors/vscode/package-lock.json", ("version",), ("packages", "", "version")),
     TextField("packaging/pre-commit/pyproject.toml", r'"agentc-lint==([^"]+)"'),
