@@ -1,0 +1,177 @@
+//! The regression guard: instruction counts of the `agentc` binary on
+//! fixed workloads, counted by callgrind (which counts instructions, not
+//! seconds: the same for the same binary and input whatever else the
+//! machine does), held to at most 5% above the numbers committed in
+//! `benches/instructions.json`. A deliberate change that costs more updates
+//! that file in the same commit: run this test with
+//! `AGENTC_UPDATE_INSTRUCTIONS=1` and commit what it writes.
+//!
+//! The binary is the test build's (the `dev` profile), the one CI has
+//! already built: an optimised build would add minutes to every run. Its
+//! counts are not the shipped binary's (`docs/performance.md` has those),
+//! but they move with the work agentc does, so a change that makes a
+//! phase do more (a quadratic walk, a copy per node) shows here. They are
+//! a compiler's: the file records the `rustc` that counted them, and under
+//! another one the guard says so and compares nothing.
+//!
+//! Needs valgrind: `#[ignore]`d, required by `.ci/run` where it is
+//! installed (`AGENTC_REQUIRE_VALGRIND=1`).
+
+#[path = "../benches/synthetic/mod.rs"]
+mod synthetic;
+
+mod common;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// How much more a workload may cost than its committed number.
+const TOLERANCE: f64 = 0.05;
+
+const FILE: &str = "benches/instructions.json";
+
+/// One workload: its name, the size of the synthetic protocol it reads
+/// (`benches/synthetic`: 0 for none), and the arguments `agentc` runs
+/// with, `{}` standing for that protocol's path. Small, as callgrind runs
+/// the test build some fifty times slower than it runs: about ten seconds
+/// in all.
+const WORKLOADS: &[(&str, usize, &[&str])] = &[
+    ("check synthetic 200 types", 200, &["check", "{}"]),
+    (
+        "check --format json synthetic 200 types",
+        200,
+        &["check", "--format", "json", "{}"],
+    ),
+    (
+        "emit --target openai synthetic 100 types",
+        100,
+        &["emit", "--target", "openai", "{}"],
+    ),
+    (
+        "emit --target gemini synthetic 40 types",
+        40,
+        &["emit", "--target", "gemini", "{}"],
+    ),
+    (
+        "check protocols/shop-assistant/protocol.yaml",
+        0,
+        &["check", "protocols/shop-assistant/protocol.yaml"],
+    ),
+    (
+        "check protocols/invalid/unknown-type.yaml",
+        0,
+        &["check", "protocols/invalid/unknown-type.yaml"],
+    ),
+];
+
+fn rustc_version() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The instructions `agentc ARGS` executes, by callgrind.
+fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
+    let out = scratch.join("callgrind.out");
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| a.replace("{}", &protocol.display().to_string()))
+        .collect();
+    let ran = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(env!("CARGO_BIN_EXE_agentc"))
+        .args(&args)
+        .current_dir(common::root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run valgrind");
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    let collected = stderr
+        .lines()
+        .find_map(|line| line.split_once("Collected : ").map(|(_, n)| n.trim()))
+        .and_then(|n| n.parse::<u64>().ok());
+    collected.unwrap_or_else(|| panic!("no count from callgrind for {args:?}:\n{stderr}"))
+}
+
+#[test]
+#[ignore = "needs valgrind (CI runs it)"]
+fn instruction_counts_stay_within_five_percent_of_the_committed_ones() {
+    let has_valgrind = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_valgrind {
+        return common::unavailable("AGENTC_REQUIRE_VALGRIND", "valgrind is not installed");
+    }
+    let path = common::root().join(FILE);
+    let committed: Value = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let rustc = rustc_version();
+    let update = std::env::var("AGENTC_UPDATE_INSTRUCTIONS").as_deref() == Ok("1");
+    if !update && committed["rustc"] != rustc.as_str() {
+        println!(
+            "skipped: {FILE} holds the counts of {}, and this is {rustc}: \
+             counts are one compiler's (AGENTC_UPDATE_INSTRUCTIONS=1 records this one's)",
+            committed["rustc"]
+        );
+        return;
+    }
+
+    let scratch = common::scratch("instructions");
+    let mut counted = serde_json::Map::new();
+    let mut report = Vec::new();
+    let mut over = Vec::new();
+    for (name, size, args) in WORKLOADS {
+        let protocol: PathBuf = scratch.path().join(format!("types-{size}/protocol.yaml"));
+        if *size > 0 && !protocol.exists() {
+            std::fs::create_dir_all(protocol.parent().expect("a folder")).expect("make the folder");
+            std::fs::write(&protocol, synthetic::protocol(*size)).expect("write the protocol");
+        }
+        let now = count(scratch.path(), &protocol, args);
+        counted.insert(name.to_string(), json!(now));
+        match committed["workloads"][name].as_u64() {
+            Some(before) => {
+                let change = now as f64 / before as f64 - 1.0;
+                report.push(format!(
+                    "{name}: {now} instructions, {:+.2}% against {before}",
+                    change * 100.0
+                ));
+                if change > TOLERANCE {
+                    over.push(format!("{name}: {:+.2}%", change * 100.0));
+                }
+            }
+            None => {
+                report.push(format!("{name}: {now} instructions, none committed"));
+                over.push(format!("{name}: no committed count"));
+            }
+        }
+    }
+    println!("{}", report.join("\n"));
+    if update {
+        let file = json!({
+            "about": "Instruction counts of the dev-profile agentc binary, by callgrind: tests/instructions.rs holds new counts to at most 5% above these. Update them with AGENTC_UPDATE_INSTRUCTIONS=1 cargo test --test instructions -- --include-ignored, in the commit that changes them.",
+            "rustc": rustc,
+            "workloads": counted,
+        });
+        let text = serde_json::to_string_pretty(&file).expect("json") + "\n";
+        std::fs::write(&path, text).expect("write the counts");
+        println!("wrote {FILE}");
+        return;
+    }
+    assert!(
+        over.is_empty(),
+        "instruction counts rose more than {}% (a deliberate change updates {FILE}: \
+         AGENTC_UPDATE_INSTRUCTIONS=1 cargo test --test instructions -- --include-ignored):\n{}",
+        TOLERANCE * 100.0,
+        over.join("\n")
+    );
+}
