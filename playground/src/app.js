@@ -14,6 +14,7 @@ import { encodeState, decodeState, isShared, fileNameProblem } from './share.js'
 import './app.css';
 
 const PROTOCOL = 'protocol.yaml';
+const CONFIG = 'agentc.toml';
 const DEFAULT_SAMPLE = 'shop-assistant';
 const DEFAULT_OUTPUT = 'target:openai';
 const LANG_LABELS = { ts: 'TypeScript', zod: 'zod', python: 'Python' };
@@ -70,6 +71,15 @@ function newState(path, text) {
 
 function files() {
   return Object.fromEntries(texts);
+}
+
+/** The files as the package takes them: a tab named agentc.toml is the configuration. */
+function workspace() {
+  const all = files();
+  if (!Object.hasOwn(all, CONFIG)) return { files: all };
+  const config = all[CONFIG];
+  delete all[CONFIG];
+  return { files: all, config };
 }
 
 function sortedPaths() {
@@ -183,7 +193,7 @@ let lastCheckMs = 0;
 function runCheck() {
   try {
     const t0 = performance.now();
-    report = check({ files: files() });
+    report = check(workspace());
     lastCheckMs = performance.now() - t0;
   } catch (error) {
     report = { diagnostics: [], summary: { files: 0, errors: 0, warnings: 0 } };
@@ -297,23 +307,24 @@ function pane(id) {
   return node;
 }
 
-function reportList(diagnostics, onOpen) {
-  return el('ul', { class: 'diagnostics' }, ...diagnostics.map((d) => diagnosticItem(d, onOpen ? () => onOpen(d) : null, null)));
+/** Diagnostics as a list; those in the agent folder's files link to their place. */
+function reportList(diagnostics) {
+  return el('ul', { class: 'diagnostics' }, ...diagnostics.map((d) => diagnosticItem(d, states.has(d.file) ? () => goTo(d) : null, null)));
 }
 
 function failure(error) {
   const box = el('div', { class: 'failure' }, el('p', { class: 'error-message', text: error.message ?? String(error) }));
-  if (error instanceof AgentcError && error.report) box.append(reportList(error.report.diagnostics, goTo));
+  if (error instanceof AgentcError && error.report) box.append(reportList(error.report.diagnostics));
   return box;
 }
 
 function renderEmit(target) {
   const node = pane(`target:${target}`);
   try {
-    const emitted = emit({ files: files(), path: PROTOCOL, target });
+    const emitted = emit({ ...workspace(), path: PROTOCOL, target });
     const warnings = emitted.report.diagnostics;
     node.replaceChildren(...[
-      warnings.length ? el('div', { class: 'warnings' }, el('h3', { text: `Warnings (${warnings.length})` }), reportList(warnings, goTo)) : null,
+      warnings.length ? el('div', { class: 'warnings' }, el('h3', { text: `Warnings (${warnings.length})` }), reportList(warnings)) : null,
       Array.isArray(emitted.output) && emitted.output.length === 0
         ? el('p', { class: 'hint', text: 'This protocol declares no tools.' }) : null,
       el('pre', { class: 'output-text', text: emitted.text }),
@@ -326,7 +337,7 @@ function renderEmit(target) {
 function renderGenerate(lang) {
   const node = pane(`lang:${lang}`);
   try {
-    const generated = generate({ files: files(), path: PROTOCOL, lang });
+    const generated = generate({ ...workspace(), path: PROTOCOL, lang });
     node.replaceChildren(...generated.files.flatMap((f) => [
       el('h3', { class: 'file-name', text: f.name }),
       el('pre', { class: 'output-text', text: f.text }),
@@ -340,11 +351,11 @@ function renderGenerate(lang) {
 function protocolNames() {
   const names = { tools: [], types: [] };
   try {
-    const tools = emit({ files: files(), path: PROTOCOL, target: 'anthropic' }).output;
+    const tools = emit({ ...workspace(), path: PROTOCOL, target: 'anthropic' }).output;
     if (Array.isArray(tools)) names.tools = tools.map((t) => t?.name).filter((n) => typeof n === 'string');
   } catch { /* the protocol has errors: no names */ }
   try {
-    const schema = emit({ files: files(), path: PROTOCOL, target: 'json-schema' }).output;
+    const schema = emit({ ...workspace(), path: PROTOCOL, target: 'json-schema' }).output;
     const defs = schema?.$defs ?? schema?.definitions;
     if (defs && typeof defs === 'object') names.types = Object.keys(defs);
   } catch { /* as above */ }
@@ -397,12 +408,12 @@ function renderValidate() {
     return;
   }
   try {
-    const input = { files: files(), path: PROTOCOL, data: validateView.state.doc.toString(), name: 'data.json' };
+    const input = { ...workspace(), path: PROTOCOL, data: validateView.state.doc.toString(), name: 'data.json' };
     input[kind] = name;
     const verdict = validate(input);
     result.replaceChildren(verdict.diagnostics.length === 0
       ? el('p', { class: 'valid', text: `Valid: the data matches ${kind} ${name}.` })
-      : reportList(verdict.diagnostics, (d) => { if (d.file !== 'data.json') goTo(d); }));
+      : reportList(verdict.diagnostics));
   } catch (error) {
     result.replaceChildren(failure(error));
   }
@@ -434,12 +445,12 @@ function renderDiff() {
   const result = $('diff-result');
   if (!result || !oldSeeded) return;
   try {
-    const old = files();
+    const { files: old } = workspace();
     old[PROTOCOL] = oldView.state.doc.toString();
-    const changes = diff({ files: files(), old, path: PROTOCOL });
+    const changes = diff({ ...workspace(), old, path: PROTOCOL });
     result.replaceChildren(changes.diagnostics.length === 0
       ? el('p', { class: 'valid', text: 'No contract changes.' })
-      : reportList(changes.diagnostics, (d) => goTo(d)));
+      : reportList(changes.diagnostics));
   } catch (error) {
     result.replaceChildren(failure(error));
   }
@@ -502,16 +513,18 @@ function openSample(name) {
   if (validateView) validateView.dispatch({ changes: { from: 0, to: validateView.state.doc.length, insert: '{}' } });
 }
 
-async function openFragment() {
+/** Opens the share link in the URL's fragment, if there is one; `instead` says what is shown when it cannot be opened. */
+async function openFragment(instead) {
   const fragment = location.hash.slice(1);
   if (!isShared(fragment)) return false;
   let state;
   try {
     state = await decodeState(fragment);
   } catch (error) {
-    showMessage(`This share link could not be opened: ${error.message}. The ${DEFAULT_SAMPLE} example is shown instead.`);
+    showMessage(`This share link could not be opened: ${error.message}. ${instead}`);
     return false;
   }
+  $('message').hidden = true;
   sampleName = samples.some((s) => s.name === state.sample) ? state.sample : '';
   $('samples').value = sampleName;
   validateTarget = state.validate?.target ?? '';
@@ -571,11 +584,11 @@ async function start() {
   buildDiffPane();
   renderOutputTabs();
   for (const t of outputTabs()) pane(t.id);
-  if (!(await openFragment())) {
+  if (!(await openFragment(`The ${DEFAULT_SAMPLE} example is shown instead.`))) {
     openSample(DEFAULT_SAMPLE);
     selectOutput(DEFAULT_OUTPUT);
   }
-  window.addEventListener('hashchange', () => { openFragment(); });
+  window.addEventListener('hashchange', () => { openFragment('The files are as they were.'); });
   document.body.dataset.ready = 'true';
 }
 

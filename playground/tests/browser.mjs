@@ -255,6 +255,19 @@ async function run(browser, base) {
   await waitFor('a contract change', () => page.locator('#diff-result li.diagnostic').count());
   pass(`diff: ${(await page.locator('#diff-result li.diagnostic').first().innerText()).split('\n').slice(0, 2).join(' ')}`);
 
+  // A tab named agentc.toml is the configuration; removing the tab removes it.
+  await page.fill('#new-file', 'agentc.toml');
+  await page.click('#add-file button');
+  await page.keyboard.type('bogus = 1');
+  await waitFor('invalid-config for agentc.toml', () => page.locator('#diagnostic-list li[data-code="invalid-config"]').count());
+  const where = await page.locator('#diagnostic-list li[data-code="invalid-config"] .where').innerText();
+  if (!where.startsWith('agentc.toml:1:1')) fail(`invalid-config is at ${where}, not agentc.toml:1:1`);
+  await page.click('[aria-label="Remove agentc.toml"]');
+  await waitFor('agentc.toml gone', async () => (await page.locator('#diagnostic-list li').count()) === 0
+    && (await page.locator('[data-file="agentc.toml"]').count()) === 0
+    && (await page.evaluate(() => window.agentcPlayground.active())) === 'protocol.yaml');
+  pass('a tab added as agentc.toml configures the check (invalid-config at agentc.toml:1:1), and removing it removes that');
+
   // Share: add a file, pick an output, and open the link in a new page.
   await page.fill('#new-file', 'notes/todo.md');
   await page.click('#add-file button');
