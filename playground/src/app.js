@@ -190,7 +190,8 @@ function showDiagnosticsInEditor() {
 
 let lastCheckMs = 0;
 
-function runCheck() {
+/** Checks the files as they are now into `report`. */
+function checkNow() {
   try {
     const t0 = performance.now();
     report = check(workspace());
@@ -199,6 +200,10 @@ function runCheck() {
     report = { diagnostics: [], summary: { files: 0, errors: 0, warnings: 0 } };
     showMessage(String(error.message ?? error));
   }
+}
+
+function runCheck() {
+  checkNow();
   showDiagnosticsInEditor();
   renderDiagnosticList();
 }
@@ -468,6 +473,10 @@ function updateOutput() {
 /** After any change of the files: check now, the active output a moment later. */
 function changed() {
   runCheck();
+  scheduleOutput();
+}
+
+function scheduleOutput() {
   clearTimeout(outputTimer);
   outputTimer = setTimeout(updateOutput, 30);
 }
@@ -571,13 +580,20 @@ async function start() {
   view = new EditorView({
     parent: $('editor'),
     state: newState(PROTOCOL, ''),
+    // An edit is checked before the view updates, and its diagnostics go
+    // in with it: one update of the view per keystroke.
     dispatchTransactions(transactions, v) {
-      v.update(transactions);
-      if (transactions.some((tr) => tr.docChanged)) {
-        states.set(active, v.state);
-        texts.set(active, v.state.doc.toString());
-        changed();
+      if (!transactions.some((tr) => tr.docChanged)) {
+        v.update(transactions);
+        return;
       }
+      const next = transactions[transactions.length - 1].state;
+      texts.set(active, next.doc.toString());
+      checkNow();
+      v.update([...transactions, next.update(setDiagnostics(next, editorDiagnostics(next)))]);
+      states.set(active, v.state);
+      renderDiagnosticList();
+      scheduleOutput();
     },
   });
   buildValidatePane();
