@@ -10,7 +10,7 @@ import { setDiagnostics, lintGutter, forEachDiagnostic } from '@codemirror/lint'
 import { load, check, emit, generate, validate, diff, about, AgentcError } from '@agentc/wasm';
 import samples from 'agentc:samples';
 import { toRange } from './positions.js';
-import { encodeState, decodeState, isShared, fileNameProblem } from './share.js';
+import { encodeState, decodeState, isShared, fileNameProblem, MAX_FRAGMENT } from './share.js';
 import './app.css';
 
 const PROTOCOL = 'protocol.yaml';
@@ -242,7 +242,7 @@ function renderDiagnosticList() {
   $('summary').textContent = report.diagnostics.length === 0
     ? 'no problems'
     : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${infos > 0 ? `, ${infos} info` : ''}`;
-  list.replaceChildren(...report.diagnostics.map((d) => diagnosticItem(d, () => goTo(d), d.fix ? () => applyFix(d) : null)));
+  list.replaceChildren(...report.diagnostics.map((d) => diagnosticItem(d, states.has(d.file) ? () => goTo(d) : null, d.fix && states.has(d.file) ? () => applyFix(d) : null)));
 }
 
 /** One diagnostic as a list item: location, severity, code, message, help, a fix button. */
@@ -497,6 +497,10 @@ function stateForLink() {
 
 async function share() {
   const fragment = await encodeState(stateForLink());
+  if (fragment.length - "s=".length > MAX_FRAGMENT) {
+    showMessage(`These files are too large for a link (${fragment.length} characters compressed; a link holds at most ${MAX_FRAGMENT}).`);
+    return;
+  }
   history.replaceState(null, '', `#${fragment}`);
   const link = $('share-link');
   link.value = location.href;

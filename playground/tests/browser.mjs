@@ -290,6 +290,13 @@ async function run(browser, base) {
   if (!(await other.locator('[data-file="notes/todo.md"]').count())) fail('the shared page has no tab for notes/todo.md');
   await waitFor('the TypeScript pane', async () => (await paneText(other, 'lang:ts')).includes('export'));
   pass(`a share link (${link.length} characters) restores ${Object.keys(before.files).length} files, the active file and the ${before.output} output`);
+  // A broken link pasted over an open page's address: a message, the files as they were.
+  await other.evaluate(() => { location.hash = '#s=!!!'; });
+  await waitFor('the message for a broken link on hashchange', async () => (await other.locator('#message').isVisible())
+    && (await other.locator('#message').innerText()).includes('as they were'));
+  const kept = await other.evaluate(() => window.agentcPlayground.files());
+  if (JSON.stringify(kept) !== JSON.stringify(before.files)) fail('a broken link on hashchange changed the files');
+  pass('a broken link opened over the page (hashchange) gives a message and keeps the files');
   await other.close();
 
   // Broken and hostile links: a message, and the default sample.
