@@ -410,6 +410,7 @@ fn the_release_workflow_calls_only_scripts_that_exist() {
         "packaging/npm/pack",
         "packaging/requirements.txt",
         "editors/vscode/install",
+        "playground/build",
     ] {
         assert!(
             scripts.iter().any(|s| s == script),
