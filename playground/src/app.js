@@ -7,7 +7,7 @@ import { EditorState } from '@codemirror/state';
 import { yaml } from '@codemirror/lang-yaml';
 import { json } from '@codemirror/lang-json';
 import { setDiagnostics, lintGutter, forEachDiagnostic } from '@codemirror/lint';
-import { load, check, emit, generate, validate, diff, about, AgentcError } from '@agentc/wasm';
+import { load, check, emit, generate, validate, diff, names as declared, about, AgentcError } from '@agentc/wasm';
 import samples from 'agentc:samples';
 import { toRange } from './positions.js';
 import { encodeState, decodeState, isShared, fileNameProblem, MAX_FRAGMENT } from './share.js';
@@ -352,19 +352,13 @@ function renderGenerate(lang) {
   }
 }
 
-/** The protocol's tool and type names, from its JSON Schema and OpenAI tools (none while it has errors). */
+/** The protocol's tool and type names (what could be read of it while it has errors). */
 function protocolNames() {
-  const names = { tools: [], types: [] };
   try {
-    const tools = emit({ ...workspace(), path: PROTOCOL, target: 'anthropic' }).output;
-    if (Array.isArray(tools)) names.tools = tools.map((t) => t?.name).filter((n) => typeof n === 'string');
-  } catch { /* the protocol has errors: no names */ }
-  try {
-    const schema = emit({ ...workspace(), path: PROTOCOL, target: 'json-schema' }).output;
-    const defs = schema?.$defs ?? schema?.definitions;
-    if (defs && typeof defs === 'object') names.types = Object.keys(defs);
-  } catch { /* as above */ }
-  return names;
+    return declared({ ...workspace(), path: PROTOCOL });
+  } catch {
+    return { tools: [], types: [], responses: [] };
+  }
 }
 
 function buildValidatePane() {

@@ -99,12 +99,20 @@ impl Output {
     /// The text to print: pretty JSON with a final newline, or the text as is.
     pub fn into_text(self) -> String {
         match self {
+            Output::Text(text) => text,
+            json => json.to_text(),
+        }
+    }
+
+    /// [`Output::into_text`], keeping the output.
+    pub fn to_text(&self) -> String {
+        match self {
             Output::Json(value) => {
-                let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
                 text.push('\n');
                 text
             }
-            Output::Text(text) => text,
+            Output::Text(text) => text.clone(),
         }
     }
 }

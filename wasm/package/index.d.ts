@@ -126,6 +126,15 @@ export interface Generated {
   files: { name: string; text: string }[];
 }
 
+export interface Names {
+  /** Each tool, in declaration order. */
+  tools: string[];
+  /** Each type, in declaration order. */
+  types: string[];
+  /** The object types the protocol replies with (a `responseType`). */
+  responses: string[];
+}
+
 export interface Explained {
   code: string;
   severity: Severity;
@@ -173,6 +182,8 @@ export function validate(input: ValidateInput): Report;
 export function diff(input: DiffInput): Report;
 /** `agentc gen --stdout`: typed bindings in one language. */
 export function generate(input: GenerateInput): Generated;
+/** What the protocol at `path` declares, by name (what could be read of it, when it has errors). */
+export function names(input: Files & { path: string }): Names;
 /** `agentc explain CODE`; `null` for a name that is no code. */
 export function explain(code: string): Explained | null;
 /** The codes, targets, languages and payloads, from agentc's own lists, and its version. */

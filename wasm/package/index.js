@@ -97,6 +97,10 @@ export function generate(input) {
   return JSON.parse(run(agentc.generate, request('generate', input)));
 }
 
+export function names(input) {
+  return JSON.parse(run(agentc.names, request('names', input)));
+}
+
 export function explain(code) {
   if (typeof code !== 'string') throw new AgentcError('explain takes a code, as a string');
   return JSON.parse(run(agentc.explain, code));

@@ -250,7 +250,7 @@ pub fn emit_json(request_text: &str) -> Answer {
     }
     .workspace()?;
     let emitted = workspace.emit(&at, target, selection)?;
-    let text = emitted.output.clone().into_text();
+    let text = emitted.output.to_text();
     let output = match emitted.output {
         Output::Json(value) => value,
         Output::Text(text) => Value::String(text),
@@ -411,6 +411,51 @@ pub fn gen_json(request_text: &str) -> Answer {
     Ok(json!({ "files": files }).to_string())
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamesRequest {
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+    #[serde(default)]
+    config: Option<String>,
+    path: String,
+}
+
+/// What the protocol at `path` declares, by name, in declaration order:
+/// its tools, its types, and the object types it replies with (each a
+/// `responseType`), for a page's pickers. A protocol with errors gives
+/// what could be read of it; one that is not YAML, nothing.
+pub fn names_json(request_text: &str) -> Answer {
+    let r: NamesRequest = request(request_text)?;
+    let at = path(&r.path)?;
+    let workspace = Held {
+        files: r.files,
+        config: r.config,
+    }
+    .workspace()?;
+    let text = workspace
+        .get(&at)
+        .ok_or_else(|| Failed::from(Problem::NoFile(at.clone())))?;
+    let compiled = agentc::compile(&at.display().to_string(), text);
+    let (tools, types, responses): (Vec<&str>, Vec<&str>, Vec<&str>) = match &compiled.model {
+        Some(model) => (
+            model
+                .protocol
+                .tools
+                .iter()
+                .map(|tool| tool.name.text.as_str())
+                .collect(),
+            model.type_names().collect(),
+            agentc::emit::response_types(model)
+                .into_iter()
+                .map(|id| model.def(id).name.text.as_str())
+                .collect(),
+        ),
+        None => Default::default(),
+    };
+    Ok(json!({ "tools": tools, "types": types, "responses": responses }).to_string())
+}
+
 /// `agentc explain CODE`: the code's page, or `null` for a name that is
 /// no code.
 pub fn explain_json(code: &str) -> String {
@@ -488,6 +533,11 @@ pub fn diff(request: &str) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub fn generate(request: &str) -> Result<String, JsValue> {
     answer(|| gen_json(request))
+}
+
+#[wasm_bindgen]
+pub fn names(request: &str) -> Result<String, JsValue> {
+    answer(|| names_json(request))
 }
 
 #[wasm_bindgen]

@@ -1,7 +1,7 @@
 // A page's code against @agentc/wasm's types, compiled by tests/wasm.rs
 // with `tsc --strict`: every call, its input and its output typed.
 import {
-  AgentcError, about, check, checkJson, diff, emit, explain, fix, generate, load, validate,
+  AgentcError, about, check, checkJson, diff, emit, explain, fix, generate, load, names, validate,
   type Diagnostic, type Emitted, type Report, type Target,
 } from '@agentc/wasm';
 
@@ -30,6 +30,8 @@ export async function run(text: string): Promise<string[]> {
   const changes: Report = diff({ files, old: files, path: 'protocol.yaml' });
   const bindings = generate({ files, path: 'protocol.yaml', lang: 'zod' });
   const page = explain('unknown-type');
+  const declared: string[] = names({ files, path: 'protocol.yaml' }).tools;
+  codes.push(...declared);
   codes.push(raw, String(verdict.summary.errors + input.summary.warnings), String(changes.summary.files));
   codes.push(...bindings.files.map((f) => f.name), page === null ? '' : page.page);
   return codes;

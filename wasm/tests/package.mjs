@@ -111,6 +111,13 @@ assert.notEqual(retyped['protocol.yaml'], shop['protocol.yaml']);
 const changes = agentc.diff({ files: retyped, old: shop, path: 'protocol.yaml' });
 assert.ok(changes.diagnostics.some((d) => d.surface === 'tool'), JSON.stringify(changes.diagnostics));
 
+// What a protocol declares, by name: also while it has errors, and
+// nothing for a text that is not YAML.
+const declared = agentc.names({ files: shop, path: 'protocol.yaml' });
+assert.ok(declared.tools.includes('search-products') && declared.types.includes('Product'), JSON.stringify(declared));
+assert.deepEqual(agentc.names({ files: broken, path: 'types.yaml' }), { tools: [], types: ['Order'], responses: [] });
+assert.deepEqual(agentc.names({ files: { 'protocol.yaml': '[' }, path: 'protocol.yaml' }).types, []);
+
 // explain, and a code that is none.
 assert.match(agentc.explain('unknown-type').page, /unknown-type|type/);
 assert.equal(agentc.explain('no-such-code'), null);
@@ -137,6 +144,8 @@ const refused = [
   () => agentc.generate({ files: tools, path: 'tools.yaml', lang: 'cobol' }),
   () => agentc.diff({ files: tools, old: {}, path: 'tools.yaml' }),
   () => agentc.fix({ files: tools, path: 'nope.yaml' }),
+  () => agentc.names({ files: tools, path: 'nope.yaml' }),
+  () => agentc.names({ files: tools }),
   () => agentc.explain(7),
 ];
 for (const call of refused) {
