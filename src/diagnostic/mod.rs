@@ -443,7 +443,16 @@ impl Diagnostics {
     }
 
     pub fn has_errors(&self) -> bool {
-        self.worst_dropped == Some(Severity::Error) || self.found.iter().any(Diagnostic::is_error)
+        self.has_errors_since(0)
+    }
+
+    /// Whether an error is among what was recorded after the first `from`
+    /// (as [`Diagnostics::len`] counted them), or among what was dropped:
+    /// for asking again and again as problems arrive, in linear time.
+    pub fn has_errors_since(&self, from: usize) -> bool {
+        let from = from.min(self.found.len());
+        self.worst_dropped == Some(Severity::Error)
+            || self.found[from..].iter().any(Diagnostic::is_error)
     }
 
     pub fn len(&self) -> usize {

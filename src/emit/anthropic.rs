@@ -11,7 +11,7 @@
 //! structured-output schema with it cannot be emitted. Limits count across
 //! a request: every strict tool emitted together, plus an output format.
 
-use super::kit::{self, Cx, EmitError, Output, Selection, is_simple_name};
+use super::kit::{self, Cx, EmitError, Entries, Output, Selection, is_simple_name};
 use super::lower::{Kind, Schema, Visit};
 use super::schema::{enum_json, literal_json};
 use crate::diagnostic::{Code, Diagnostic};
@@ -99,6 +99,8 @@ fn emit_into(
         }
         Selection::All | Selection::Tool(_) => {
             let mut tools = Vec::new();
+            let mut entries = Entries::new("", 0);
+            let all = matches!(selection, Selection::All);
             for tool in cx.tools(selection)? {
                 if !is_simple_name(&tool.name.text, MAX_NAME_CHARS, false) {
                     cx.diags.push(
@@ -130,6 +132,9 @@ fn emit_into(
                 if strict {
                     request.add(cx, &schema, &subject, Some(tool.name.span));
                 }
+                if all && !entries.keeps(cx.diags) {
+                    continue;
+                }
                 let mut entry = Map::new();
                 entry.insert("name".into(), tool.name.text.clone().into());
                 if let Some(description) = &tool.presentation.description {
@@ -139,11 +144,14 @@ fn emit_into(
                 if strict {
                     entry.insert("strict".into(), true.into());
                 }
-                tools.push(Value::Object(entry));
+                match all {
+                    true => entries.push(cx.diags, Value::Object(entry)),
+                    false => tools.push(Value::Object(entry)),
+                }
             }
-            Ok(match selection {
-                Selection::Tool(_) => Output::Json(tools.pop().unwrap_or(Value::Null)),
-                _ => Output::Json(Value::Array(tools)),
+            Ok(match all {
+                false => Output::Json(tools.pop().unwrap_or(Value::Null)),
+                true => entries.finish(""),
             })
         }
     }

@@ -10,7 +10,7 @@
 //! order. A `const` becomes a one-value `enum`; a boolean `const` has no
 //! such form and is left out, with a warning.
 
-use super::kit::{self, Cx, EmitError, Output, Selection};
+use super::kit::{self, Cx, EmitError, Entries, Output, Selection};
 use super::lower::{Kind, Schema, Visit};
 use super::schema::{enum_json, literal_json};
 use crate::diagnostic::{Code, Diagnostic};
@@ -51,6 +51,9 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
         }
         Selection::All | Selection::Tool(_) => {
             let mut declarations = Vec::new();
+            // `{"functionDeclarations": [...]}`, as printed.
+            let mut entries = Entries::new("{\n  \"functionDeclarations\": ", 1);
+            let all = matches!(selection, Selection::All);
             for tool in cx.tools(selection)? {
                 let name = &tool.name.text;
                 if !is_identifier(name, MAX_NAME_CHARS, ".:-") {
@@ -80,21 +83,24 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                         }
                     }
                 }
+                check_constants(cx, &schema);
+                if all && !entries.keeps(cx.diags) {
+                    continue;
+                }
                 let mut declaration = Map::new();
                 declaration.insert("name".into(), name.clone().into());
                 if let Some(description) = &tool.presentation.description {
                     declaration.insert("description".into(), description.text.clone().into());
                 }
-                declaration.insert("parametersJsonSchema".into(), render_checked(cx, &schema));
-                declarations.push(Value::Object(declaration));
-            }
-            Ok(match selection {
-                Selection::Tool(_) => Output::Json(declarations.pop().unwrap_or(Value::Null)),
-                _ => {
-                    let mut tool = Map::new();
-                    tool.insert("functionDeclarations".into(), Value::Array(declarations));
-                    Output::Json(Value::Object(tool))
+                declaration.insert("parametersJsonSchema".into(), render(&schema));
+                match all {
+                    true => entries.push(cx.diags, Value::Object(declaration)),
+                    false => declarations.push(Value::Object(declaration)),
                 }
+            }
+            Ok(match all {
+                false => Output::Json(declarations.pop().unwrap_or(Value::Null)),
+                true => entries.finish("\n}"),
             })
         }
     }
@@ -111,6 +117,12 @@ fn is_identifier(name: &str, max: usize, extra: &str) -> bool {
 
 /// The schema in Gemini's subset, with what it loses reported.
 fn render_checked(cx: &mut Cx, schema: &Schema) -> Value {
+    check_constants(cx, schema);
+    render(schema)
+}
+
+/// What the schema loses in Gemini's subset, reported: a boolean `const`.
+fn check_constants(cx: &mut Cx, schema: &Schema) {
     schema.walk(&mut |visit| {
         if let Visit::Schema(node, _) = visit
             && let Kind::Primitive {
@@ -129,7 +141,6 @@ fn render_checked(cx: &mut Cx, schema: &Schema) -> Value {
             );
         }
     });
-    render(schema)
 }
 
 /// A schema in Gemini's JSON Schema subset.

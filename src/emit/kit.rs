@@ -92,6 +92,10 @@ pub enum Selection<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
     Json(Value),
+    /// JSON already printed as [`Output::into_text`] prints a value
+    /// (pretty, two spaces, a final newline): a list of tools is written
+    /// tool by tool ([`Entries`]) rather than held as one value.
+    Printed(String),
     Text(String),
 }
 
@@ -99,7 +103,7 @@ impl Output {
     /// The text to print: pretty JSON with a final newline, or the text as is.
     pub fn into_text(self) -> String {
         match self {
-            Output::Text(text) => text,
+            Output::Printed(text) | Output::Text(text) => text,
             json => json.to_text(),
         }
     }
@@ -112,8 +116,100 @@ impl Output {
                 text.push('\n');
                 text
             }
-            Output::Text(text) => text.clone(),
+            Output::Printed(text) | Output::Text(text) => text.clone(),
         }
+    }
+
+    /// The output as a value: printed JSON read back, a text as a string.
+    pub fn into_value(self) -> Value {
+        match self {
+            Output::Json(value) => value,
+            Output::Printed(text) => serde_json::from_str(&text).unwrap_or(Value::Null),
+            Output::Text(text) => Value::String(text),
+        }
+    }
+}
+
+/// A JSON array printed as its entries are made: each entry's pretty text,
+/// indented for its place, is appended to one text and its value dropped,
+/// so the tools of a large protocol are never all held as values (a value
+/// takes several times the memory of its text), and the text is never
+/// copied. Once an error is among the problems reported, nothing more is
+/// kept: output with errors is never used, so a protocol a target refuses
+/// costs little more than its check.
+pub struct Entries {
+    text: String,
+    count: usize,
+    /// How many levels deep the array sits in the printed output.
+    depth: usize,
+    /// How many of the problems reported are known to hold no error.
+    scanned: usize,
+    refused: bool,
+}
+
+impl Entries {
+    /// An empty array, printed after `before` (what encloses it, up to
+    /// where it starts), `depth` levels deep.
+    pub fn new(before: &str, depth: usize) -> Entries {
+        Entries {
+            text: format!("{before}["),
+            count: 0,
+            depth,
+            scanned: 0,
+            refused: false,
+        }
+    }
+
+    /// Whether an entry would still be kept: no error among `diags` yet
+    /// (a target need not make an entry that would be thrown away).
+    pub fn keeps(&mut self, diags: &Diagnostics) -> bool {
+        if !self.refused && diags.has_errors_since(self.scanned) {
+            self.refused = true;
+            self.text = String::new();
+        }
+        self.scanned = diags.len();
+        !self.refused
+    }
+
+    /// Appends `entry`, unless `diags` holds an error.
+    pub fn push(&mut self, diags: &Diagnostics, entry: Value) {
+        if !self.keeps(diags) {
+            return;
+        }
+        let printed = serde_json::to_string_pretty(&entry).unwrap_or_default();
+        drop(entry);
+        self.text
+            .push_str(if self.count == 0 { "\n" } else { ",\n" });
+        let indent = "  ".repeat(self.depth + 1);
+        // A printed JSON string holds no line break (it is escaped), so
+        // every line of the entry is one of its structure.
+        for (i, line) in printed.split('\n').enumerate() {
+            if i > 0 {
+                self.text.push('\n');
+            }
+            self.text.push_str(&indent);
+            self.text.push_str(line);
+        }
+        self.count += 1;
+    }
+
+    /// The whole output: the array as `serde_json`'s pretty printer writes
+    /// it at its depth, then `after` (what closes what encloses it) and
+    /// the final newline. Empty when an error was reported.
+    pub fn finish(mut self, after: &str) -> Output {
+        if self.refused {
+            return Output::Printed(String::new());
+        }
+        if self.count == 0 {
+            self.text.push(']');
+        } else {
+            self.text.push('\n');
+            self.text.push_str(&"  ".repeat(self.depth));
+            self.text.push(']');
+        }
+        self.text.push_str(after);
+        self.text.push('\n');
+        Output::Printed(self.text)
     }
 }
 
@@ -346,4 +442,78 @@ pub(crate) fn is_simple_name(name: &str, max: usize, dot: bool) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || (dot && c == '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Entries printed one by one are the array (or the object holding
+    /// it) printed whole, byte for byte.
+    fn printed_alike(entries: Vec<Value>) {
+        let whole = Output::Json(Value::Array(entries.clone())).into_text();
+        let mut list = Entries::new("", 0);
+        let wrapped = Output::Json(json!({ "functionDeclarations": entries.clone() })).into_text();
+        let mut inner = Entries::new("{\n  \"functionDeclarations\": ", 1);
+        let none = Diagnostics::default();
+        for entry in entries {
+            list.push(&none, entry.clone());
+            inner.push(&none, entry);
+        }
+        assert_eq!(list.finish("").into_text(), whole);
+        assert_eq!(inner.finish("\n}").into_text(), wrapped);
+    }
+
+    #[test]
+    fn entries_print_as_the_whole_array() {
+        printed_alike(vec![]);
+        printed_alike(vec![json!({})]);
+        printed_alike(vec![
+            json!([]),
+            json!({"a": [1, {"b": "x\ny"}], "c": {}}),
+            json!(null),
+        ]);
+    }
+
+    #[test]
+    fn an_error_stops_the_entries() {
+        let mut list = Entries::new("", 0);
+        let mut diags = Diagnostics::default();
+        list.push(&diags, json!({"kept": true}));
+        diags.push(Diagnostic::new(
+            Code::SchemaTooDeep,
+            crate::Span::new(0, 0),
+            "deep",
+        ));
+        assert!(!list.keeps(&diags));
+        list.push(&diags, json!({"kept": false}));
+        assert_eq!(list.finish("").into_text(), "");
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            ".{0,12}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((".{0,6}", inner), 0..5)
+                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn entries_print_as_the_whole_array_for_any_values(
+            entries in prop::collection::vec(value(), 0..6)
+        ) {
+            printed_alike(entries);
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! siblings, so types are inlined. `unknown` has no strict form: a schema
 //! with it is emitted with `strict: false`, and said so.
 
-use super::kit::{self, Cx, EmitError, Output, Selection, is_simple_name};
+use super::kit::{self, Cx, EmitError, Entries, Output, Selection, is_simple_name};
 use super::lower::{Kind, Primitive, Schema, Visit};
 use super::schema::{enum_json, literal_json};
 use crate::diagnostic::{Code, Diagnostic};
@@ -69,14 +69,20 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
         }
         Selection::All | Selection::Tool(_) => {
             let mut tools = Vec::new();
+            let mut entries = Entries::new("", 0);
+            let all = matches!(selection, Selection::All);
             for tool in cx.tools(selection)? {
                 check_name(cx, &tool.name.text, tool.name.span, "a function name");
                 let Some(schema) = cx.parameters(tool) else {
                     continue;
                 };
                 let subject = format!("tool `{}`", tool.name.text);
-                let (parameters, strict) =
-                    strict_schema(cx, &schema, &subject, "is emitted with `strict: false`");
+                let strict =
+                    strict_checks(cx, &schema, &subject, "is emitted with `strict: false`");
+                if all && !entries.keeps(cx.diags) {
+                    continue;
+                }
+                let parameters = render(&schema, false);
                 let mut function = Map::new();
                 function.insert("name".into(), tool.name.text.clone().into());
                 if let Some(description) = &tool.presentation.description {
@@ -87,11 +93,14 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                 let mut entry = Map::new();
                 entry.insert("type".into(), "function".into());
                 entry.insert("function".into(), Value::Object(function));
-                tools.push(Value::Object(entry));
+                match all {
+                    true => entries.push(cx.diags, Value::Object(entry)),
+                    false => tools.push(Value::Object(entry)),
+                }
             }
-            Ok(match selection {
-                Selection::Tool(_) => Output::Json(tools.pop().unwrap_or(Value::Null)),
-                _ => Output::Json(Value::Array(tools)),
+            Ok(match all {
+                false => Output::Json(tools.pop().unwrap_or(Value::Null)),
+                true => entries.finish(""),
             })
         }
     }
@@ -113,6 +122,13 @@ fn check_name(cx: &mut Cx, name: &str, span: Span, what: &str) {
 /// The schema in strict form, whether it can be strict, and every limit
 /// it crosses reported.
 fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str) -> (Value, bool) {
+    let strict = strict_checks(cx, schema, subject, consequence);
+    (render(schema, false), strict)
+}
+
+/// Every limit the schema crosses and what it cannot say strictly,
+/// reported; whether it can be strict.
+fn strict_checks(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str) -> bool {
     check_limits(cx, schema, subject);
     let unknown = schema.unknowns();
     for &span in &unknown {
@@ -125,7 +141,7 @@ fn strict_schema(cx: &mut Cx, schema: &Schema, subject: &str, consequence: &str)
             .with_help("give the value a type (a custom object type, or `string` holding JSON) to keep the schema strict"),
         );
     }
-    (render(schema, false), unknown.is_empty())
+    unknown.is_empty()
 }
 
 /// A schema in strict form; `nullable` for an optional property's schema.

@@ -5,7 +5,7 @@
 //! parameter schema stands alone, with every type written out, because
 //! these schemas are pasted into requests and prompts one tool at a time.
 
-use super::kit::{Cx, EmitError, Output, Selection, Target};
+use super::kit::{Cx, EmitError, Entries, Output, Selection, Target};
 use super::schema::render;
 use crate::syntax::Tool;
 use serde_json::{Map, Value};
@@ -28,37 +28,35 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
             "use `--tool NAME` or no selector, or `--target json-schema` for a type's schema",
         ));
     }
-    let mut tools = Vec::new();
+    let all = matches!(selection, Selection::All);
+    let mut single = None;
+    let mut entries = Entries::new("", 0);
+    let mut prompt = ToolsPrompt::default();
     for tool in cx.tools(selection)? {
-        if let Some(schema) = cx.parameters(tool) {
-            tools.push((tool, render(&schema)));
+        let Some(schema) = cx.parameters(tool) else {
+            continue;
+        };
+        if !entries.keeps(cx.diags) {
+            continue;
+        }
+        let parameters = render(&schema);
+        match cx.target {
+            Target::ToolsPrompt => {
+                let description = tool.presentation.description.as_ref();
+                prompt.add(
+                    &tool.name.text,
+                    description.map_or("", |d| d.text.as_str()),
+                    &parameters,
+                );
+            }
+            target if all => entries.push(cx.diags, entry(target, tool, parameters)),
+            target => single = Some(entry(target, tool, parameters)),
         }
     }
     Ok(match cx.target {
-        Target::ToolsPrompt => {
-            let entries: Vec<(&str, &str, Value)> = tools
-                .into_iter()
-                .map(|(tool, parameters)| {
-                    let description = tool.presentation.description.as_ref();
-                    (
-                        tool.name.text.as_str(),
-                        description.map_or("", |d| d.text.as_str()),
-                        parameters,
-                    )
-                })
-                .collect();
-            Output::Text(tools_prompt(&entries))
-        }
-        target => {
-            let mut entries: Vec<Value> = tools
-                .into_iter()
-                .map(|(tool, parameters)| entry(target, tool, parameters))
-                .collect();
-            match selection {
-                Selection::Tool(_) => Output::Json(entries.pop().unwrap_or(Value::Null)),
-                _ => Output::Json(Value::Array(entries)),
-            }
-        }
+        Target::ToolsPrompt => Output::Text(prompt.finish()),
+        _ if all => entries.finish(""),
+        _ => Output::Json(single.unwrap_or(Value::Null)),
     })
 }
 
@@ -87,16 +85,32 @@ pub(super) fn entry(target: Target, tool: &Tool, parameters: Value) -> Value {
 /// per tool, then a blank line and the note; nothing at all for no tools.
 /// The JSON is compact, keys in declaration order, non-ASCII text as is.
 pub fn tools_prompt(tools: &[(&str, &str, Value)]) -> String {
-    if tools.is_empty() {
-        return String::new();
-    }
-    let mut out = String::new();
+    let mut prompt = ToolsPrompt::default();
     for (name, description, parameters) in tools {
-        out.push_str(&format!("- {name}: {description}\n"));
-        out.push_str(&format!("- args_schema: {parameters}\n"));
+        prompt.add(name, description, parameters);
     }
-    out.push('\n');
-    out.push_str(TOOLS_PROMPT_NOTE);
-    out.push('\n');
-    out
+    prompt.finish()
+}
+
+/// [`tools_prompt`], written a tool at a time.
+#[derive(Default)]
+struct ToolsPrompt {
+    out: String,
+}
+
+impl ToolsPrompt {
+    fn add(&mut self, name: &str, description: &str, parameters: &Value) {
+        self.out.push_str(&format!("- {name}: {description}\n"));
+        self.out.push_str(&format!("- args_schema: {parameters}\n"));
+    }
+
+    fn finish(mut self) -> String {
+        if self.out.is_empty() {
+            return String::new();
+        }
+        self.out.push('\n');
+        self.out.push_str(TOOLS_PROMPT_NOTE);
+        self.out.push('\n');
+        self.out
+    }
 }

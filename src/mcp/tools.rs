@@ -840,10 +840,7 @@ fn emit(roots: &Roots, args: EmitArgs) -> Outcome {
     let emitted = workspace
         .emit(&path, args.target.0, selection)
         .map_err(refused)?;
-    let output = match emitted.output {
-        crate::emit::Output::Json(value) => value,
-        crate::emit::Output::Text(text) => Value::String(text),
-    };
+    let output = emitted.output.into_value();
     Ok(json!({
         "target": args.target.0.name(),
         "output": output,

@@ -281,7 +281,9 @@ pub fn schema_of(model: &Model, selection: Selection) -> Result<Value, EmitError
     let mut diags = Diagnostics::default();
     match emit::emit(model, Target::JsonSchema, selection, &mut diags)? {
         Output::Json(schema) => Ok(schema),
-        Output::Text(_) => Err(EmitError::new("the json-schema target emitted text")),
+        Output::Printed(_) | Output::Text(_) => Err(EmitError::new(
+            "the json-schema target emitted text, not a schema",
+        )),
     }
 }
 

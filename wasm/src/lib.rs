@@ -16,7 +16,7 @@
 
 use agentc::codegen::{Lang, Options as GenOptions};
 use agentc::diagnostic::{Applicability, Code};
-use agentc::emit::{Output, Selection, Target};
+use agentc::emit::{Selection, Target};
 use agentc::render;
 use agentc::validate::{Payload, run_input};
 use agentc::workspace::{Problem, Workspace, relative_path};
@@ -251,10 +251,7 @@ pub fn emit_json(request_text: &str) -> Answer {
     .workspace()?;
     let emitted = workspace.emit(&at, target, selection)?;
     let text = emitted.output.to_text();
-    let output = match emitted.output {
-        Output::Json(value) => value,
-        Output::Text(text) => Value::String(text),
-    };
+    let output = emitted.output.into_value();
     let report: Value =
         serde_json::from_str(&document(std::slice::from_ref(&emitted.report))).unwrap_or_default();
     Ok(
