@@ -98,9 +98,7 @@ fn emit_into(
             Ok(Output::Json(Value::Object(out)))
         }
         Selection::All | Selection::Tool(_) => {
-            let mut tools = Vec::new();
-            let mut entries = Entries::new("", 0);
-            let all = matches!(selection, Selection::All);
+            let mut entries = Entries::new(selection, "", 0);
             for tool in cx.tools(selection)? {
                 if !is_simple_name(&tool.name.text, MAX_NAME_CHARS, false) {
                     cx.diags.push(
@@ -132,7 +130,7 @@ fn emit_into(
                 if strict {
                     request.add(cx, &schema, &subject, Some(tool.name.span));
                 }
-                if all && !entries.keeps(cx.diags) {
+                if !entries.keeps(cx.diags) {
                     continue;
                 }
                 let mut entry = Map::new();
@@ -144,15 +142,9 @@ fn emit_into(
                 if strict {
                     entry.insert("strict".into(), true.into());
                 }
-                match all {
-                    true => entries.push(cx.diags, Value::Object(entry)),
-                    false => tools.push(Value::Object(entry)),
-                }
+                entries.push(cx.diags, Value::Object(entry));
             }
-            Ok(match all {
-                false => Output::Json(tools.pop().unwrap_or(Value::Null)),
-                true => entries.finish(""),
-            })
+            Ok(entries.finish(""))
         }
     }
 }

@@ -50,10 +50,8 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
             Ok(Output::Json(Value::Object(out)))
         }
         Selection::All | Selection::Tool(_) => {
-            let mut declarations = Vec::new();
             // `{"functionDeclarations": [...]}`, as printed.
-            let mut entries = Entries::new("{\n  \"functionDeclarations\": ", 1);
-            let all = matches!(selection, Selection::All);
+            let mut entries = Entries::new(selection, "{\n  \"functionDeclarations\": ", 1);
             for tool in cx.tools(selection)? {
                 let name = &tool.name.text;
                 if !is_identifier(name, MAX_NAME_CHARS, ".:-") {
@@ -84,7 +82,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                     }
                 }
                 check_constants(cx, &schema);
-                if all && !entries.keeps(cx.diags) {
+                if !entries.keeps(cx.diags) {
                     continue;
                 }
                 let mut declaration = Map::new();
@@ -93,15 +91,9 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                     declaration.insert("description".into(), description.text.clone().into());
                 }
                 declaration.insert("parametersJsonSchema".into(), render(&schema));
-                match all {
-                    true => entries.push(cx.diags, Value::Object(declaration)),
-                    false => declarations.push(Value::Object(declaration)),
-                }
+                entries.push(cx.diags, Value::Object(declaration));
             }
-            Ok(match all {
-                false => Output::Json(declarations.pop().unwrap_or(Value::Null)),
-                true => entries.finish("\n}"),
-            })
+            Ok(entries.finish("\n}"))
         }
     }
 }

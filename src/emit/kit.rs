@@ -138,6 +138,9 @@ impl Output {
 /// kept: output with errors is never used, so a protocol a target refuses
 /// costs little more than its check.
 pub struct Entries {
+    /// `None` for every tool: the list is printed; for one tool
+    /// ([`Selection::Tool`]), that tool's entry, once made.
+    single: Option<Option<Value>>,
     text: String,
     count: usize,
     /// How many levels deep the array sits in the printed output.
@@ -149,9 +152,12 @@ pub struct Entries {
 
 impl Entries {
     /// An empty array, printed after `before` (what encloses it, up to
-    /// where it starts), `depth` levels deep.
-    pub fn new(before: &str, depth: usize) -> Entries {
+    /// where it starts), `depth` levels deep; for a selection of one tool,
+    /// that tool's entry alone, as a value.
+    pub fn new(selection: Selection, before: &str, depth: usize) -> Entries {
+        let single = matches!(selection, Selection::Tool(_)).then_some(None);
         Entries {
+            single,
             text: format!("{before}["),
             count: 0,
             depth,
@@ -160,9 +166,13 @@ impl Entries {
         }
     }
 
-    /// Whether an entry would still be kept: no error among `diags` yet
-    /// (a target need not make an entry that would be thrown away).
+    /// Whether an entry would still be kept: one tool's always; in a
+    /// list, while no error is among `diags` (a target need not make an
+    /// entry that would be thrown away).
     pub fn keeps(&mut self, diags: &Diagnostics) -> bool {
+        if self.single.is_some() {
+            return true;
+        }
         if !self.refused && diags.has_errors_since(self.scanned) {
             self.refused = true;
             self.text = String::new();
@@ -173,6 +183,10 @@ impl Entries {
 
     /// Appends `entry`, unless `diags` holds an error.
     pub fn push(&mut self, diags: &Diagnostics, entry: Value) {
+        if let Some(single) = &mut self.single {
+            *single = Some(entry);
+            return;
+        }
         if !self.keeps(diags) {
             return;
         }
@@ -197,6 +211,9 @@ impl Entries {
     /// it at its depth, then `after` (what closes what encloses it) and
     /// the final newline. Empty when an error was reported.
     pub fn finish(mut self, after: &str) -> Output {
+        if let Some(single) = self.single {
+            return Output::Json(single.unwrap_or(Value::Null));
+        }
         if self.refused {
             return Output::Printed(String::new());
         }
@@ -454,9 +471,9 @@ mod tests {
     /// it) printed whole, byte for byte.
     fn printed_alike(entries: Vec<Value>) {
         let whole = Output::Json(Value::Array(entries.clone())).into_text();
-        let mut list = Entries::new("", 0);
+        let mut list = Entries::new(Selection::All, "", 0);
         let wrapped = Output::Json(json!({ "functionDeclarations": entries.clone() })).into_text();
-        let mut inner = Entries::new("{\n  \"functionDeclarations\": ", 1);
+        let mut inner = Entries::new(Selection::All, "{\n  \"functionDeclarations\": ", 1);
         let none = Diagnostics::default();
         for entry in entries {
             list.push(&none, entry.clone());
@@ -479,7 +496,7 @@ mod tests {
 
     #[test]
     fn an_error_stops_the_entries() {
-        let mut list = Entries::new("", 0);
+        let mut list = Entries::new(Selection::All, "", 0);
         let mut diags = Diagnostics::default();
         list.push(&diags, json!({"kept": true}));
         diags.push(Diagnostic::new(

@@ -68,9 +68,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
             Ok(Output::Json(Value::Object(out)))
         }
         Selection::All | Selection::Tool(_) => {
-            let mut tools = Vec::new();
-            let mut entries = Entries::new("", 0);
-            let all = matches!(selection, Selection::All);
+            let mut entries = Entries::new(selection, "", 0);
             for tool in cx.tools(selection)? {
                 check_name(cx, &tool.name.text, tool.name.span, "a function name");
                 let Some(schema) = cx.parameters(tool) else {
@@ -79,7 +77,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                 let subject = format!("tool `{}`", tool.name.text);
                 let strict =
                     strict_checks(cx, &schema, &subject, "is emitted with `strict: false`");
-                if all && !entries.keeps(cx.diags) {
+                if !entries.keeps(cx.diags) {
                     continue;
                 }
                 let parameters = render(&schema, false);
@@ -93,15 +91,9 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                 let mut entry = Map::new();
                 entry.insert("type".into(), "function".into());
                 entry.insert("function".into(), Value::Object(function));
-                match all {
-                    true => entries.push(cx.diags, Value::Object(entry)),
-                    false => tools.push(Value::Object(entry)),
-                }
+                entries.push(cx.diags, Value::Object(entry));
             }
-            Ok(match all {
-                false => Output::Json(tools.pop().unwrap_or(Value::Null)),
-                true => entries.finish(""),
-            })
+            Ok(entries.finish(""))
         }
     }
 }

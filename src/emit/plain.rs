@@ -28,9 +28,7 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
             "use `--tool NAME` or no selector, or `--target json-schema` for a type's schema",
         ));
     }
-    let all = matches!(selection, Selection::All);
-    let mut single = None;
-    let mut entries = Entries::new("", 0);
+    let mut entries = Entries::new(selection, "", 0);
     let mut prompt = ToolsPrompt::default();
     for tool in cx.tools(selection)? {
         let Some(schema) = cx.parameters(tool) else {
@@ -49,14 +47,12 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                     &parameters,
                 );
             }
-            target if all => entries.push(cx.diags, entry(target, tool, parameters)),
-            target => single = Some(entry(target, tool, parameters)),
+            target => entries.push(cx.diags, entry(target, tool, parameters)),
         }
     }
     Ok(match cx.target {
         Target::ToolsPrompt => Output::Text(prompt.finish()),
-        _ if all => entries.finish(""),
-        _ => Output::Json(single.unwrap_or(Value::Null)),
+        _ => entries.finish(""),
     })
 }
 

@@ -794,14 +794,7 @@ fn fix(roots: &Roots, args: FixArgs) -> Outcome {
         }
         written = true;
     }
-    let files: Vec<Value> = fixed
-        .files
-        .iter()
-        .map(|(path, change)| {
-            let name = path.display().to_string();
-            json!({ "path": name, "text": change.after, "diff": change.unified(&name) })
-        })
-        .collect();
+    let files = fixed.files_json();
     Ok(json!({
         "applied": fixed.applied,
         "files": files,

@@ -51,6 +51,21 @@ pub struct Change {
     pub after: String,
 }
 
+impl Fixed {
+    /// Each file the fixes changed, as the MCP server's `fix` tool and the
+    /// browser package give it: `{"path", "text" (after the fixes),
+    /// "diff" (unified, from the text before)}`, in path order.
+    pub fn files_json(&self) -> Vec<serde_json::Value> {
+        self.files
+            .iter()
+            .map(|(path, change)| {
+                let name = path.display().to_string();
+                serde_json::json!({ "path": name, "text": change.after, "diff": change.unified(&name) })
+            })
+            .collect()
+    }
+}
+
 impl Change {
     /// The change as a unified diff of the file `name` (`a/NAME`,
     /// `b/NAME`, as `git apply` and `patch -p1` read it).

@@ -196,14 +196,7 @@ pub fn fix_json(request_text: &str) -> Answer {
         false => Applicability::Safe,
     };
     let fixed = workspace.fix(&at, least_sure);
-    let files: Vec<Value> = fixed
-        .files
-        .iter()
-        .map(|(path, change)| {
-            let name = path.display().to_string();
-            json!({ "path": name, "text": change.after, "diff": change.unified(&name) })
-        })
-        .collect();
+    let files = fixed.files_json();
     let report: Value = serde_json::from_str(&document(&fixed.reports)).unwrap_or(Value::Null);
     Ok(json!({ "applied": fixed.applied, "files": files, "report": report }).to_string())
 }
