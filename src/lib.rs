@@ -18,6 +18,8 @@ pub mod disk;
 pub mod emit;
 pub mod files;
 pub mod grammar;
+#[doc(hidden)]
+pub mod incremental;
 pub mod init;
 #[cfg(feature = "lsp")]
 pub mod lsp;
@@ -39,6 +41,7 @@ pub mod yaml;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
+pub use incremental::Previous;
 pub use model::Model;
 pub use source::Source;
 pub use span::Span;
@@ -64,6 +67,12 @@ pub struct FileReport {
     /// what emitting, generating and diffing need of the model, which
     /// assume every name resolves and no type is recursive.
     pub sound: bool,
+    /// Where a protocol's entries are, for compiling it again after an
+    /// edit ([`compile_again`]).
+    layout: Option<Box<incremental::Layout>>,
+    /// The last compile of this file that can be reused, when this one
+    /// cannot (a YAML mistake being typed).
+    earlier: Option<Box<Previous>>,
 }
 
 /// Time spent in each phase of checking a file: reading it from disk,
@@ -116,6 +125,8 @@ impl FileReport {
             diagnostics,
             timings: Timings::default(),
             sound: false,
+            layout: None,
+            earlier: None,
         }
     }
 
@@ -158,33 +169,72 @@ pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> FileReport {
 pub fn compile_source(source: Source) -> FileReport {
     let mut diags = Diagnostics::default();
     let mut timings = Timings::default();
-    let mut clock = Instant::now();
-    let mut lap = |phase: &mut Duration| {
-        let now = Instant::now();
-        *phase += now - clock;
-        clock = now;
+    let started = Instant::now();
+    let parsed = yaml::parse_whole(&source, &mut diags);
+    let reusable = !parsed.anchored && diags.is_empty();
+    timings.parse = started.elapsed();
+    let Some(root) = parsed.root else {
+        let mut diagnostics = diags.into_vec();
+        order(&mut diagnostics);
+        let mut report = FileReport::uncompiled(source, diagnostics);
+        report.timings = timings;
+        return report;
     };
-    let root = yaml::parse(&source, &mut diags);
-    lap(&mut timings.parse);
-    let model = root.map(|root| {
-        // Lowering takes the tree and frees it as it goes: the model holds
-        // all that later stages read.
-        let protocol = syntax::lower(root, &mut diags);
-        let model = Model::new(protocol);
-        lap(&mut timings.lower);
-        check::check(&model, &source, &mut diags);
-        model
-    });
+    let started = Instant::now();
+    let layout = reusable
+        .then(|| incremental::Layout::of(&root, source.text()))
+        .flatten();
+    // Lowering takes the tree and frees it as it goes: the model holds
+    // all that later stages read.
+    let protocol = syntax::lower(root, &mut diags);
+    let layout = layout.and_then(|mut layout| layout.keep(&diags).then(|| Box::new(layout)));
+    timings.lower = started.elapsed();
+    checked(source, protocol, diags, timings, layout)
+}
+
+/// Compiles a file's new text, reusing what compiling its text before an
+/// edit left ([`FileReport::into_previous`]). The report is the one
+/// [`compile_source`] gives, diagnostic for diagnostic; when the edit is
+/// inside one entry of `types`, `tools`, `triggers` or `handlers`, only
+/// that entry is read and lowered again.
+///
+/// ```
+/// let before = agentc::compile("p.yaml", "types:\n  A:\n    id: { type: string }\n");
+/// let previous = before.into_previous();
+/// let text = "types:\n  A:\n    id: { type: strin }\n";
+/// let after = agentc::compile_again(previous, agentc::Source::new("p.yaml", text));
+/// assert_eq!(after.diagnostics[0].code, agentc::Code::UnknownType);
+/// ```
+pub fn compile_again(previous: Option<Previous>, source: Source) -> FileReport {
+    incremental::again(previous, source).0
+}
+
+/// The last steps of a compile, from the lowered protocol: its model,
+/// the checks, and the report.
+fn checked(
+    source: Source,
+    protocol: syntax::Protocol,
+    mut diags: Diagnostics,
+    mut timings: Timings,
+    layout: Option<Box<incremental::Layout>>,
+) -> FileReport {
+    let started = Instant::now();
+    let model = Model::new(protocol);
+    timings.lower += started.elapsed();
+    let started = Instant::now();
+    check::check(&model, &source, &mut diags);
     let mut diagnostics = diags.into_vec();
     order(&mut diagnostics);
-    lap(&mut timings.check);
-    let sound = model.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
+    timings.check = started.elapsed();
+    let sound = !diagnostics.iter().any(Diagnostic::is_error);
     FileReport {
         source,
-        model,
+        model: Some(model),
         diagnostics,
         timings,
         sound,
+        layout,
+        earlier: None,
     }
 }
 

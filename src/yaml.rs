@@ -66,6 +66,11 @@ impl Scalar<'_> {
             return Value::Str(&self.text);
         }
         let t = self.text.as_ref();
+        // Most plain scalars are words: only `null`, `true` and `false`
+        // (in three spellings each) among them are not text.
+        if t.starts_with(|c: char| c.is_ascii_alphabetic() && !"nNtTfF".contains(c)) {
+            return Value::Str(t);
+        }
         match t {
             "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
             "true" | "True" | "TRUE" => return Value::Bool(true),
@@ -325,11 +330,40 @@ pub fn abbreviate(text: &str) -> String {
 /// checked: the tree is then read from a repaired copy of the text, whose
 /// offsets are the source's, and still borrows its text from the source.
 pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>> {
+    parse_whole(source, diags).root
+}
+
+/// A tree, and whether the text it was read from names an anchor or an
+/// alias (a change in one place of such a text can change another).
+pub(crate) struct Parsed<'s> {
+    pub root: Option<Node<'s>>,
+    pub anchored: bool,
+}
+
+/// [`parse`], saying whether the text uses anchors or aliases.
+pub(crate) fn parse_whole<'s>(source: &'s Source, diags: &mut Diagnostics) -> Parsed<'s> {
     let checkpoint = diags.checkpoint();
-    match build(source, source.text(), diags) {
-        Ok(root) => root,
-        Err(error) => recover(source, error, checkpoint, diags),
+    match build(source, source.text(), 0, diags) {
+        Ok(parsed) => parsed,
+        Err(error) => Parsed {
+            root: recover(source, error, checkpoint, diags),
+            anchored: true,
+        },
     }
+}
+
+/// The tree of `range` of the source's text alone, as if it were a file
+/// of its own, with the source's offsets; `None` when the parser stops on
+/// an error there (nothing is reported: the caller reads the whole text
+/// instead). For re-reading one entry of a section after an edit
+/// (`crate::incremental`).
+pub(crate) fn parse_part<'s>(
+    source: &'s Source,
+    range: std::ops::Range<usize>,
+    diags: &mut Diagnostics,
+) -> Option<Parsed<'s>> {
+    let text = source.text().get(range.clone())?;
+    build(source, text, range.start, diags).ok()
 }
 
 /// The tree of a text, or the syntax error that stopped the parser.
@@ -337,11 +371,14 @@ pub fn parse<'s>(source: &'s Source, diags: &mut Diagnostics) -> Option<Node<'s>
 /// `text` is the source's text, or a repaired copy of it whose every byte
 /// outside the blanked lines is the source's, at the same offset: the tree
 /// then still borrows from the source.
+///
+/// `text` may also be a part of the source's text that starts at `base`.
 fn build<'s>(
     source: &'s Source,
     text: &str,
+    base: usize,
     diags: &mut Diagnostics,
-) -> Result<Option<Node<'s>>, ScanError> {
+) -> Result<Parsed<'s>, ScanError> {
     let offsets = Offsets::new(text);
     let mut builder = Builder::new(source, diags);
     let mut parser = Parser::new_from_str(text);
@@ -350,10 +387,14 @@ fn build<'s>(
             None => break,
             Some(Ok((event, span))) => {
                 let span = offsets.span(span);
+                let span = Span::new(span.start as usize + base, span.end as usize + base);
                 let event = match event {
-                    Event::Scalar(value, style, anchor, _) => {
-                        Event::Scalar(rebase(source.text(), text, value), style, anchor, None)
-                    }
+                    Event::Scalar(value, style, anchor, _) => Event::Scalar(
+                        rebase(source.text(), text, base, value),
+                        style,
+                        anchor,
+                        None,
+                    ),
                     Event::MappingStart(anchor, _) => Event::MappingStart(anchor, None),
                     Event::SequenceStart(anchor, _) => Event::SequenceStart(anchor, None),
                     Event::Nothing => Event::Nothing,
@@ -372,16 +413,22 @@ fn build<'s>(
             Some(Err(error)) => return Err(error),
         }
     }
-    Ok(builder.finish())
+    let anchored = builder.anchored;
+    Ok(Parsed {
+        root: builder.finish(),
+        anchored,
+    })
 }
 
 /// A scalar's text read from `parsed`, as the same bytes of `original`
 /// when it is a slice of `parsed` that `original` has at the same offset
-/// (always, when they are one text), else as a copy.
-fn rebase<'s>(original: &'s str, parsed: &str, value: Cow<'_, str>) -> Cow<'s, str> {
+/// (plus `base`, where `parsed` starts in it), else as a copy.
+fn rebase<'s>(original: &'s str, parsed: &str, base: usize, value: Cow<'_, str>) -> Cow<'s, str> {
     match value {
         Cow::Borrowed(slice) => {
-            let start = (slice.as_ptr() as usize).wrapping_sub(parsed.as_ptr() as usize);
+            let start = (slice.as_ptr() as usize)
+                .wrapping_sub(parsed.as_ptr() as usize)
+                .wrapping_add(base);
             match original.get(start..start.saturating_add(slice.len())) {
                 Some(same) if std::ptr::eq(same, slice) || same == slice => Cow::Borrowed(same),
                 _ => Cow::Owned(slice.to_owned()),
@@ -442,8 +489,8 @@ fn recover<'s>(
         // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
         report(diags, &found, more);
-        match build(source, next.text(), diags) {
-            Ok(root) => return root,
+        match build(source, next.text(), 0, diags) {
+            Ok(parsed) => return parsed.root,
             Err(next_error) => {
                 error = next_error;
                 repaired = Some(next);
@@ -530,6 +577,8 @@ struct Builder<'s, 'd> {
     nesting_reported: bool,
     documents: usize,
     root: Option<Node<'s>>,
+    /// An anchor or an alias was read.
+    anchored: bool,
 }
 
 impl<'s, 'd> Builder<'s, 'd> {
@@ -548,6 +597,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             nesting_reported: false,
             documents: 0,
             root: None,
+            anchored: false,
         }
     }
 
@@ -663,6 +713,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 self.complete(node, anchor);
             }
             Event::Alias(id) => {
+                self.anchored = true;
                 let node = match self.anchors.get(&id) {
                     Some((node, count)) if *count <= self.alias_budget => {
                         self.alias_budget -= count;
@@ -697,6 +748,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     /// Attach a finished node to the collection being built, or make it the root.
     fn complete(&mut self, node: Node<'s>, anchor: usize) {
         if anchor != 0 {
+            self.anchored = true;
             let count = node.count();
             self.anchors.insert(anchor, (node.clone(), count));
         }

@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "syntax",
     "model",
     "check",
+    "incremental",
     "emit",
     "validate",
     "agent",

@@ -18,11 +18,11 @@ pub mod template;
 
 pub use settings::{Format, Settings};
 
+use crate::FileReport;
 use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::files::{FileError, Reach};
 use crate::source::{self, Source};
-use crate::{FileReport, compile_source};
 use std::path::Path;
 
 /// A file of the agent folder, decoded; `problem` says why its text could
@@ -167,6 +167,17 @@ impl Files for Layered<'_> {
 /// within it. A file that cannot be read is a diagnostic of its own; the
 /// rest is checked as usual.
 pub fn check_in(files: &dyn Files, file: &Path, reach: Reach) -> Checked {
+    check_in_again(files, file, reach, None)
+}
+
+/// [`check_in`], compiling the protocol from its compile before an edit
+/// ([`crate::compile_again`]).
+pub fn check_in_again(
+    files: &dyn Files,
+    file: &Path,
+    reach: Reach,
+    previous: Option<crate::Previous>,
+) -> Checked {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
@@ -179,7 +190,7 @@ pub fn check_in(files: &dyn Files, file: &Path, reach: Reach) -> Checked {
         None => Read::Alone(Box::new(File::read(file, reach, files))),
     };
     let elapsed = started.elapsed();
-    let mut checked = check_read(file, read);
+    let mut checked = check_read_again(file, read, previous);
     checked.protocol.timings.read += elapsed;
     checked
 }
@@ -194,11 +205,15 @@ pub enum Read {
 /// Checks what was read for the protocol `file`, from the disk or from
 /// memory ([`crate::Workspace`]).
 pub fn check_read(file: &Path, read: Read) -> Checked {
+    check_read_again(file, read, None)
+}
+
+fn check_read_again(file: &Path, read: Read, previous: Option<crate::Previous>) -> Checked {
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let mut checked = match read {
-        Read::Folder(files) => check_folder(*files),
+        Read::Folder(files) => check_folder_again(*files, previous),
         Read::Alone(protocol) => Checked {
-            protocol: compile(*protocol),
+            protocol: compile(*protocol, previous),
             others: Vec::new(),
             settings: None,
         },
@@ -300,7 +315,11 @@ pub fn check(files: AgentFiles) -> Vec<FileReport> {
 /// [`check`], keeping the protocol's report apart and what `settings.json`
 /// says.
 pub fn check_folder(files: AgentFiles) -> Checked {
-    let mut protocol = compile(files.protocol);
+    check_folder_again(files, None)
+}
+
+fn check_folder_again(files: AgentFiles, previous: Option<crate::Previous>) -> Checked {
+    let mut protocol = compile(files.protocol, previous);
     let started = Instant::now();
     let mut settings = files.settings.map(FileFindings::new);
     let mut prompts: Vec<FileFindings> =
@@ -368,10 +387,10 @@ pub fn check_folder(files: AgentFiles) -> Checked {
     }
 }
 
-fn compile(file: File) -> FileReport {
+fn compile(file: File, previous: Option<crate::Previous>) -> FileReport {
     match file.problem {
         Some(problem) => FileReport::uncompiled(file.source, vec![problem]),
-        None => compile_source(file.source),
+        None => crate::compile_again(previous, file.source),
     }
 }
 

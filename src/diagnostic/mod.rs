@@ -459,6 +459,11 @@ impl Diagnostics {
         self.found.len()
     }
 
+    /// What is recorded so far, in the order found.
+    pub(crate) fn recorded(&self) -> &[Diagnostic] {
+        &self.found
+    }
+
     pub fn is_empty(&self) -> bool {
         self.found.is_empty()
     }

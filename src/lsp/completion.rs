@@ -168,7 +168,7 @@ pub fn complete(
     let word_start = offset - word;
     let replace = convert::range(source, crate::Span::new(word_start, offset), encoding);
     let head = &before[..before.len() - word];
-    let names = &analysis.names;
+    let names = analysis.names();
 
     let item = |label: &str, kind, detail: &str, insert: String| lsp::CompletionItem {
         label: label.to_string(),

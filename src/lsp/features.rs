@@ -22,7 +22,7 @@ fn occurrence_at(
     encoding: Encoding,
 ) -> Option<&Occurrence> {
     let offset = convert::offset(&analysis.compilation.source, position, encoding);
-    analysis.index.at(offset)
+    analysis.index().at(offset)
 }
 
 fn location(analysis: &Analysis, span: Span, encoding: Encoding) -> lsp::Location {
@@ -41,13 +41,13 @@ pub fn hover(
     let Some(occurrence) = occurrence_at(analysis, position, encoding) else {
         return super::completion::key_hover(analysis, position, encoding);
     };
-    let symbol = analysis.index.symbol(occurrence.symbol);
+    let symbol = analysis.index().symbol(occurrence.symbol);
     let source = &analysis.compilation.source;
     let mut text = format!("**{} `{}`**", symbol.kind.describe(), symbol.name);
     if let Some(trigger) = &symbol.trigger {
         text.push_str(&format!(" (input of trigger `{trigger}`)"));
     }
-    match analysis.index.definitions(occurrence.symbol).next() {
+    match analysis.index().definitions(occurrence.symbol).next() {
         Some(definition) => {
             text.push_str("\n\n```yaml\n");
             text.push_str(&declaration(source, definition.span));
@@ -161,12 +161,12 @@ pub fn definition(
     encoding: Encoding,
 ) -> Option<Vec<lsp::Location>> {
     let occurrence = occurrence_at(analysis, position, encoding)?;
-    let symbol = analysis.index.symbol(occurrence.symbol);
+    let symbol = analysis.index().symbol(occurrence.symbol);
     let folder = match symbol.kind {
         SymbolKind::Prompt => "prompts",
         SymbolKind::Reference => "references",
         _ => {
-            let found = analysis.index.definitions(occurrence.symbol);
+            let found = analysis.index().definitions(occurrence.symbol);
             let locations: Vec<_> = found
                 .map(|d| location(analysis, d.span, encoding))
                 .collect();
@@ -189,7 +189,7 @@ pub fn references(
     encoding: Encoding,
 ) -> Option<Vec<lsp::Location>> {
     let occurrence = occurrence_at(analysis, position, encoding)?;
-    let found = analysis.index.occurrences(occurrence.symbol);
+    let found = analysis.index().occurrences(occurrence.symbol);
     let found = found.filter(|o| include_declaration || !o.role.is_definition());
     Some(
         found
@@ -201,10 +201,10 @@ pub fn references(
 /// Whether a symbol can be renamed here: it is declared in this file.
 /// Prompts and references are files; `main` is the platform's thread.
 fn renameable(analysis: &Analysis, occurrence: &Occurrence) -> bool {
-    let kind = analysis.index.symbol(occurrence.symbol).kind;
+    let kind = analysis.index().symbol(occurrence.symbol).kind;
     !matches!(kind, SymbolKind::Prompt | SymbolKind::Reference)
         && analysis
-            .index
+            .index()
             .definitions(occurrence.symbol)
             .next()
             .is_some()
@@ -233,7 +233,7 @@ pub fn rename(
     let Some(occurrence) = occurrence_at(analysis, position, encoding) else {
         return Ok(None);
     };
-    let symbol = analysis.index.symbol(occurrence.symbol);
+    let symbol = analysis.index().symbol(occurrence.symbol);
     if !renameable(analysis, occurrence) {
         return Err(refuse(format!(
             "{} `{}` cannot be renamed here",
@@ -246,7 +246,7 @@ pub fn rename(
     }
     let source = &analysis.compilation.source;
     let edits = analysis
-        .index
+        .index()
         .occurrences(occurrence.symbol)
         .map(|o| {
             let (span, old) = unquoted(source, o.span);

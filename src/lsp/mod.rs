@@ -50,7 +50,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use text::Document;
 
 /// How a session ended.
@@ -227,14 +227,50 @@ fn capabilities(encoding: Encoding) -> lsp::ServerCapabilities {
 pub(crate) struct Analysis {
     pub uri: lsp::Uri,
     pub compilation: FileReport,
-    pub index: Index,
+    /// Every use of every name: built when a request first needs it, not
+    /// on every keystroke.
+    index: OnceLock<Index>,
     /// The agent folder, when the protocol is one's `protocol.yaml`.
     pub folder: Option<PathBuf>,
-    /// The names completion offers: this check's resolution, or while the
-    /// file cannot be read, the last one it had.
-    pub names: Arc<Resolution>,
+    /// While the file cannot be read, the names of the last check that
+    /// could.
+    stale: Option<Arc<Resolution>>,
     /// The prompts of the agent folder, by name.
     pub prompts: Vec<String>,
+}
+
+impl Analysis {
+    pub fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            self.compilation
+                .model
+                .as_ref()
+                .map(|model| Index::new(model, &self.compilation.source))
+                .unwrap_or_default()
+        })
+    }
+
+    /// The names completion offers: this check's (resolved when first
+    /// asked for), or while the file cannot be read, the last ones it had.
+    pub fn names(&self) -> &Resolution {
+        match (&self.compilation.model, &self.stale) {
+            (Some(model), _) => model.resolution(),
+            (None, Some(stale)) => stale,
+            (None, None) => {
+                static NONE: OnceLock<Resolution> = OnceLock::new();
+                NONE.get_or_init(Resolution::default)
+            }
+        }
+    }
+
+    /// The names to keep past this check for one that cannot read the
+    /// file, when they were resolved.
+    fn resolved(&self) -> Option<Arc<Resolution>> {
+        match &self.compilation.model {
+            Some(model) => model.resolved().cloned(),
+            None => self.stale.clone(),
+        }
+    }
 }
 
 struct Server<'c> {
@@ -564,7 +600,13 @@ impl<'c> Server<'c> {
         // The previous check goes before the next is built, so its memory
         // is reused rather than the heap growing to hold both; only the
         // names survive, for completion while the file cannot be read.
-        let previous = self.analyses.remove(uri).map(|a| a.names);
+        // Its compile is taken to compile the edited text from
+        // (`agentc::compile_again`): an edit inside one type, tool, trigger
+        // or handler reads and lowers only that one again.
+        let (previous, compiled) = match self.analyses.remove(uri) {
+            Some(analysis) => (analysis.resolved(), analysis.compilation.into_previous()),
+            None => (None, None),
+        };
         #[cfg(test)]
         if let Some(document) = self.documents.get(uri) {
             assert!(
@@ -590,7 +632,8 @@ impl<'c> Server<'c> {
                     buffers: &Overlay(&self.documents),
                     under: &disk::Disk,
                 };
-                let mut checked = Workspace::check_in(&files, path, Reach::Named, &config);
+                let mut checked =
+                    Workspace::check_again(&files, path, Reach::Named, &config, compiled);
                 // What the baseline accepts is not shown, as `agentc check`
                 // does not report it.
                 self.baselines.apply(&config, &files, &mut checked);
@@ -599,7 +642,8 @@ impl<'c> Server<'c> {
             (None, Some(document)) => {
                 let name = Path::new(uri.as_str());
                 let config = Config::defaults(Path::new("."));
-                Workspace::check_in(&Untitled { name, document }, name, Reach::Named, &config)
+                let files = Untitled { name, document };
+                Workspace::check_again(&files, name, Reach::Named, &config, compiled)
             }
             (None, None) => return,
         };
@@ -629,19 +673,16 @@ impl<'c> Server<'c> {
         if compilations.is_empty() {
             return;
         }
-        let compilation = compilations.swap_remove(0);
-        let index = compilation
-            .model
-            .as_ref()
-            .map(|model| Index::new(model, &compilation.source))
-            .unwrap_or_default();
+        let mut compilation = compilations.swap_remove(0);
         let folder = path
             .filter(|p| p.file_name().is_some_and(|n| n == "protocol.yaml"))
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .filter(|dir| disk::is_agent_folder(dir));
-        let names = match &compilation.model {
-            Some(model) => Arc::clone(model.resolution_arc()),
-            None => previous.unwrap_or_default(),
+        // Without a model, completion offers the last names there were:
+        // resolved before, or from the last compile that could be reused.
+        let stale = match compilation.model {
+            Some(_) => None,
+            None => previous.or_else(|| compilation.earlier_resolution()),
         };
         let prompts = folder
             .as_deref()
@@ -650,9 +691,9 @@ impl<'c> Server<'c> {
         let analysis = Analysis {
             uri: self.spelled(uri),
             compilation,
-            index,
+            index: OnceLock::new(),
             folder,
-            names,
+            stale,
             prompts,
         };
         self.analyses.insert(uri.clone(), analysis);

@@ -5,8 +5,9 @@
 //! replace-all), each in positions of the text the ones before it left.
 //! Building a line index per change (a [`crate::Source`]) made such a batch
 //! cost its length times the document's size. Here the index is built
-//! once per notification and brought up to date after each change by
-//! rescanning only the inserted text, so the bytes scanned grow with the
+//! once, at the first change, and brought up to date after each change
+//! (in this notification and the ones after it) by rescanning only the
+//! inserted text, so the bytes scanned grow with the
 //! document plus what the changes insert, not with their product. (Moving
 //! the text after an edit, which `String::replace_range` does, is a memory
 //! copy and stays proportional to what follows the edit.)
@@ -30,6 +31,10 @@ pub(crate) struct Document {
     text: String,
     /// The text grew past [`MAX_DOCUMENT_BYTES`] and was dropped.
     too_large: bool,
+    /// The text's line starts, once a change needed them, kept up to date
+    /// from change to change: a keystroke scans what it inserts, not the
+    /// whole text again.
+    lines: Option<Lines>,
     /// The protocol this file was last checked with (itself, or its agent
     /// folder's): what it keeps alive in the server.
     pub protocol: Option<lsp::Uri>,
@@ -40,6 +45,7 @@ impl Document {
         let mut document = Document {
             text,
             too_large: false,
+            lines: None,
             protocol: None,
         };
         document.cap();
@@ -69,28 +75,26 @@ impl Document {
         changes: Vec<lsp::TextDocumentContentChangeEvent>,
         encoding: Encoding,
     ) -> u64 {
-        let mut lines: Option<Lines> = None;
         let mut scanned = 0;
         for change in changes {
             match change.range {
                 None => {
                     self.text = change.text;
                     self.too_large = false;
-                    scanned += lines.take().map_or(0, |l| l.scanned);
+                    self.lines = None;
                 }
                 // Not kept: nothing to apply it to.
                 Some(_) if self.too_large => {}
                 Some(range) => {
-                    let lines = lines.get_or_insert_with(|| Lines::new(&self.text));
+                    let lines = self.lines.get_or_insert_with(|| Lines::new(&self.text));
                     let span = lines.range(&self.text, range, encoding);
                     lines.replace(&mut self.text, span, &change.text);
+                    scanned += std::mem::take(&mut lines.scanned);
                 }
             }
-            if self.cap() {
-                scanned += lines.take().map_or(0, |l| l.scanned);
-            }
+            self.cap();
         }
-        scanned + lines.map_or(0, |l| l.scanned)
+        scanned
     }
 
     /// Drops a text over [`MAX_DOCUMENT_BYTES`]; whether it did.
@@ -100,6 +104,7 @@ impl Document {
         }
         self.text = String::new();
         self.too_large = true;
+        self.lines = None;
         true
     }
 

@@ -87,6 +87,11 @@ impl Model {
         self.resolution_arc()
     }
 
+    /// The resolution, when it was asked for already.
+    pub fn resolved(&self) -> Option<&Arc<Resolution>> {
+        self.resolution.get()
+    }
+
     /// The same, to keep past the model (the language server's index).
     pub fn resolution_arc(&self) -> &Arc<Resolution> {
         self.resolution

@@ -140,13 +140,15 @@ pub struct Block {
 
 impl Lower<'_> {
     pub(super) fn handlers(&mut self, node: &Node) -> Vec<Handler> {
-        self.mapping(node, "`handlers`")
-            .iter()
-            .map(|entry| Handler {
-                trigger: Name::of(&entry.key),
-                blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
-            })
-            .collect()
+        let entries = self.mapping(node, "`handlers`");
+        super::lower_each(entries, |entry| self.handler(entry))
+    }
+
+    pub(super) fn handler(&mut self, entry: &Entry) -> Handler {
+        Handler {
+            trigger: Name::of(&entry.key),
+            blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
+        }
     }
 
     pub(super) fn blocks(&mut self, node: &Node, place: &str) -> Vec<Block> {

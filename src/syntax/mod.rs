@@ -10,8 +10,11 @@ use crate::yaml::{Entry, Key, Node, NodeKind, Scalar, ScalarStyle, Value};
 
 mod blocks;
 mod sections;
+mod shift;
 mod types;
 mod values;
+
+pub(crate) use shift::Shift;
 
 pub use crate::grammar::{Builtin, is_variable_name};
 pub use blocks::*;
@@ -145,6 +148,67 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
         }
     }
     protocol
+}
+
+/// The sections lowered entry by entry, one item for each entry of their
+/// mapping, whatever the other entries hold: an edit inside one entry
+/// is lowered again alone (`crate::incremental`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Listed {
+    Types,
+    Tools,
+    Triggers,
+    Handlers,
+}
+
+impl Listed {
+    pub(crate) fn of(key: &str) -> Option<Listed> {
+        match key {
+            "types" => Some(Listed::Types),
+            "tools" => Some(Listed::Tools),
+            "triggers" => Some(Listed::Triggers),
+            "handlers" => Some(Listed::Handlers),
+            _ => None,
+        }
+    }
+
+    /// The name of each item, in order: the keys of the section's entries.
+    pub(crate) fn names(self, protocol: &Protocol) -> Vec<&Name> {
+        match self {
+            Listed::Types => protocol.types.iter().map(|t| &t.name).collect(),
+            Listed::Tools => protocol.tools.iter().map(|t| &t.name).collect(),
+            Listed::Triggers => protocol.triggers.iter().map(|t| &t.name).collect(),
+            Listed::Handlers => protocol.handlers.iter().map(|h| &h.trigger).collect(),
+        }
+    }
+
+    /// Lowers `entry` again as item `index` of the section, in place;
+    /// false when there is no such item.
+    pub(crate) fn relower(
+        self,
+        protocol: &mut Protocol,
+        index: usize,
+        entry: &Entry,
+        diags: &mut Diagnostics,
+    ) -> bool {
+        let mut lower = Lower { diags };
+        match self {
+            Listed::Types => put(&mut protocol.types, index, || lower.type_def(entry)),
+            Listed::Tools => put(&mut protocol.tools, index, || lower.tool(entry)),
+            Listed::Triggers => put(&mut protocol.triggers, index, || lower.trigger(entry)),
+            Listed::Handlers => put(&mut protocol.handlers, index, || lower.handler(entry)),
+        }
+    }
+}
+
+fn put<T>(items: &mut [T], index: usize, make: impl FnOnce() -> T) -> bool {
+    match items.get_mut(index) {
+        Some(item) => {
+            *item = make();
+            true
+        }
+        None => false,
+    }
 }
 
 /// Lowers each entry into a list allocated once, at its size (the YAML

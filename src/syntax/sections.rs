@@ -123,32 +123,32 @@ pub struct Agent {
 
 impl Lower<'_> {
     pub(super) fn triggers(&mut self, node: &Node) -> Vec<Trigger> {
-        let mut triggers = Vec::new();
-        for entry in self.mapping(node, "`triggers`").iter() {
-            let name = Name::of(&entry.key);
-            let place = format!("trigger `{}`", name.text);
-            let mut trigger = Trigger {
-                name,
-                description: None,
-                input: Vec::new(),
-            };
-            let body = self.mapping(&entry.value, &place);
-            self.keys_of(body, &grammar::TRIGGER, &place);
-            for field in body.iter() {
-                match field.key.text.as_ref() {
-                    "description" => trigger.description = self.description(&field.value),
-                    "input" => {
-                        trigger.input =
-                            self.fields(&field.value, "input", FieldContext::TriggerInput)
-                    }
-                    // Not a trigger's: reported by `keys_of`.
-                    key if grammar::TRIGGER.key(key).is_none() => {}
-                    _ => self.unread(field, &place),
+        let entries = self.mapping(node, "`triggers`");
+        super::lower_each(entries, |entry| self.trigger(entry))
+    }
+
+    pub(super) fn trigger(&mut self, entry: &Entry) -> Trigger {
+        let name = Name::of(&entry.key);
+        let place = format!("trigger `{}`", name.text);
+        let mut trigger = Trigger {
+            name,
+            description: None,
+            input: Vec::new(),
+        };
+        let body = self.mapping(&entry.value, &place);
+        self.keys_of(body, &grammar::TRIGGER, &place);
+        for field in body.iter() {
+            match field.key.text.as_ref() {
+                "description" => trigger.description = self.description(&field.value),
+                "input" => {
+                    trigger.input = self.fields(&field.value, "input", FieldContext::TriggerInput)
                 }
+                // Not a trigger's: reported by `keys_of`.
+                key if grammar::TRIGGER.key(key).is_none() => {}
+                _ => self.unread(field, &place),
             }
-            triggers.push(trigger);
         }
-        triggers
+        trigger
     }
 
     /// A declaration's body: its keys checked against `place`, its
@@ -196,24 +196,25 @@ impl Lower<'_> {
     }
 
     pub(super) fn tools(&mut self, node: &Node) -> Vec<Tool> {
-        let mut tools = Vec::new();
-        for entry in self.mapping(node, "`tools`").iter() {
-            let name = Name::of(&entry.key);
-            let place = format!("tool `{}`", name.text);
-            let (body, presentation) = self.declaration(entry, &grammar::TOOL, &place);
-            self.required_of(body, &grammar::TOOL, name.span, &place);
-            let parameters = body
-                .iter()
-                .find(|e| e.key.text == "parameters")
-                .map(|e| self.parameters(&e.value, &name))
-                .unwrap_or_default();
-            tools.push(Tool {
-                name,
-                presentation,
-                parameters,
-            });
+        let entries = self.mapping(node, "`tools`");
+        super::lower_each(entries, |entry| self.tool(entry))
+    }
+
+    pub(super) fn tool(&mut self, entry: &Entry) -> Tool {
+        let name = Name::of(&entry.key);
+        let place = format!("tool `{}`", name.text);
+        let (body, presentation) = self.declaration(entry, &grammar::TOOL, &place);
+        self.required_of(body, &grammar::TOOL, name.span, &place);
+        let parameters = body
+            .iter()
+            .find(|e| e.key.text == "parameters")
+            .map(|e| self.parameters(&e.value, &name))
+            .unwrap_or_default();
+        Tool {
+            name,
+            presentation,
+            parameters,
         }
-        tools
     }
 
     pub(super) fn skills(&mut self, node: &Node) -> Vec<Skill> {

@@ -175,7 +175,7 @@ impl Lower<'_> {
         types
     }
 
-    fn type_def(&mut self, entry: &Entry) -> TypeDef {
+    pub(super) fn type_def(&mut self, entry: &Entry) -> TypeDef {
         let name = Name::of(&entry.key);
         let kind = match &entry.value.kind {
             NodeKind::Mapping(entries) => {

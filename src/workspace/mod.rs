@@ -332,7 +332,20 @@ impl Workspace {
         reach: Reach,
         config: &Config,
     ) -> Vec<FileReport> {
-        let mut reports = agent::check_in(files, path, reach).into_reports();
+        Workspace::check_again(files, path, reach, config, None)
+    }
+
+    /// [`Workspace::check_in`] after an edit: the protocol is compiled
+    /// from its compile before ([`crate::compile_again`]; the language
+    /// server's keystroke), with the same reports.
+    pub fn check_again(
+        files: &dyn agent::Files,
+        path: &Path,
+        reach: Reach,
+        config: &Config,
+        previous: Option<crate::Previous>,
+    ) -> Vec<FileReport> {
+        let mut reports = agent::check_in_again(files, path, reach, previous).into_reports();
         config::finish(&mut reports, config, &config.targets);
         reports
     }

@@ -1,0 +1,240 @@
+//! Compiling again after an edit (`agentc::compile_again`) gives what a
+//! compile from nothing gives: random edits, applied one after another to
+//! every fixture under `protocols/` and to a synthetic protocol, each
+//! result compared with `agentc::compile_source` of the same text, down
+//! to every diagnostic (code, place, message, labels, help, fix) and the
+//! model's every declaration and span.
+
+use agentc::{FileReport, Source, compile_source, incremental};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+#[path = "../benches/synthetic/mod.rs"]
+#[allow(dead_code)]
+mod synthetic;
+
+fn fixtures() -> &'static [(String, String)] {
+    static FIXTURES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    FIXTURES.get_or_init(|| {
+        let mut files = Vec::new();
+        collect(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols"),
+            &mut files,
+        );
+        files.sort();
+        let mut texts: Vec<(String, String)> = files
+            .into_iter()
+            .filter_map(|path| {
+                let text = String::from_utf8(std::fs::read(&path).ok()?).ok()?;
+                Some((path.display().to_string(), text))
+            })
+            .collect();
+        texts.push(("synthetic.yaml".to_string(), synthetic::protocol(60)));
+        texts
+    })
+}
+
+fn collect(dir: PathBuf, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            collect(path, out);
+        } else if kind.is_file() && path.extension().is_some_and(|e| e == "yaml") {
+            out.push(path);
+        }
+    }
+}
+
+/// Everything a report says, as text: each diagnostic whole, and the
+/// model's declarations with their spans.
+fn said(report: &FileReport) -> String {
+    format!(
+        "{:#?}\n{:#?}\nsound: {}",
+        report.diagnostics,
+        report.model.as_ref().map(|m| &m.protocol),
+        report.sound
+    )
+}
+
+/// What an edit writes: text that changes a protocol's shape, names and
+/// types, YAML's own marks, and whole lines and entries.
+const INSERTS: &[&str] = &[
+    " ",
+    "\n",
+    "a",
+    "x",
+    ":",
+    "#",
+    "-",
+    "'",
+    "\"",
+    "{",
+    "}",
+    "[",
+    "]",
+    "&a ",
+    "*a",
+    "|",
+    "\t",
+    "é",
+    "strin",
+    "string",
+    "  ",
+    "    ",
+    "\n    extra: { type: strin }",
+    "\n    note:\n      type: string\n      description: \"two\n  lines\"",
+    "\n      description: >\n        folded\n\n",
+    "\n  Added:\n    id: string\n",
+    "\n  Added: string\n",
+    "    more: { type: Order, optional: true }\n",
+    "\n# a comment\n",
+    "\ntypes:\n",
+];
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Insert { at: f64, text: usize },
+    Delete { at: f64, len: usize },
+    Replace { at: f64, len: usize, text: usize },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let at = 0.0..=1.0f64;
+    prop_oneof![
+        (at.clone(), 0..INSERTS.len()).prop_map(|(at, text)| Edit::Insert { at, text }),
+        (at.clone(), 1..40usize).prop_map(|(at, len)| Edit::Delete { at, len }),
+        (at, 1..12usize, 0..INSERTS.len()).prop_map(|(at, len, text)| Edit::Replace {
+            at,
+            len,
+            text
+        }),
+    ]
+}
+
+fn boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn apply(text: &str, edit: &Edit) -> String {
+    let place = |at: f64| boundary(text, (at * text.len() as f64) as usize);
+    let (start, end, insert) = match *edit {
+        Edit::Insert { at, text } => (place(at), place(at), INSERTS[text]),
+        Edit::Delete { at, len } => {
+            let start = place(at);
+            (start, boundary(text, start + len), "")
+        }
+        Edit::Replace { at, len, text: t } => {
+            let start = place(at);
+            (start, boundary(text, start + len), INSERTS[t])
+        }
+    };
+    format!("{}{}{}", &text[..start], insert, &text[end..])
+}
+
+/// How many edits were compiled from the previous compile, and how many
+/// in all: the comparison must not hold only because every edit was
+/// compiled from nothing.
+static REUSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static EDITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn check_edits(file: usize, edits: &[Edit]) -> Result<(), TestCaseError> {
+    let (name, text) = &fixtures()[file % fixtures().len()];
+    let mut text = text.clone();
+    let mut report = compile_source(Source::new(name.as_str(), text.as_str()));
+    for edit in edits {
+        text = apply(&text, edit);
+        let fresh = compile_source(Source::new(name.as_str(), text.as_str()));
+        let source = Source::new(name.as_str(), text.as_str());
+        let (again, reused) = incremental::again(report.into_previous(), source);
+        if reused {
+            REUSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        EDITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        prop_assert_eq!(
+            said(&again),
+            said(&fresh),
+            "{} after {:?}:\n{}",
+            name,
+            edit,
+            text
+        );
+        report = again;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn an_edited_protocol_compiles_again_as_from_nothing(
+        file in 0..10_000usize,
+        edits in proptest::collection::vec(edit(), 1..6),
+    ) {
+        check_edits(file, &edits)?;
+    }
+}
+
+/// Edits inside one entry are the language server's keystrokes; most of
+/// them must be compiled from the compile before.
+#[test]
+fn typing_inside_an_entry_reuses_the_compile_before() {
+    let base = synthetic::protocol(40);
+    let mut report = compile_source(Source::new("p.yaml", base.as_str()));
+    let mut reused = 0;
+    // Type a new property into the tenth type, a character at a time.
+    let at = base.find("  Type11:\n").expect("type Type11") - 1;
+    let typed = "\n    added:\n      type: strin";
+    for n in 1..=typed.len() {
+        let text = format!("{}{}{}", &base[..at], &typed[..n], &base[at..]);
+        let fresh = compile_source(Source::new("p.yaml", text.as_str()));
+        let again =
+            incremental::again(report.into_previous(), Source::new("p.yaml", text.as_str()));
+        report = again.0;
+        reused += usize::from(again.1);
+        assert_eq!(
+            said(&report),
+            said(&fresh),
+            "after typing {:?}",
+            &typed[..n]
+        );
+    }
+    eprintln!(
+        "{reused} of {} keystrokes reused the compile before",
+        typed.len()
+    );
+    assert!(
+        reused * 2 >= typed.len(),
+        "{reused} of {} keystrokes reused the compile before",
+        typed.len()
+    );
+}
+
+#[test]
+fn the_random_edits_reuse_the_compile_before_often() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = (0..10_000usize, proptest::collection::vec(edit(), 1..6));
+    for _ in 0..200 {
+        let (file, edits) = strategy.new_tree(&mut runner).expect("a case").current();
+        check_edits(file, &edits).expect("the same report");
+    }
+    let reused = REUSED.load(std::sync::atomic::Ordering::Relaxed);
+    let edits = EDITS.load(std::sync::atomic::Ordering::Relaxed);
+    eprintln!("{reused} of {edits} edits reused the compile before");
+    assert!(
+        reused * 20 >= edits,
+        "only {reused} of {edits} edits were compiled from the compile before"
+    );
+}
