@@ -96,6 +96,24 @@ impl Source {
         }
     }
 
+    /// A text whose line starts are already known (an editor's buffer,
+    /// whose index is kept up to date change by change): they must be the
+    /// ones [`Source::new`] finds, which debug builds check.
+    pub(crate) fn indexed(name: impl Into<String>, text: String, line_starts: Vec<u32>) -> Source {
+        let source = Source {
+            name: name.into(),
+            ascii: text.is_ascii(),
+            text,
+            line_starts,
+            counts: OnceLock::new(),
+        };
+        debug_assert_eq!(
+            source.line_starts,
+            Source::new("", source.text.as_str()).line_starts
+        );
+        source
+    }
+
     /// The characters and UTF-16 units in `self.text[from..to]`, both on
     /// character boundaries: directly over a short stretch, else from the
     /// checkpoints, in at most about two blocks' worth of counting.

@@ -49,6 +49,12 @@ impl File {
 
     /// What `files` gives for `path`, read within `reach`.
     pub fn read(path: &Path, reach: Reach, files: &dyn Files) -> File {
+        if let Some(source) = files.source(path, reach) {
+            return File {
+                source,
+                problem: None,
+            };
+        }
         let name = path.display().to_string();
         match files.read(path, reach) {
             Ok(bytes) => File::new(&name, bytes),
@@ -122,6 +128,15 @@ pub trait Files {
     /// [`MAX_FILE_BYTES`](crate::source::MAX_FILE_BYTES).
     fn read(&self, path: &Path, reach: Reach) -> Result<Vec<u8>, FileError>;
 
+    /// The file as text already checked and indexed by line, when it is
+    /// held so (an editor's buffer, kept up to date change by change):
+    /// read without copying it through bytes and indexing it again.
+    /// `None` reads it with [`Files::read`].
+    fn source(&self, path: &Path, reach: Reach) -> Option<Source> {
+        let _ = (path, reach);
+        None
+    }
+
     /// The files of the agent folder `dir`, each read through `reader`
     /// (this source, or buffers laid over it); `None` when `dir` is not an
     /// agent folder: a `protocol.yaml` with `settings.json`, or with a
@@ -135,6 +150,13 @@ pub trait Files {
 pub trait Buffers {
     /// The text held for `path`, if any.
     fn bytes(&self, path: &Path) -> Option<Vec<u8>>;
+
+    /// The text held for `path` as a [`Source`], when it is held checked
+    /// and indexed ([`Files::source`]).
+    fn source(&self, path: &Path) -> Option<Source> {
+        let _ = path;
+        None
+    }
 }
 
 /// Buffers laid over a file source: a file's text is the buffer's where
@@ -152,6 +174,10 @@ impl Files for Layered<'_> {
             Some(bytes) => Ok(bytes),
             None => self.under.read(path, reach),
         }
+    }
+
+    fn source(&self, path: &Path, _reach: Reach) -> Option<Source> {
+        self.buffers.source(path)
     }
 
     fn agent_folder(&self, dir: &Path, reader: &dyn Files) -> Option<AgentFiles> {

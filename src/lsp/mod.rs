@@ -309,6 +309,11 @@ impl agent::Buffers for Overlay<'_> {
         let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri));
         open.map(Document::bytes)
     }
+
+    fn source(&self, path: &Path) -> Option<crate::Source> {
+        let open = convert::uri_of(path).and_then(|uri| self.0.get(&uri))?;
+        open.source(&path.display().to_string())
+    }
 }
 
 /// A buffer with no file behind it (`untitled:`), named by its URI: the
@@ -324,6 +329,12 @@ impl agent::Files for Untitled<'_> {
             true => Ok(self.document.bytes()),
             false => Err(FileError::Io(std::io::ErrorKind::NotFound.into())),
         }
+    }
+
+    fn source(&self, path: &Path, _reach: Reach) -> Option<crate::Source> {
+        (path == self.name)
+            .then(|| self.document.source(&path.display().to_string()))
+            .flatten()
     }
 
     fn agent_folder(&self, _dir: &Path, _reader: &dyn agent::Files) -> Option<agent::AgentFiles> {

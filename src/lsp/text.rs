@@ -13,7 +13,7 @@
 //! copy and stays proportional to what follows the edit.)
 
 use super::convert::{self, Encoding};
-use crate::source::MAX_FILE_BYTES;
+use crate::source::{MAX_FILE_BYTES, Source};
 use lsp_types as lsp;
 use std::ops::Range;
 
@@ -61,6 +61,25 @@ impl Document {
         }
         let end = self.text.len().min(MAX_FILE_BYTES + 1);
         self.text.as_bytes()[..end].to_vec()
+    }
+
+    /// The text as a [`Source`], with the line index the changes kept,
+    /// when it is one a check reads as it is: not too large and without a
+    /// NUL byte (which [`crate::source::decode`] reports). `None` then, and
+    /// before the first change, reads it through [`Document::bytes`].
+    pub fn source(&self, name: &str) -> Option<Source> {
+        let lines = self.lines.as_ref()?;
+        if self.too_large
+            || self.text.len() > MAX_FILE_BYTES
+            || memchr::memchr(0, self.text.as_bytes()).is_some()
+        {
+            return None;
+        }
+        Some(Source::indexed(
+            name,
+            self.text.clone(),
+            lines.starts.clone(),
+        ))
     }
 
     /// The bytes held.
