@@ -195,15 +195,8 @@ impl Entries {
         self.text
             .push_str(if self.count == 0 { "\n" } else { ",\n" });
         let indent = "  ".repeat(self.depth + 1);
-        // A printed JSON string holds no line break (it is escaped), so
-        // every line of the entry is one of its structure.
-        for (i, line) in printed.split('\n').enumerate() {
-            if i > 0 {
-                self.text.push('\n');
-            }
-            self.text.push_str(&indent);
-            self.text.push_str(line);
-        }
+        self.text.push_str(&indent);
+        push_nested(&mut self.text, &printed, &indent);
         self.count += 1;
     }
 
@@ -227,6 +220,20 @@ impl Entries {
         self.text.push_str(after);
         self.text.push('\n');
         Output::Printed(self.text)
+    }
+}
+
+/// Appends `printed` (a value printed by `serde_json`'s pretty printer)
+/// as that printer writes it nested under `indent`: its first line where
+/// the text is, each next line indented. A printed JSON string holds no
+/// line break (it is escaped), so every line is one of its structure.
+pub(super) fn push_nested(text: &mut String, printed: &str, indent: &str) {
+    for (i, line) in printed.split('\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+            text.push_str(indent);
+        }
+        text.push_str(line);
     }
 }
 

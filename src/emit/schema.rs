@@ -18,7 +18,7 @@ pub const SCHEMA_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// The `json-schema` target.
 pub(super) fn emit(model: &Model, selection: &Selection) -> Result<Output, EmitError> {
     let schema = match selection {
-        Selection::All => emit_all(model),
+        Selection::All => return Ok(Output::Printed(print_all(model))),
         Selection::Type(name) => emit_type(model, name)?,
         Selection::Tool(name) => emit_tool(model, name)?,
         Selection::Response(_) => {
@@ -40,6 +40,32 @@ pub fn emit_all(model: &Model) -> Value {
         .collect();
     doc.insert("$defs".into(), defs(model, &ids));
     Value::Object(doc)
+}
+
+/// [`emit_all`] as printed, a type at a time, each type's value dropped
+/// once printed: the same text as printing the whole document, without
+/// ever holding it as a value (a value takes several times the memory of
+/// its text).
+fn print_all(model: &Model) -> String {
+    let lowering = Lowering::new(model, Mode::Refs);
+    let dialect = serde_json::to_string(SCHEMA_DIALECT).unwrap_or_default();
+    let mut text = format!("{{\n  \"$schema\": {dialect},\n  \"$defs\": {{");
+    let indent = "    ";
+    for (i, def) in model.protocol.types.iter().enumerate() {
+        text.push_str(if i == 0 { "\n" } else { ",\n" });
+        text.push_str(indent);
+        text.push_str(&serde_json::to_string(&def.name.text).unwrap_or_default());
+        text.push_str(": ");
+        let schema = render(&lowering.definition(TypeId(i as u32)));
+        let printed = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        drop(schema);
+        kit::push_nested(&mut text, &printed, indent);
+    }
+    text.push_str(match model.protocol.types.is_empty() {
+        true => "}\n}\n",
+        false => "\n  }\n}\n",
+    });
+    text
 }
 
 /// A standalone document for one type: its schema at the root, the types
@@ -197,5 +223,50 @@ pub fn literal_json(literal: &Literal) -> Value {
         Yaml::Int(i) => Value::from(i),
         Yaml::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
         Yaml::Null | Yaml::Str(_) => Value::String(literal.scalar.text.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                yaml_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The document printed a type at a time is, byte for byte, the whole
+    /// document printed at once, for every protocol that emits.
+    #[test]
+    fn every_type_printed_in_turn_is_the_document_printed_whole() {
+        let mut files = Vec::new();
+        yaml_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols"),
+            &mut files,
+        );
+        let mut emitted = 0;
+        for path in files {
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let report = crate::compile(&path.display().to_string(), bytes);
+            let Some(model) = report.sound_model() else {
+                continue;
+            };
+            let whole = Output::Json(emit_all(model)).into_text();
+            assert_eq!(print_all(model), whole, "{}", path.display());
+            emitted += 1;
+        }
+        assert!(emitted > 20, "only {emitted} protocols emitted");
+        let text = "tools:\n  get-time:\n    description: Now\n";
+        let empty = crate::compile("empty.yaml", text);
+        let model = empty.sound_model().expect("a protocol without types");
+        assert_eq!(print_all(model), Output::Json(emit_all(model)).into_text());
     }
 }
