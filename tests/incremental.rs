@@ -67,6 +67,13 @@ fn said(report: &FileReport) -> String {
 /// What an edit writes: text that changes a protocol's shape, names and
 /// types, YAML's own marks, and whole lines and entries.
 const INSERTS: &[&str] = &[
+    "b",
+    "c",
+    "1",
+    "_",
+    "Type1",
+    ", optional: true",
+    "\n    also: { type: Type2[] }",
     " ",
     "\n",
     "a",
@@ -176,7 +183,7 @@ fn check_edits(file: usize, edits: &[Edit]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn an_edited_protocol_compiles_again_as_from_nothing(
@@ -226,7 +233,7 @@ fn typing_inside_an_entry_reuses_the_compile_before() {
 fn the_random_edits_reuse_the_compile_before_often() {
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let strategy = (0..10_000usize, proptest::collection::vec(edit(), 1..6));
-    for _ in 0..200 {
+    for _ in 0..300 {
         let (file, edits) = strategy.new_tree(&mut runner).expect("a case").current();
         check_edits(file, &edits).expect("the same report");
     }
