@@ -249,3 +249,43 @@ fn the_released_tarball_installs_and_runs() {
         "{out}"
     );
 }
+
+/// `wasm/build` and `playground/build` empty their output folder first, so
+/// they refuse one they did not make: a folder holding someone's file, or
+/// a file, is left as it was, with exit code 2, before anything is built.
+#[test]
+fn the_builds_refuse_an_out_folder_they_did_not_make() {
+    for script in ["wasm/build", "playground/build"] {
+        let dir = common::scratch("build-out");
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).expect("a folder");
+        std::fs::write(folder.join("notes.txt"), "mine").expect("a file in it");
+        let file = dir.path().join("file");
+        std::fs::write(&file, "mine too").expect("a file");
+        for out in [&folder, &file] {
+            let output = Command::new("bash")
+                .arg(root().join(script))
+                .arg(out)
+                .output()
+                .expect("bash runs");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{script} {}: {stderr}",
+                out.display()
+            );
+            assert!(stderr.contains("was not made by"), "{script}: {stderr}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(folder.join("notes.txt"))
+                .ok()
+                .as_deref(),
+            Some("mine")
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).ok().as_deref(),
+            Some("mine too")
+        );
+    }
+}
