@@ -52,7 +52,7 @@ struct Section {
 }
 
 /// What a compile leaves for compiling the same file after an edit
-/// ([`FileReport::take_previous`], [`crate::compile_again`]).
+/// ([`FileReport::into_previous`], [`crate::compile_again`]).
 pub struct Previous {
     source: Source,
     protocol: Protocol,
@@ -74,12 +74,10 @@ impl FileReport {
             _ => self.earlier.map(|earlier| *earlier),
         }
     }
-}
 
-impl FileReport {
     /// The names of the last compile that can be reused, resolved: what
     /// the language server offers while a file cannot be read.
-    pub fn earlier_resolution(
+    pub(crate) fn earlier_resolution(
         &mut self,
     ) -> Option<std::sync::Arc<crate::model::resolve::Resolution>> {
         let earlier = self.earlier.as_mut()?;

@@ -608,12 +608,12 @@ impl<'c> Server<'c> {
     }
 
     fn check(&mut self, uri: &lsp::Uri) {
-        // The previous check goes before the next is built, so its memory
-        // is reused rather than the heap growing to hold both; only the
-        // names survive, for completion while the file cannot be read.
-        // Its compile is taken to compile the edited text from
-        // (`agentc::compile_again`): an edit inside one type, tool, trigger
-        // or handler reads and lowers only that one again.
+        // The previous check goes before the next is built. What survives
+        // is its names, when they were resolved (for completion while the
+        // file cannot be read), and its compile, which the edited text is
+        // compiled from (`agentc::compile_again`): an edit inside one type,
+        // tool, trigger or handler reads and lowers only that one again,
+        // in the previous model's memory.
         let (previous, compiled) = match self.analyses.remove(uri) {
             Some(analysis) => (analysis.resolved(), analysis.compilation.into_previous()),
             None => (None, None),
