@@ -35,12 +35,13 @@ fn reproducers() -> Vec<PathBuf> {
 /// A fuzz target: its name and the path it drives.
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 5] = [
+const TARGETS: [Target; 6] = [
     ("check", fuzz::check),
     ("emit", fuzz::emit),
     ("validate", fuzz::validate),
     ("gen", fuzz::generate),
     ("diff", fuzz::diff),
+    ("again", fuzz::again),
 ];
 
 /// Runs every target on each file; the files and targets that panicked,

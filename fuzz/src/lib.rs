@@ -1,10 +1,13 @@
 //! The paths the fuzz targets drive, each from bytes as the `agentc` command
-//! runs it: [`check`], [`emit`], [`validate`], [`generate`] (`gen`) and [`diff`]. Each
+//! runs it: [`check`], [`emit`], [`validate`], [`generate`] (`gen`) and [`diff`],
+//! and as the language server compiles an edit: [`again`]. Each
 //! asserts what must hold whatever the input: every span lies on its text,
 //! the JSON and SARIF renderings are JSON, a protocol without errors emits
 //! for every target and validates against every type and tool it declares,
 //! generated code carries no raw control character or line terminator but
-//! its own line breaks, and a version diffed against itself has no change.
+//! its own line breaks, a version diffed against itself has no change, and
+//! an edited text compiled from the compile before it is what a compile
+//! from nothing makes of it.
 //! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
 //! each crash found here on the path that found it.
 
@@ -230,6 +233,57 @@ pub fn diff(bytes: &[u8]) {
     new.add(changes.into());
     report_all(std::slice::from_ref(&new));
     render::markdown::render(std::slice::from_ref(&new));
+}
+
+/// `agentc::compile_again`, as the language server compiles a change: the
+/// input is the text before, a NUL byte, then the text after (no NUL: the
+/// text after is the text before with its middle byte removed). The text
+/// before is compiled, then the text after from it and from nothing; the
+/// two reports must be the same, diagnostic for diagnostic and span for
+/// span of the model, and so must a third compile, of the text after,
+/// from the second.
+pub fn again(bytes: &[u8]) {
+    let (old, new) = match bytes.iter().position(|&b| b == 0) {
+        Some(at) => (bytes[..at].to_vec(), bytes[at + 1..].to_vec()),
+        None => {
+            let mut new = bytes.to_vec();
+            if !new.is_empty() {
+                new.remove(new.len() / 2);
+            }
+            (bytes.to_vec(), new)
+        }
+    };
+    let before = agentc::compile(PROTOCOL, old);
+    assert_on_text(&before);
+    let (source, problem) = source::decode(PROTOCOL, new);
+    if problem.is_some() {
+        return;
+    }
+    let fresh = agentc::compile_source(source.clone());
+    let again = agentc::compile_again(before.into_previous(), source.clone());
+    assert_on_text(&again);
+    assert_eq!(
+        said(&again),
+        said(&fresh),
+        "compiled again differs from a compile from nothing"
+    );
+    let third = agentc::compile_again(again.into_previous(), source);
+    assert_eq!(
+        said(&third),
+        said(&fresh),
+        "compiled again from itself differs"
+    );
+}
+
+/// Everything a compile says: each diagnostic whole, the model's every
+/// declaration with its spans, and whether it is sound.
+fn said(report: &FileReport) -> String {
+    format!(
+        "{:?}\n{:?}\n{}",
+        report.diagnostics,
+        report.model.as_ref().map(|m| &m.protocol),
+        report.sound
+    )
 }
 
 /// The model of a protocol without errors; a protocol with errors is
