@@ -77,6 +77,7 @@ impl FileReport {
 
     /// The names of the last compile that can be reused, resolved: what
     /// the language server offers while a file cannot be read.
+    #[cfg(feature = "lsp")]
     pub(crate) fn earlier_resolution(
         &mut self,
     ) -> Option<std::sync::Arc<crate::model::resolve::Resolution>> {

@@ -99,6 +99,7 @@ impl Source {
     /// A text whose line starts are already known (an editor's buffer,
     /// whose index is kept up to date change by change): they must be the
     /// ones [`Source::new`] finds, which debug builds check.
+    #[cfg(feature = "lsp")]
     pub(crate) fn indexed(name: impl Into<String>, text: String, line_starts: Vec<u32>) -> Source {
         let source = Source {
             name: name.into(),
