@@ -163,6 +163,7 @@ fn line_start(text: &str, at: usize) -> usize {
 
 /// An edit: the old text's bytes `start..old_end` became the new text's
 /// `start..new_end`; everything else is the same.
+#[derive(Clone, Copy)]
 struct Change {
     start: usize,
     old_end: usize,
@@ -252,6 +253,9 @@ struct Fallback {
     previous: Option<Box<Previous>>,
 }
 
+/// How far an edit is moved left to fall inside one entry, at most.
+const MAX_SLIDE: usize = 1_024;
+
 /// The entry an edit falls in, and where.
 struct Plan {
     section: usize,
@@ -266,11 +270,12 @@ struct Plan {
 }
 
 impl Previous {
-    fn plan(&self, new_text: &str) -> Option<Plan> {
+    /// The section and entry whose lines hold all of `change`: their
+    /// indexes, where the entry's first line starts, where the next entry's
+    /// key is, and where its line starts.
+    fn entry_of(&self, change: &Change) -> Option<(usize, usize, usize, usize, usize)> {
         let old_text = self.source.text();
-        let change = Change::between(old_text, new_text);
-        let (section, index, first, next, bound) = self
-            .layout
+        self.layout
             .sections
             .iter()
             .enumerate()
@@ -287,7 +292,40 @@ impl Previous {
                 let bound = line_start(old_text, next);
                 (first <= change.start && change.old_end <= bound)
                     .then_some((s, i, first, next, bound))
-            })?;
+            })
+    }
+
+    fn plan(&self, new_text: &str) -> Option<Plan> {
+        let old_text = self.source.text();
+        let mut change = Change::between(old_text, new_text);
+        // An insertion or deletion next to text like its own can be placed
+        // in more than one way ("k:\n" typed before a line that starts the
+        // same): the comparison puts it as far right as it goes, which may
+        // be in the next entry's indentation; it is moved left, a byte at a
+        // time, while it is the same edit, until it falls inside one entry.
+        for _ in 0..=MAX_SLIDE {
+            if let Some(plan) = self.plan_at(change, new_text) {
+                return Some(plan);
+            }
+            let (old, new) = (old_text.as_bytes(), new_text.as_bytes());
+            let new_end = moved(change.old_end, change.delta);
+            let same = change.start > 0
+                && change.old_end > 0
+                && new_end > 0
+                && old.get(change.old_end - 1) == new.get(new_end - 1);
+            if !same {
+                return None;
+            }
+            change.start -= 1;
+            change.old_end -= 1;
+        }
+        None
+    }
+
+    /// The plan for `change` placed where it is, when it is inside one
+    /// entry and leaves the lines around it as they were.
+    fn plan_at(&self, change: Change, new_text: &str) -> Option<Plan> {
+        let (section, index, first, next, bound) = self.entry_of(&change)?;
         // The next entry's (or section's) line still starts a line.
         let new_bound = moved(bound, change.delta);
         if bound > 0 && new_text.as_bytes().get(new_bound.wrapping_sub(1)) != Some(&b'\n') {
@@ -317,7 +355,9 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
         });
     };
     let mut diags = Diagnostics::default();
-    let parsed = yaml::parse_part(&source, plan.first..plan.new_next, &mut diags);
+    // The entry is held by its section's mapping, one level below the
+    // file's own.
+    let parsed = yaml::parse_part(&source, plan.first..plan.new_next, 1, &mut diags);
     let section = &previous.layout.sections[plan.section];
     let entry = match parsed
         .as_ref()

@@ -343,8 +343,10 @@ pub(crate) struct Parsed<'s> {
 /// [`parse`], saying whether the text uses anchors or aliases.
 pub(crate) fn parse_whole<'s>(source: &'s Source, diags: &mut Diagnostics) -> Parsed<'s> {
     let checkpoint = diags.checkpoint();
-    match build(source, source.text(), 0, diags) {
+    match build(source, source.text(), diags) {
         Ok(parsed) => parsed,
+        // After a repair, whether the text has anchors is not kept: it
+        // is counted as having them, which no caller reuses.
         Err(error) => Parsed {
             root: recover(source, error, checkpoint, diags),
             anchored: true,
@@ -356,14 +358,19 @@ pub(crate) fn parse_whole<'s>(source: &'s Source, diags: &mut Diagnostics) -> Pa
 /// of its own, with the source's offsets; `None` when the parser stops on
 /// an error there (nothing is reported: the caller reads the whole text
 /// instead). For re-reading one entry of a section after an edit
-/// (`crate::incremental`).
+/// (`crate::incremental`): `above` is how many collections hold the part
+/// in its file, below the file's own mapping, which count toward
+/// [`MAX_DEPTH`] as they do there.
 pub(crate) fn parse_part<'s>(
     source: &'s Source,
     range: std::ops::Range<usize>,
+    above: usize,
     diags: &mut Diagnostics,
 ) -> Option<Parsed<'s>> {
     let text = source.text().get(range.clone())?;
-    build(source, text, range.start, diags).ok()
+    let mut builder = Builder::new(source, diags);
+    builder.above = above;
+    build_with(builder, text, range.start).ok()
 }
 
 /// The tree of a text, or the syntax error that stopped the parser.
@@ -371,16 +378,23 @@ pub(crate) fn parse_part<'s>(
 /// `text` is the source's text, or a repaired copy of it whose every byte
 /// outside the blanked lines is the source's, at the same offset: the tree
 /// then still borrows from the source.
-///
-/// `text` may also be a part of the source's text that starts at `base`.
 fn build<'s>(
     source: &'s Source,
     text: &str,
-    base: usize,
     diags: &mut Diagnostics,
 ) -> Result<Parsed<'s>, ScanError> {
+    build_with(Builder::new(source, diags), text, 0)
+}
+
+/// [`build`] with a builder of its own, where `text` may also be a part of
+/// the source's text that starts at `base`.
+fn build_with<'s>(
+    mut builder: Builder<'s, '_>,
+    text: &str,
+    base: usize,
+) -> Result<Parsed<'s>, ScanError> {
+    let source = builder.source;
     let offsets = Offsets::new(text);
-    let mut builder = Builder::new(source, diags);
     let mut parser = Parser::new_from_str(text);
     loop {
         match parser.next_event() {
@@ -489,7 +503,7 @@ fn recover<'s>(
         // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
         report(diags, &found, more);
-        match build(source, next.text(), 0, diags) {
+        match build(source, next.text(), diags) {
             Ok(parsed) => return parsed.root,
             Err(next_error) => {
                 error = next_error;
@@ -579,6 +593,9 @@ struct Builder<'s, 'd> {
     root: Option<Node<'s>>,
     /// An anchor or an alias was read.
     anchored: bool,
+    /// Collections that hold the text being read in its file, besides
+    /// those read (a part of a file: [`parse_part`]).
+    above: usize,
 }
 
 impl<'s, 'd> Builder<'s, 'd> {
@@ -598,6 +615,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             documents: 0,
             root: None,
             anchored: false,
+            above: 0,
         }
     }
 
@@ -652,7 +670,9 @@ impl<'s, 'd> Builder<'s, 'd> {
                 };
                 self.complete(node, anchor);
             }
-            Event::MappingStart(..) | Event::SequenceStart(..) if self.stack.len() >= MAX_DEPTH => {
+            Event::MappingStart(..) | Event::SequenceStart(..)
+                if self.stack.len() + self.above >= MAX_DEPTH =>
+            {
                 if !self.nesting_reported {
                     self.nesting_reported = true;
                     self.diags.push(

@@ -245,3 +245,43 @@ fn the_random_edits_reuse_the_compile_before_often() {
         "only {reused} of {edits} edits were compiled from the compile before"
     );
 }
+
+/// An entry nested to YAML's depth limit reads the same alone as in its
+/// file, at the limit and one level past it: the limit counts the levels
+/// above the entry too.
+#[test]
+fn the_nesting_limit_counts_the_levels_above_an_entry() {
+    for depth in [2, 122, 123, 124, 125, 126, 127, 128, 129] {
+        let mut nested = String::new();
+        for level in 0..depth {
+            nested.push_str(&" ".repeat(4 + 2 * level));
+            nested.push_str("k:\n");
+        }
+        let base = format!(
+            "types:\n  A:\n    id: string\n  B:\n    id: string\n{nested}  C:\n    id: string\n"
+        );
+        let before = compile_source(Source::new("p.yaml", base.as_str()));
+        // One level more, typed at the deepest.
+        let deepest = format!("{}k:\n", " ".repeat(4 + 2 * (depth - 1)));
+        let deeper = format!("{deepest}{}k:\n", " ".repeat(4 + 2 * depth));
+        let text = base.replacen(&deepest, &deeper, 1);
+        let fresh = compile_source(Source::new("p.yaml", text.as_str()));
+        let (again, reused) =
+            incremental::again(before.into_previous(), Source::new("p.yaml", text.as_str()));
+        assert_eq!(
+            said(&again),
+            said(&fresh),
+            "nested {depth} deep (reused: {reused})"
+        );
+        // Under the limit the entry is read alone; past it, the limit is a
+        // problem of reading, and the text is read whole.
+        let limited = fresh
+            .diagnostics
+            .iter()
+            .any(|d| d.code == agentc::Code::NestingLimit);
+        assert!(
+            reused != limited,
+            "nested {depth} deep: reused {reused}, limited {limited}"
+        );
+    }
+}
