@@ -11,6 +11,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 mod synthetic;
 
@@ -117,6 +118,36 @@ impl Session {
         }
     }
 
+    /// A YAML mistake typed (`}` over the `I`, which ends the flow
+    /// mapping early), checked from nothing since the text no longer
+    /// reads; a moment later, while that check runs, the keystroke that
+    /// mends it and a hover. The time from the mending keystroke to the
+    /// hover's answer: the check of the mistake is stale once the mend is
+    /// waiting, and stops, so the hover waits only for the mended text's
+    /// check (from the compile before the mistake).
+    fn mistake_mended(&mut self) -> Duration {
+        self.type_over("}");
+        // The server takes the change and starts its check.
+        std::thread::sleep(Duration::from_millis(2));
+        let started = Instant::now();
+        self.type_over("I");
+        self.version += 1;
+        let id = RequestId::from(self.version);
+        let hover = Request::new(
+            id.clone(),
+            "textDocument/hover".to_string(),
+            json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 37}}),
+        );
+        self.send(Message::Request(hover));
+        loop {
+            match self.client.receiver.recv() {
+                Ok(Message::Response(r)) if r.id == id => return started.elapsed(),
+                Ok(_) => {}
+                Err(error) => panic!("the server hung up: {error}"),
+            }
+        }
+    }
+
     fn type_over(&mut self, character: &str) {
         self.version += 1;
         let at = json!({"line": 2, "character": 37});
@@ -183,6 +214,10 @@ fn sizes(c: &mut Criterion, types: usize, label: &str) {
     group.bench_function(
         format!("burst of 10 changes to published diagnostics, {label} types"),
         |b| b.iter(|| session.burst()),
+    );
+    group.bench_function(
+        format!("a mistake mended while it is checked, to a hover, {label} types"),
+        |b| b.iter_custom(|iters| (0..iters).map(|_| session.mistake_mended()).sum()),
     );
     group.finish();
 }

@@ -19,6 +19,7 @@
 //! of its key, a quoted scalar over several lines, an edit outside a
 //! listed entry, or more than [`MAX_KEPT`] diagnostics of reading.
 
+use crate::cancel::Cancel;
 use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics, Edit, Fix, Label};
 use crate::source::Source;
@@ -227,19 +228,63 @@ fn moved(at: usize, delta: i64) -> usize {
 /// [`crate::compile_again`], saying whether the compile before was
 /// reused (for the tests).
 pub fn again(previous: Option<Previous>, source: Source) -> (FileReport, bool) {
+    match again_unless(previous, source, Cancel::never()) {
+        Ok(done) => done,
+        // Never asked to stop, it is never stopped: this only closes the match.
+        Err(cancelled) => (crate::compile_source(cancelled.source), false),
+    }
+}
+
+/// A compile stopped before its end ([`crate::compile_again_unless`]):
+/// what it was given, given back.
+pub struct Cancelled {
+    /// The text it was to compile.
+    pub source: Source,
+    /// The compile before, still whole, for compiling the next text from;
+    /// `None` when there was none.
+    pub previous: Option<Box<Previous>>,
+}
+
+impl std::fmt::Debug for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cancelled")
+            .field("source", &self.source.name())
+            .field("previous", &self.previous.is_some())
+            .finish()
+    }
+}
+
+/// [`again`], asking `cancel` whether to go on when the text is compiled
+/// from nothing.
+pub(crate) fn again_unless(
+    previous: Option<Previous>,
+    source: Source,
+    cancel: &Cancel,
+) -> Result<(FileReport, bool), Cancelled> {
     let Some(previous) = previous else {
-        return (crate::compile_source(source), false);
+        return match crate::compile_source_unless(source, cancel) {
+            Ok(report) => Ok((report, false)),
+            Err(source) => Err(Cancelled {
+                source,
+                previous: None,
+            }),
+        };
     };
     match recompile(previous, source) {
-        Ok(report) => (report, true),
-        Err(fallback) => {
-            let mut report = crate::compile_source(fallback.source);
-            if report.layout.is_none() {
-                // Kept for the next edit, which may mend this one.
-                report.earlier = fallback.previous;
+        Ok(report) => Ok((report, true)),
+        Err(fallback) => match crate::compile_source_unless(fallback.source, cancel) {
+            Ok(mut report) => {
+                if report.layout.is_none() {
+                    // Kept for the next edit, which may mend this one.
+                    report.earlier = fallback.previous;
+                }
+                Ok((report, false))
             }
-            (report, false)
-        }
+            Err(source) => Err(Cancelled {
+                source,
+                previous: fallback.previous,
+            }),
+        },
     }
 }
 

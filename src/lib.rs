@@ -7,6 +7,7 @@
 //! [`render`] turn results into text.
 
 pub mod agent;
+pub mod cancel;
 pub mod check;
 pub mod clock;
 pub mod codegen;
@@ -40,8 +41,9 @@ pub mod yaml;
 /// agentc's version (`agentc --version`, the packages' versions).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+pub use cancel::Cancel;
 pub use diagnostic::{Code, Diagnostic, Failure, Label, Severity};
-pub use incremental::Previous;
+pub use incremental::{Cancelled, Previous};
 pub use model::Model;
 pub use source::Source;
 pub use span::Span;
@@ -167,10 +169,25 @@ pub fn compile(name: &str, bytes: impl Into<Vec<u8>>) -> FileReport {
 
 /// Compiles text that is already a [`Source`].
 pub fn compile_source(source: Source) -> FileReport {
+    match compile_source_unless(source, Cancel::never()) {
+        Ok(report) => report,
+        // Never asked to stop, it is never stopped: this only closes the match.
+        Err(source) => FileReport::uncompiled(source, Vec::new()),
+    }
+}
+
+/// [`compile_source`], asking `cancel` between its steps (and every few
+/// thousand YAML events) whether to go on; once told to stop, the source
+/// is given back.
+pub(crate) fn compile_source_unless(source: Source, cancel: &Cancel) -> Result<FileReport, Source> {
     let mut diags = Diagnostics::default();
     let mut timings = Timings::default();
     let started = Instant::now();
-    let parsed = yaml::parse_whole(&source, &mut diags);
+    let parsed = yaml::parse_whole_unless(&source, &mut diags, cancel);
+    if cancel.is_cancelled() {
+        drop(parsed);
+        return Err(source);
+    }
     let reusable = !parsed.anchored && diags.is_empty();
     timings.parse = started.elapsed();
     let Some(root) = parsed.root else {
@@ -178,7 +195,7 @@ pub fn compile_source(source: Source) -> FileReport {
         order(&mut diagnostics);
         let mut report = FileReport::uncompiled(source, diagnostics);
         report.timings = timings;
-        return report;
+        return Ok(report);
     };
     let started = Instant::now();
     let layout = reusable
@@ -189,7 +206,10 @@ pub fn compile_source(source: Source) -> FileReport {
     let protocol = syntax::lower(root, &mut diags);
     let layout = layout.and_then(|mut layout| layout.keep(&diags).then(|| Box::new(layout)));
     timings.lower = started.elapsed();
-    checked(source, protocol, diags, timings, layout)
+    if cancel.is_cancelled() {
+        return Err(source);
+    }
+    Ok(checked(source, protocol, diags, timings, layout))
 }
 
 /// Compiles a file's new text, reusing what compiling its text before an
@@ -207,6 +227,30 @@ pub fn compile_source(source: Source) -> FileReport {
 /// ```
 pub fn compile_again(previous: Option<Previous>, source: Source) -> FileReport {
     incremental::again(previous, source).0
+}
+
+/// [`compile_again`], for a caller that may stop wanting the result
+/// before it is ready (the language server, when the text changes again).
+/// An edit the compile before can take in place is one frame's work and
+/// always runs to its end; a compile from nothing asks `cancel` between
+/// its steps and, once told to stop, gives back what it was given
+/// ([`Cancelled`]), the compile before still whole for the next text.
+///
+/// ```
+/// use agentc::cancel::Cancel;
+///
+/// let text = "types:\n  A:\n    id: { type: string }\n";
+/// let stop = || true;
+/// let stopped = agentc::compile_again_unless(None, agentc::Source::new("p.yaml", text), &Cancel::when(&stop));
+/// let given_back = stopped.err().expect("stopped at its first step");
+/// assert_eq!(given_back.source.text(), text);
+/// ```
+pub fn compile_again_unless(
+    previous: Option<Previous>,
+    source: Source,
+    cancel: &Cancel,
+) -> Result<FileReport, Cancelled> {
+    incremental::again_unless(previous, source, cancel).map(|(report, _)| report)
 }
 
 /// The last steps of a compile, from the lowered protocol: its model,

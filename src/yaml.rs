@@ -7,6 +7,7 @@
 //! its text from the source. The limits against hostile input (alias
 //! expansion, nesting depth, value size) are enforced here.
 
+use crate::cancel::Cancel;
 use crate::diagnostic::{Checkpoint, Code, Diagnostic, Diagnostics, Edit, MAX_DIAGNOSTICS};
 use crate::source::Source;
 use crate::span::Span;
@@ -342,13 +343,23 @@ pub(crate) struct Parsed<'s> {
 
 /// [`parse`], saying whether the text uses anchors or aliases.
 pub(crate) fn parse_whole<'s>(source: &'s Source, diags: &mut Diagnostics) -> Parsed<'s> {
+    parse_whole_unless(source, diags, Cancel::never())
+}
+
+/// [`parse_whole`], stopping early once `cancel` says so: what it then
+/// returns is to be thrown away.
+pub(crate) fn parse_whole_unless<'s>(
+    source: &'s Source,
+    diags: &mut Diagnostics,
+    cancel: &Cancel,
+) -> Parsed<'s> {
     let checkpoint = diags.checkpoint();
-    match build(source, source.text(), diags) {
+    match build(source, source.text(), diags, cancel) {
         Ok(parsed) => parsed,
         // After a repair, whether the text has anchors is not kept: it
         // is counted as having them, which no caller reuses.
         Err(error) => Parsed {
-            root: recover(source, error, checkpoint, diags),
+            root: recover(source, error, checkpoint, diags, cancel),
             anchored: true,
         },
     }
@@ -368,7 +379,7 @@ pub(crate) fn parse_part<'s>(
     diags: &mut Diagnostics,
 ) -> Option<Parsed<'s>> {
     let text = source.text().get(range.clone())?;
-    let mut builder = Builder::new(source, diags);
+    let mut builder = Builder::new(source, diags, Cancel::never());
     builder.above = above;
     build_with(builder, text, range.start).ok()
 }
@@ -382,9 +393,14 @@ fn build<'s>(
     source: &'s Source,
     text: &str,
     diags: &mut Diagnostics,
+    cancel: &Cancel,
 ) -> Result<Parsed<'s>, ScanError> {
-    build_with(Builder::new(source, diags), text, 0)
+    build_with(Builder::new(source, diags, cancel), text, 0)
 }
+
+/// How many YAML events are read between two questions to a [`Cancel`]:
+/// at 10k types, about a millisecond's worth.
+const EVENTS_BETWEEN_ASKS: usize = 4_096;
 
 /// [`build`] with a builder of its own, where `text` may also be a part of
 /// the source's text that starts at `base`.
@@ -396,7 +412,12 @@ fn build_with<'s>(
     let source = builder.source;
     let offsets = Offsets::new(text);
     let mut parser = Parser::new_from_str(text);
+    let mut events = 0usize;
     loop {
+        if events.is_multiple_of(EVENTS_BETWEEN_ASKS) && builder.cancel.is_cancelled() {
+            break;
+        }
+        events += 1;
         match parser.next_event() {
             None => break,
             Some(Ok((event, span))) => {
@@ -464,6 +485,7 @@ fn recover<'s>(
     mut error: ScanError,
     checkpoint: Checkpoint,
     diags: &mut Diagnostics,
+    cancel: &Cancel,
 ) -> Option<Node<'s>> {
     let mut found: Vec<Diagnostic> = Vec::new();
     let mut more = 0;
@@ -503,7 +525,10 @@ fn recover<'s>(
         // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
         report(diags, &found, more);
-        match build(source, next.text(), diags) {
+        if cancel.is_cancelled() {
+            return None;
+        }
+        match build(source, next.text(), diags, cancel) {
             Ok(parsed) => return parsed.root,
             Err(next_error) => {
                 error = next_error;
@@ -596,10 +621,12 @@ struct Builder<'s, 'd> {
     /// Collections that hold the text being read in its file, besides
     /// those read (a part of a file: [`parse_part`]).
     above: usize,
+    /// Asked every [`EVENTS_BETWEEN_ASKS`] events whether to stop.
+    cancel: &'d Cancel<'d>,
 }
 
 impl<'s, 'd> Builder<'s, 'd> {
-    fn new(source: &'s Source, diags: &'d mut Diagnostics) -> Self {
+    fn new(source: &'s Source, diags: &'d mut Diagnostics, cancel: &'d Cancel<'d>) -> Self {
         Builder {
             source,
             diags,
@@ -616,6 +643,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             root: None,
             anchored: false,
             above: 0,
+            cancel,
         }
     }
 

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 /// The library's modules, from the ground floor up.
 const LAYERS: &[&str] = &[
     "clock",
+    "cancel",
     "span",
     "diagnostic",
     "source",

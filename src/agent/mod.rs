@@ -19,9 +19,11 @@ pub mod template;
 pub use settings::{Format, Settings};
 
 use crate::FileReport;
+use crate::cancel::Cancel;
 use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::files::{FileError, Reach};
+use crate::incremental::Cancelled;
 use crate::source::{self, Source};
 use std::path::Path;
 
@@ -193,17 +195,26 @@ impl Files for Layered<'_> {
 /// within it. A file that cannot be read is a diagnostic of its own; the
 /// rest is checked as usual.
 pub fn check_in(files: &dyn Files, file: &Path, reach: Reach) -> Checked {
-    check_in_again(files, file, reach, None)
+    match check_in_again(files, file, reach, None, Cancel::never()) {
+        Ok(checked) => checked,
+        // Never asked to stop, it is never stopped: this only closes the match.
+        Err(cancelled) => Checked {
+            protocol: crate::compile_source(cancelled.source),
+            others: Vec::new(),
+            settings: None,
+        },
+    }
 }
 
 /// [`check_in`], compiling the protocol from its compile before an edit
-/// ([`crate::compile_again`]).
+/// ([`crate::compile_again_unless`]), and stopping once `cancel` says so.
 pub fn check_in_again(
     files: &dyn Files,
     file: &Path,
     reach: Reach,
     previous: Option<crate::Previous>,
-) -> Checked {
+    cancel: &Cancel,
+) -> Result<Checked, Cancelled> {
     let dir = file.parent().unwrap_or(Path::new(""));
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let started = Instant::now();
@@ -216,9 +227,9 @@ pub fn check_in_again(
         None => Read::Alone(Box::new(File::read(file, reach, files))),
     };
     let elapsed = started.elapsed();
-    let mut checked = check_read_again(file, read, previous);
+    let mut checked = check_read_again(file, read, previous, cancel)?;
     checked.protocol.timings.read += elapsed;
-    checked
+    Ok(checked)
 }
 
 /// What was read for a protocol: its agent folder's files, or the
@@ -231,15 +242,28 @@ pub enum Read {
 /// Checks what was read for the protocol `file`, from the disk or from
 /// memory ([`crate::Workspace`]).
 pub fn check_read(file: &Path, read: Read) -> Checked {
-    check_read_again(file, read, None)
+    match check_read_again(file, read, None, Cancel::never()) {
+        Ok(checked) => checked,
+        // Never asked to stop, it is never stopped: this only closes the match.
+        Err(cancelled) => Checked {
+            protocol: crate::compile_source(cancelled.source),
+            others: Vec::new(),
+            settings: None,
+        },
+    }
 }
 
-fn check_read_again(file: &Path, read: Read, previous: Option<crate::Previous>) -> Checked {
+fn check_read_again(
+    file: &Path,
+    read: Read,
+    previous: Option<crate::Previous>,
+    cancel: &Cancel,
+) -> Result<Checked, Cancelled> {
     let is_protocol = file.file_name().is_some_and(|n| n == "protocol.yaml");
     let mut checked = match read {
-        Read::Folder(files) => check_folder_again(*files, previous),
+        Read::Folder(files) => check_folder_again(*files, previous, cancel)?,
         Read::Alone(protocol) => Checked {
-            protocol: compile(*protocol, previous),
+            protocol: compile(*protocol, previous, cancel)?,
             others: Vec::new(),
             settings: None,
         },
@@ -252,7 +276,7 @@ fn check_read_again(file: &Path, read: Read, previous: Option<crate::Previous>) 
         protocol.diagnostics.push(problem);
         crate::order(&mut protocol.diagnostics);
     }
-    checked
+    Ok(checked)
 }
 
 /// The AAP `GET /meta` response for an agent: as its `settings.json`
@@ -341,11 +365,23 @@ pub fn check(files: AgentFiles) -> Vec<FileReport> {
 /// [`check`], keeping the protocol's report apart and what `settings.json`
 /// says.
 pub fn check_folder(files: AgentFiles) -> Checked {
-    check_folder_again(files, None)
+    match check_folder_again(files, None, Cancel::never()) {
+        Ok(checked) => checked,
+        // Never asked to stop, it is never stopped: this only closes the match.
+        Err(cancelled) => Checked {
+            protocol: crate::compile_source(cancelled.source),
+            others: Vec::new(),
+            settings: None,
+        },
+    }
 }
 
-fn check_folder_again(files: AgentFiles, previous: Option<crate::Previous>) -> Checked {
-    let mut protocol = compile(files.protocol, previous);
+fn check_folder_again(
+    files: AgentFiles,
+    previous: Option<crate::Previous>,
+    cancel: &Cancel,
+) -> Result<Checked, Cancelled> {
+    let mut protocol = compile(files.protocol, previous, cancel)?;
     let started = Instant::now();
     let mut settings = files.settings.map(FileFindings::new);
     let mut prompts: Vec<FileFindings> =
@@ -406,17 +442,21 @@ fn check_folder_again(files: AgentFiles, previous: Option<crate::Previous>) -> C
         crate::order(&mut compilation.diagnostics);
     }
     protocol.timings.check += started.elapsed();
-    Checked {
+    Ok(Checked {
         protocol,
         others,
         settings: read_settings,
-    }
+    })
 }
 
-fn compile(file: File, previous: Option<crate::Previous>) -> FileReport {
+fn compile(
+    file: File,
+    previous: Option<crate::Previous>,
+    cancel: &Cancel,
+) -> Result<FileReport, Cancelled> {
     match file.problem {
-        Some(problem) => FileReport::uncompiled(file.source, vec![problem]),
-        None => crate::compile_again(previous, file.source),
+        Some(problem) => Ok(FileReport::uncompiled(file.source, vec![problem])),
+        None => crate::compile_again_unless(previous, file.source, cancel),
     }
 }
 

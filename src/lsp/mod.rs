@@ -5,7 +5,13 @@
 //! applied at once and checked when no message is waiting (or before the
 //! next request): a burst of keystrokes queued behind each other costs one
 //! check, after the last, and a request is answered about the text as it
-//! is then. Nothing a client sends can stop the
+//! is then. A check compiled from nothing looks at the queue as it goes
+//! ([`Inbox::edit_waiting`]) and stops once an edit is waiting, since its
+//! text is then already stale: nothing waits behind it, and the edit is
+//! checked next, from the compile before (an edit an entry can take in
+//! place is one frame's work and always runs to its end). A request about
+//! a document whose check stopped for edits sent after the request is
+//! answered `ContentModified`, as LSP has it. Nothing a client sends can stop the
 //! loop: malformed and oversized messages are answered or logged by the
 //! transport (`transport.rs`), messages out of place in the lifecycle get
 //! errors ([`serve`]), malformed parameters get an error response,
@@ -34,6 +40,7 @@ pub use transport::{
 };
 
 use crate::agent;
+use crate::cancel::Cancel;
 use crate::config::Config;
 use crate::diagnostic::Applicability;
 use crate::disk::{self, Reach};
@@ -46,11 +53,12 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
 use serde_json::Value;
+use std::collections::VecDeque;
 use std::collections::{BTreeMap, BTreeSet};
 use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use text::Document;
 
 /// How a session ended.
@@ -81,6 +89,85 @@ pub struct Held {
     pub config_builds: u64,
     /// How many times a document was checked.
     pub checks: u64,
+    /// How many checks stopped because an edit was waiting.
+    pub cancelled: u64,
+    /// Compiles kept from stopped checks, for the next check.
+    pub kept: usize,
+}
+
+/// The client's messages, in the order sent. A check looks ahead in the
+/// queue for edits; what it reads ahead waits here, in order, before
+/// anything still in the channel.
+struct Inbox<'c> {
+    receiver: &'c crossbeam_channel::Receiver<Message>,
+    ahead: Mutex<Ahead>,
+}
+
+#[derive(Default)]
+struct Ahead {
+    messages: VecDeque<Message>,
+    /// How many of them open, change, save or close a document.
+    edits: usize,
+}
+
+impl<'c> Inbox<'c> {
+    fn new(receiver: &'c crossbeam_channel::Receiver<Message>) -> Inbox<'c> {
+        Inbox {
+            receiver,
+            ahead: Mutex::default(),
+        }
+    }
+
+    fn ahead(&self) -> MutexGuard<'_, Ahead> {
+        self.ahead.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next message, waiting for one; `None` once the client hung up.
+    fn next(&self) -> Option<Message> {
+        {
+            let mut ahead = self.ahead();
+            if let Some(message) = ahead.messages.pop_front() {
+                if is_edit(&message) {
+                    ahead.edits -= 1;
+                }
+                return Some(message);
+            }
+        }
+        self.receiver.recv().ok()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ahead().messages.is_empty() && self.receiver.is_empty()
+    }
+
+    /// Whether a message that opens, changes, saves or closes a document
+    /// is waiting, without waiting for one.
+    fn edit_waiting(&self) -> bool {
+        let mut ahead = self.ahead();
+        while let Ok(message) = self.receiver.try_recv() {
+            if is_edit(&message) {
+                ahead.edits += 1;
+            }
+            ahead.messages.push_back(message);
+        }
+        ahead.edits > 0
+    }
+}
+
+/// A message after which a check of the text before it is stale: one
+/// that opens, changes, saves or closes a document.
+fn is_edit(message: &Message) -> bool {
+    use lsp::notification::*;
+    let Message::Notification(n) = message else {
+        return false;
+    };
+    matches!(
+        n.method.as_str(),
+        DidOpenTextDocument::METHOD
+            | DidChangeTextDocument::METHOD
+            | DidSaveTextDocument::METHOD
+            | DidCloseTextDocument::METHOD
+    )
 }
 
 /// Serves one client until it sends `exit`, or hangs up. The lifecycle is
@@ -91,9 +178,10 @@ pub struct Held {
 /// `InvalidRequest` and notifications other than `exit` are dropped. The
 /// error is only a client that stopped reading.
 pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sync>> {
+    let inbox = Inbox::new(&connection.receiver);
     let mut server: Option<Server> = None;
     let mut shutdown = false;
-    for message in &connection.receiver {
+    while let Some(message) = inbox.next() {
         match message {
             Message::Request(request) => {
                 use lsp::request::{Initialize, Request as _, Shutdown};
@@ -121,7 +209,7 @@ pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sy
                         _ => server.respond(request),
                     }
                 } else if method == Initialize::METHOD {
-                    let (response, started) = initialize(connection, request);
+                    let (response, started) = initialize(connection, &inbox, request);
                     server = Some(started);
                     response
                 } else {
@@ -141,7 +229,7 @@ pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sy
                     server.notify(notification);
                     // A burst of changes already queued costs one check,
                     // after the last of them.
-                    if connection.receiver.is_empty() {
+                    if inbox.is_empty() {
                         server.flush();
                     }
                 }
@@ -160,7 +248,11 @@ fn refuse(request: Request, code: ErrorCode, message: &str) -> Response {
 /// Answers `initialize`: parameters that do not decode are taken as the
 /// defaults (UTF-16 positions) rather than refused, so that a client that
 /// sends odd capabilities still gets a server.
-fn initialize<'c>(connection: &'c Connection, request: Request) -> (Response, Server<'c>) {
+fn initialize<'c>(
+    connection: &'c Connection,
+    inbox: &'c Inbox<'c>,
+    request: Request,
+) -> (Response, Server<'c>) {
     let params: lsp::InitializeParams = serde_json::from_value(request.params).unwrap_or_default();
     let encoding = negotiate(&params);
     let result = lsp::InitializeResult {
@@ -171,7 +263,7 @@ fn initialize<'c>(connection: &'c Connection, request: Request) -> (Response, Se
         }),
     };
     let response = Response::new_ok(request.id, result);
-    (response, Server::new(connection, encoding))
+    (response, Server::new(connection, inbox, encoding))
 }
 
 /// UTF-8 when the client offers it (no conversion needed), else LSP's
@@ -275,6 +367,7 @@ impl Analysis {
 
 struct Server<'c> {
     connection: &'c Connection,
+    inbox: &'c Inbox<'c>,
     encoding: Encoding,
     documents: BTreeMap<lsp::Uri, Document>,
     /// By the protocol's URI.
@@ -297,6 +390,17 @@ struct Server<'c> {
     dirty: BTreeSet<lsp::Uri>,
     /// How many times a document was checked.
     checks: u64,
+    /// How many checks stopped because an edit was waiting.
+    cancelled: u64,
+    /// What a stopped check was given, by the protocol's URI: the next
+    /// check starts from it.
+    kept: BTreeMap<lsp::Uri, Kept>,
+}
+
+/// What a check that stopped leaves for the next one.
+struct Kept {
+    names: Option<Arc<Resolution>>,
+    compiled: Option<Box<crate::Previous>>,
 }
 
 /// The editor's buffers, laid over the disk ([`agent::Layered`]): a file
@@ -343,9 +447,10 @@ impl agent::Files for Untitled<'_> {
 }
 
 impl<'c> Server<'c> {
-    fn new(connection: &'c Connection, encoding: Encoding) -> Server<'c> {
+    fn new(connection: &'c Connection, inbox: &'c Inbox<'c>, encoding: Encoding) -> Server<'c> {
         Server {
             connection,
+            inbox,
             encoding,
             documents: BTreeMap::new(),
             analyses: BTreeMap::new(),
@@ -356,6 +461,8 @@ impl<'c> Server<'c> {
             baselines: project::baseline::BaselineCache::default(),
             dirty: BTreeSet::new(),
             checks: 0,
+            cancelled: 0,
+            kept: BTreeMap::new(),
         }
     }
 
@@ -369,11 +476,20 @@ impl<'c> Server<'c> {
             edit_bytes_scanned: self.edit_bytes_scanned,
             config_builds: self.configs.builds(),
             checks: self.checks,
+            cancelled: self.cancelled,
+            kept: self.kept.len(),
         }
     }
 
     fn respond(&mut self, request: Request) -> Response {
         let id = request.id.clone();
+        if let Some(uri) = self.stale_document(&request) {
+            return Response::new_err(
+                id,
+                ErrorCode::ContentModified as i32,
+                format!("`{}` changed after this request; ask again", uri.as_str()),
+            );
+        }
         match catch_unwind(AssertUnwindSafe(|| self.dispatch(request))) {
             Ok(response_result) => Response {
                 id,
@@ -441,6 +557,15 @@ impl<'c> Server<'c> {
                 data: None,
             }),
         }
+    }
+
+    /// The document a request is about, when its check stopped for an
+    /// edit sent after the request: an answer would be about text the
+    /// editor no longer shows.
+    fn stale_document(&self, request: &Request) -> Option<lsp::Uri> {
+        let uri = request.params.get("textDocument")?.get("uri")?.as_str()?;
+        let uri = convert::canonical(&uri.parse().ok()?);
+        self.dirty.contains(&uri).then_some(uri)
     }
 
     fn analysis(&self, uri: &lsp::Uri) -> Option<&Analysis> {
@@ -568,14 +693,16 @@ impl<'c> Server<'c> {
 
     fn refresh(&mut self, uri: &lsp::Uri) {
         self.dirty.remove(uri);
-        self.checks += 1;
         let protocol = self.protocol_of(uri);
         let Some(document) = self.documents.get_mut(uri) else {
             return;
         };
         let before = std::mem::replace(&mut document.protocol, protocol.clone());
-        if let Some(protocol) = &protocol {
-            self.check(protocol);
+        if let Some(protocol) = &protocol
+            && !self.check(protocol)
+        {
+            // Stopped for an edit waiting: checked again after it.
+            self.dirty.insert(uri.clone());
         }
         if before.is_some() && before != protocol {
             // The disk moved the file to another protocol, or to none.
@@ -607,7 +734,8 @@ impl<'c> Server<'c> {
         convert::uri_of(&folder.join("protocol.yaml"))
     }
 
-    fn check(&mut self, uri: &lsp::Uri) {
+    /// `false` when the check stopped because an edit is waiting.
+    fn check(&mut self, uri: &lsp::Uri) -> bool {
         // The previous check goes before the next is built. What survives
         // is its names, when they were resolved (for completion while the
         // file cannot be read), and its compile, which the edited text is
@@ -616,8 +744,14 @@ impl<'c> Server<'c> {
         // in the previous model's memory.
         let (previous, compiled) = match self.analyses.remove(uri) {
             Some(analysis) => (analysis.resolved(), analysis.compilation.into_previous()),
-            None => (None, None),
+            None => match self.kept.remove(uri) {
+                Some(kept) => (kept.names, kept.compiled.map(|previous| *previous)),
+                None => (None, None),
+            },
         };
+        let inbox = self.inbox;
+        let waiting = move || inbox.edit_waiting();
+        let cancel = Cancel::when(&waiting);
         #[cfg(test)]
         if let Some(document) = self.documents.get(uri) {
             assert!(
@@ -631,11 +765,11 @@ impl<'c> Server<'c> {
         // `agentc.toml` (the defaults when there is none, or it is broken;
         // the command line says what is wrong with it), parsed once for
         // its content, not on every keystroke.
-        let mut compilations = match (&path, self.documents.get(uri)) {
+        let compilations = match (&path, self.documents.get(uri)) {
             // Neither open nor on disk any more: nothing to report on.
             (Some(path), _) if !open && !disk::exists(path) => {
                 self.forget(uri);
-                return;
+                return true;
             }
             (Some(path), _) => {
                 let config = self.configs.of(path);
@@ -643,21 +777,36 @@ impl<'c> Server<'c> {
                     buffers: &Overlay(&self.documents),
                     under: &disk::Disk,
                 };
-                let mut checked =
-                    Workspace::check_again(&files, path, Reach::Named, &config, compiled);
+                let checked =
+                    Workspace::check_again(&files, path, Reach::Named, &config, compiled, &cancel);
                 // What the baseline accepts is not shown, as `agentc check`
                 // does not report it.
-                self.baselines.apply(&config, &files, &mut checked);
-                checked
+                checked.map(|mut checked| {
+                    self.baselines.apply(&config, &files, &mut checked);
+                    checked
+                })
             }
             (None, Some(document)) => {
                 let name = Path::new(uri.as_str());
                 let config = Config::defaults(Path::new("."));
                 let files = Untitled { name, document };
-                Workspace::check_again(&files, name, Reach::Named, &config, compiled)
+                Workspace::check_again(&files, name, Reach::Named, &config, compiled, &cancel)
             }
-            (None, None) => return,
+            (None, None) => return true,
         };
+        let mut compilations = match compilations {
+            Ok(compilations) => compilations,
+            Err(cancelled) => {
+                self.cancelled += 1;
+                let kept = Kept {
+                    names: previous,
+                    compiled: cancelled.previous,
+                };
+                self.kept.insert(uri.clone(), kept);
+                return false;
+            }
+        };
+        self.checks += 1;
         // Publish each file with problems now, or with problems last time
         // (to clear them), and the protocol always; clear the files this
         // check no longer covers.
@@ -682,7 +831,7 @@ impl<'c> Server<'c> {
         }
         self.published.insert(uri.clone(), published);
         if compilations.is_empty() {
-            return;
+            return true;
         }
         let mut compilation = compilations.swap_remove(0);
         let folder = path
@@ -708,6 +857,7 @@ impl<'c> Server<'c> {
             prompts,
         };
         self.analyses.insert(uri.clone(), analysis);
+        true
     }
 
     /// The URI of a file a check reported on: the protocol's own, or the
@@ -753,7 +903,14 @@ impl<'c> Server<'c> {
                 .values()
                 .any(|open| open.protocol.as_ref() == Some(&protocol));
             if still_open {
-                self.check(&protocol);
+                if !self.check(&protocol) {
+                    // Stopped for an edit waiting: each open file of the
+                    // protocol is checked again after it.
+                    let open = self.documents.iter();
+                    let with = open.filter(|(_, d)| d.protocol.as_ref() == Some(&protocol));
+                    let again: Vec<lsp::Uri> = with.map(|(uri, _)| uri.clone()).collect();
+                    self.dirty.extend(again);
+                }
             } else {
                 self.forget(&protocol);
             }
@@ -774,6 +931,7 @@ impl<'c> Server<'c> {
             .analyses
             .keys()
             .chain(self.published.keys())
+            .chain(self.kept.keys())
             .filter(|uri| !wanted.contains(uri))
             .cloned()
             .collect();
@@ -785,6 +943,7 @@ impl<'c> Server<'c> {
     /// Drops a protocol's check and the diagnostics it published.
     fn forget(&mut self, uri: &lsp::Uri) {
         self.analyses.remove(uri);
+        self.kept.remove(uri);
         let published = self.published.remove(uri).unwrap_or_default();
         for file in published.iter().chain(std::iter::once(uri)) {
             self.clear(file);
@@ -917,10 +1076,12 @@ mod tests {
         send(Request::new(RequestId::from(2), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
         let ended = serve(&server).unwrap();
+        assert_eq!(ended.held.checks, 1, "one check, for the ten changes");
         assert_eq!(
-            ended.held.checks, 2,
-            "one check on open, one for the ten changes"
+            ended.held.cancelled, 1,
+            "the check on open stops: ten changes wait behind it"
         );
+        assert_eq!(ended.held.kept, 0);
         let mut published = Vec::new();
         while let Ok(message) = client.connection.receiver.try_recv() {
             if let Message::Notification(n) = message
@@ -929,13 +1090,83 @@ mod tests {
                 published.push(n.params);
             }
         }
-        assert_eq!(published.len(), 2, "{published:?}");
-        let last = &published[1]["diagnostics"];
+        assert_eq!(published.len(), 1, "{published:?}");
+        let last = &published[0]["diagnostics"];
         assert_eq!(last[0]["code"], json!("unknown-type"), "{last}");
         assert!(
             last[0]["message"].as_str().unwrap().contains("strinx"),
             "{last}"
         );
+    }
+
+    /// A check stops once an edit waits behind it, since its text is
+    /// stale: a request queued after the edit waits only for the check of
+    /// the text it is about, and one queued before the edit, whose answer
+    /// would be about text the editor no longer shows, is answered
+    /// `ContentModified` at once.
+    #[test]
+    fn requests_never_wait_behind_the_check_of_a_stale_text() {
+        let (server, connection) = Connection::memory();
+        let client = Client {
+            connection,
+            next: 0,
+        };
+        let uri = "untitled:stale.yaml";
+        let send = |message: Message| client.connection.sender.send(message).unwrap();
+        let definition = |id: i32| {
+            Request::new(
+                RequestId::from(id),
+                "textDocument/definition".into(),
+                json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 16}}),
+            )
+        };
+        send(
+            Request::new(
+                RequestId::from(1),
+                "initialize".into(),
+                json!({"capabilities": {}}),
+            )
+            .into(),
+        );
+        client.notify("initialized", json!({}));
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                "text": "types:\n  A:\n    x: { type: B }\n  B:\n    y: { type: string }\n"}}),
+        );
+        // Sent before the edit: about the text where `B` is on line 3.
+        send(definition(2).into());
+        // Two lines above `B`, which moves to line 5.
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2},
+                "contentChanges": [{"range": {"start": {"line": 3, "character": 0},
+                    "end": {"line": 3, "character": 0}}, "text": "  C:\n    z: { type: string }\n"}]}),
+        );
+        send(definition(3).into());
+        send(Request::new(RequestId::from(4), "shutdown".into(), Value::Null).into());
+        client.notify("exit", Value::Null);
+        let ended = serve(&server).unwrap();
+        let mut answers = BTreeMap::new();
+        while let Ok(message) = client.connection.receiver.try_recv() {
+            if let Message::Response(response) = message {
+                answers.insert(response.id.to_string(), response);
+            }
+        }
+        let Err(error) = &answers["2"].response_result else {
+            panic!("the text changed after it: {:?}", answers["2"]);
+        };
+        assert_eq!(error.code, ErrorCode::ContentModified as i32, "{error:?}");
+        let Ok(after) = &answers["3"].response_result else {
+            panic!("an answer: {:?}", answers["3"]);
+        };
+        assert_eq!(after[0]["range"]["start"]["line"], json!(5), "{after}");
+        assert_eq!(ended.held.checks, 1, "only the text after the edit");
+        assert_eq!(
+            ended.held.cancelled, 2,
+            "on open and before the first request, an edit was waiting"
+        );
+        assert_eq!(ended.held.kept, 0);
     }
 
     /// A request that panics is answered with `InternalError`; a

@@ -32,6 +32,7 @@
 //! ```
 
 use crate::agent::Files;
+use crate::cancel::Cancel;
 use crate::codegen::{self, GenFile, Lang, Options as GenOptions};
 use crate::config::baseline::{self, Baseline};
 use crate::config::{self, Config};
@@ -332,22 +333,29 @@ impl Workspace {
         reach: Reach,
         config: &Config,
     ) -> Vec<FileReport> {
-        Workspace::check_again(files, path, reach, config, None)
+        match Workspace::check_again(files, path, reach, config, None, Cancel::never()) {
+            Ok(reports) => reports,
+            // Never asked to stop, it is never stopped: this only closes the match.
+            Err(cancelled) => vec![crate::compile_source(cancelled.source)],
+        }
     }
 
     /// [`Workspace::check_in`] after an edit: the protocol is compiled
-    /// from its compile before ([`crate::compile_again`]; the language
-    /// server's keystroke), with the same reports.
+    /// from its compile before ([`crate::compile_again_unless`]; the
+    /// language server's keystroke), with the same reports; or, once
+    /// `cancel` says the result is no longer wanted, what it was given.
     pub fn check_again(
         files: &dyn agent::Files,
         path: &Path,
         reach: Reach,
         config: &Config,
         previous: Option<crate::Previous>,
-    ) -> Vec<FileReport> {
-        let mut reports = agent::check_in_again(files, path, reach, previous).into_reports();
+        cancel: &Cancel,
+    ) -> Result<Vec<FileReport>, crate::Cancelled> {
+        let mut reports =
+            agent::check_in_again(files, path, reach, previous, cancel)?.into_reports();
         config::finish(&mut reports, config, &config.targets);
-        reports
+        Ok(reports)
     }
 
     /// Fixes the protocol at `path` (with its agent folder) as `agentc
