@@ -495,10 +495,13 @@ fn recover<'s>(
         let current = repaired.as_ref().unwrap_or(source);
         let offset = Offsets::new(current.text()).byte(error.marker().index());
         let analysis = if round < MAX_REPAIRS {
-            indentation::analyze(current.text())
+            indentation::analyze_unless(current.text(), cancel)
         } else {
             indentation::Analysis::default()
         };
+        if cancel.is_cancelled() {
+            return None;
+        }
         round += 1;
         let explained = analysis
             .problems
@@ -525,9 +528,6 @@ fn recover<'s>(
         // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
         report(diags, &found, more);
-        if cancel.is_cancelled() {
-            return None;
-        }
         match build(source, next.text(), diags, cancel) {
             Ok(parsed) => return parsed.root,
             Err(next_error) => {

@@ -288,55 +288,59 @@ fn the_nesting_limit_counts_the_levels_above_an_entry() {
 
 /// A compile from nothing stops at the step after `cancel` first says so,
 /// however far it got (asked before the YAML, every few thousand events
-/// in it, then between the phases), and gives back the text and the
-/// compile before it was given, still whole: compiling the next text from
-/// that compile is the compile from nothing of that text, and reuses it.
+/// or lines in it and in the indentation repair, then between the
+/// phases), and gives back the text and the compile before it was given,
+/// still whole: compiling the next text from that compile is the compile
+/// from nothing of that text, and reuses it. Both for a text that reads
+/// (a comment above the sections, outside every entry) and for one with a
+/// YAML mistake typed into a type.
 #[test]
 fn a_cancelled_compile_gives_back_what_it_was_given() {
     use agentc::cancel::Cancel;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     let base = synthetic::protocol(400);
-    // A comment above the sections is outside every entry: compiled
-    // from nothing.
+    let at = base.find("  Type11:\n").expect("type Type11") - 1;
     let commented = format!("# the shop's types\n{base}");
+    let broken = format!("{}\n    added: [\n{}", &base[..at], &base[at..]);
     let typed = base.replacen("Identifier of item 3", "Identifier of item three", 1);
     let source = |text: &str| Source::new("p.yaml", text);
-    let fresh = compile_source(source(&commented));
-
-    // How often a compile that runs to its end asks.
-    let asks = AtomicUsize::new(0);
-    let counted = || {
-        asks.fetch_add(1, Ordering::Relaxed);
-        false
-    };
-    let before = compile_source(source(&base)).into_previous();
-    let whole = agentc::compile_again_unless(before, source(&commented), &Cancel::when(&counted));
-    assert_eq!(said(&whole.expect("never told to stop")), said(&fresh));
-    let questions = asks.load(Ordering::Relaxed);
-    assert!(questions >= 5, "asked {questions} times over 400 types");
-
-    let mut previous = compile_source(source(&base)).into_previous();
-    for stop in 1..=questions {
+    for (text, least) in [(&commented, 5), (&broken, 2)] {
+        let fresh = compile_source(source(text));
+        // How often a compile that runs to its end asks.
         let asks = AtomicUsize::new(0);
-        let asked = || asks.fetch_add(1, Ordering::Relaxed) + 1 >= stop;
-        let cancel = Cancel::when(&asked);
-        let stopped = agentc::compile_again_unless(previous.take(), source(&commented), &cancel);
-        let Err(cancelled) = stopped else {
-            panic!("not stopped when told to at question {stop} of {questions}");
+        let counted = || {
+            asks.fetch_add(1, Ordering::Relaxed);
+            false
         };
-        assert_eq!(
-            asks.load(Ordering::Relaxed),
-            stop,
-            "no question after the answer"
-        );
-        assert_eq!(cancelled.source.text(), commented);
-        previous = cancelled.previous.map(|previous| *previous);
-        assert!(previous.is_some(), "the compile before is given back");
+        let before = compile_source(source(&base)).into_previous();
+        let whole = agentc::compile_again_unless(before, source(text), &Cancel::when(&counted));
+        assert_eq!(said(&whole.expect("never told to stop")), said(&fresh));
+        let questions = asks.load(Ordering::Relaxed);
+        assert!(questions >= least, "asked {questions} times over 400 types");
+
+        let mut previous = compile_source(source(&base)).into_previous();
+        for stop in 1..=questions {
+            let asks = AtomicUsize::new(0);
+            let asked = || asks.fetch_add(1, Ordering::Relaxed) + 1 >= stop;
+            let cancel = Cancel::when(&asked);
+            let stopped = agentc::compile_again_unless(previous.take(), source(text), &cancel);
+            let Err(cancelled) = stopped else {
+                panic!("not stopped when told to at question {stop} of {questions}");
+            };
+            assert_eq!(
+                asks.load(Ordering::Relaxed),
+                stop,
+                "no question after the answer"
+            );
+            assert_eq!(cancelled.source.text(), text.as_str());
+            previous = cancelled.previous.map(|previous| *previous);
+            assert!(previous.is_some(), "the compile before is given back");
+        }
+        let (again, reused) = incremental::again(previous, source(&typed));
+        assert_eq!(said(&again), said(&compile_source(source(&typed))));
+        assert!(reused, "the compile given back is reused");
     }
-    let (again, reused) = incremental::again(previous, source(&typed));
-    assert_eq!(said(&again), said(&compile_source(source(&typed))));
-    assert!(reused, "the compile given back is reused");
 }
 
 /// An edit the compile before takes in place is one frame's work: it is

@@ -17,6 +17,7 @@
 //! the analysis goes on as if those lines were not there, in one linear
 //! pass.
 
+use crate::cancel::Cancel;
 use crate::diagnostic::{Code, Diagnostic, Edit, MAX_DIAGNOSTICS};
 use crate::source::Source;
 use crate::span::Span;
@@ -139,11 +140,21 @@ pub(super) struct Analysis {
 }
 
 /// Reads `text` for indentation mistakes.
+#[cfg(test)]
 pub(super) fn analyze(text: &str) -> Analysis {
+    analyze_unless(text, Cancel::never())
+}
+
+/// [`analyze`], asking `cancel` every [`LINES_BETWEEN_ASKS`] lines whether
+/// to stop; what it then returns is to be thrown away.
+pub(super) fn analyze_unless(text: &str, cancel: &Cancel) -> Analysis {
     let mut analyzer = Analyzer::new(text);
-    analyzer.run();
+    analyzer.run(cancel);
     analyzer.analysis
 }
+
+/// How many lines are read between two questions to a [`Cancel`].
+const LINES_BETWEEN_ASKS: usize = 4_096;
 
 #[derive(Clone, Copy, Debug)]
 enum After {
@@ -278,14 +289,19 @@ impl<'t> Analyzer<'t> {
         Line { start, end, next }
     }
 
-    fn run(&mut self) {
+    fn run(&mut self, cancel: &Cancel) {
         // A byte order mark is not indentation.
         let mut at = if self.bytes.starts_with("\u{feff}".as_bytes()) {
             3
         } else {
             0
         };
+        let mut lines = 0usize;
         while at < self.bytes.len() {
+            lines += 1;
+            if lines.is_multiple_of(LINES_BETWEEN_ASKS) && cancel.is_cancelled() {
+                return;
+            }
             let line = self.line_at(at);
             match self.line(&line) {
                 Some(next) => at = next.max(line.next),
