@@ -247,7 +247,13 @@ impl Lower<'_> {
         }
     }
 
-    fn unknown_key(&mut self, entry: &Entry, key: &str, allowed: &Place, place: &str) {
+    fn unknown_key(
+        &mut self,
+        entry: &Entry,
+        key: &str,
+        allowed: &Place,
+        place: &(impl std::fmt::Display + ?Sized),
+    ) {
         // Built only while diagnostics are recorded: the suggestion is the
         // costly part, and a flood repeats it.
         self.diags.push_with(Code::UnknownKey, || {
@@ -283,7 +289,7 @@ impl Lower<'_> {
     /// grammar and the lowering disagree. It is reported, never dropped
     /// without a word, and `tests/grammar_rows.rs`, which writes every key
     /// of the grammar, holds that it never is.
-    fn unread(&mut self, entry: &Entry, place: &str) {
+    fn unread(&mut self, entry: &Entry, place: &(impl std::fmt::Display + ?Sized)) {
         self.push(Diagnostic::new(
             Code::UnknownKey,
             entry.key.span,
@@ -292,7 +298,12 @@ impl Lower<'_> {
     }
 
     /// Reports every key `allowed` does not take.
-    fn check_keys(&mut self, entries: &[Entry], allowed: &Place, place: &str) {
+    fn check_keys(
+        &mut self,
+        entries: &[Entry],
+        allowed: &Place,
+        place: &(impl std::fmt::Display + ?Sized),
+    ) {
         for entry in entries {
             let key = entry.key.text.as_ref();
             if allowed.key(key).is_some() {

@@ -141,10 +141,30 @@ impl FieldContext {
 
     /// "property `x`", "parameter `x`", ...
     pub fn describe(self, name: &str) -> String {
-        // Every field is described once as it is lowered, so this is built
-        // by hand rather than through `format!`.
-        let what = match self {
-            FieldContext::Items => return "`items`".to_string(),
+        self.described(name).to_string()
+    }
+
+    /// [`FieldContext::describe`], written out only when a message needs
+    /// it: every field is lowered with one, and few have a problem.
+    pub fn described(self, name: &str) -> Described<'_> {
+        Described {
+            context: self,
+            name,
+        }
+    }
+}
+
+/// A field as a message names it: "property `x`".
+#[derive(Clone, Copy)]
+pub struct Described<'a> {
+    context: FieldContext,
+    name: &'a str,
+}
+
+impl std::fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.context {
+            FieldContext::Items => return f.write_str("`items`"),
             FieldContext::Property => "property",
             FieldContext::Parameter => "parameter",
             FieldContext::ArrayType => "array type",
@@ -153,14 +173,13 @@ impl FieldContext {
             FieldContext::Variable => "variable",
             FieldContext::Resource => "resource",
         };
-        let mut text = String::with_capacity(what.len() + name.len() + 3);
-        text.push_str(what);
-        text.push_str(" `");
-        text.push_str(name);
-        text.push('`');
-        text
+        write!(f, "{what} `{}`", self.name)
     }
 }
+
+/// Up to this many values, an `enum` finds a repeated value by looking
+/// through the values before it; past it, by a hash map.
+const SEARCHED_VALUES: usize = 16;
 
 impl Lower<'_> {
     /// Each type's part of the tree is freed once the type is lowered.
@@ -314,7 +333,7 @@ impl Lower<'_> {
 
     pub(super) fn field(&mut self, entry: &Entry, context: FieldContext) -> Field {
         let name = Name::of(&entry.key);
-        let what = context.describe(&name.text);
+        let what = context.described(&entry.key.text);
         match entry.value.as_mapping() {
             Some(entries) => {
                 let place = context.place();
@@ -359,7 +378,7 @@ impl Lower<'_> {
         name: Name,
         entries: &[Entry],
         place: &Place,
-        what: &str,
+        what: &(impl std::fmt::Display + ?Sized),
     ) -> Field {
         let mut field = empty_field(name);
         for entry in entries.iter() {
@@ -389,7 +408,10 @@ impl Lower<'_> {
                         let read = &items[..items.len().min(MAX_ENUM_VALUES)];
                         let mut values = Vec::with_capacity(read.len());
                         let mut repeats = Vec::new();
-                        let mut first: foldhash::HashMap<&str, u32> = Default::default();
+                        // A short list finds a repeat by looking through the
+                        // values so far; a long one by a map of them.
+                        let mut first: Option<foldhash::HashMap<&str, u32>> =
+                            (read.len() > SEARCHED_VALUES).then(Default::default);
                         for item in read {
                             let Some(scalar) = item.as_scalar() else {
                                 self.push(Diagnostic::new(
@@ -405,14 +427,25 @@ impl Lower<'_> {
                             // Values compare as written: `a` and `"a"` are one.
                             if matches!(scalar.value(), Value::Str(_)) {
                                 let text: &str = &scalar.text;
-                                match first.get(text) {
-                                    Some(&index) => {
-                                        repeats.push((item.span, index));
-                                        continue;
+                                let earlier = match &mut first {
+                                    Some(first) => {
+                                        let earlier = first.get(text).copied();
+                                        if earlier.is_none() {
+                                            first.insert(text, values.len() as u32);
+                                        }
+                                        earlier
                                     }
-                                    None => {
-                                        first.insert(text, values.len() as u32);
-                                    }
+                                    None => values
+                                        .iter()
+                                        .position(|v: &Literal| {
+                                            v.scalar.text == text
+                                                && matches!(v.scalar.value(), Value::Str(_))
+                                        })
+                                        .map(|index| index as u32),
+                                };
+                                if let Some(index) = earlier {
+                                    repeats.push((item.span, index));
+                                    continue;
                                 }
                             }
                             values.push(Literal {
@@ -528,7 +561,12 @@ impl Lower<'_> {
             }
         };
 
-        let base = text.trim_end_matches("[]");
+        // `strip_suffix` compares the last two bytes, where
+        // `trim_end_matches("[]")` builds a substring searcher each time.
+        let mut base = text;
+        while let Some(inner) = base.strip_suffix("[]") {
+            base = inner;
+        }
         let depth = (text.len() - base.len()) / 2;
         if depth > MAX_LIST_DEPTH {
             self.push(
