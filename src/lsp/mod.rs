@@ -141,10 +141,16 @@ impl<'c> Inbox<'c> {
     }
 
     /// Whether a message that opens, changes, saves or closes a document
-    /// is waiting, without waiting for one.
+    /// is waiting, without waiting for one. It reads ahead only until it
+    /// finds one, and at most [`MAX_AHEAD`] messages, so a client that
+    /// floods the server still waits for it rather than filling its
+    /// memory.
     fn edit_waiting(&self) -> bool {
         let mut ahead = self.ahead();
-        while let Ok(message) = self.receiver.try_recv() {
+        while ahead.edits == 0 && ahead.messages.len() < MAX_AHEAD {
+            let Ok(message) = self.receiver.try_recv() else {
+                break;
+            };
             if is_edit(&message) {
                 ahead.edits += 1;
             }
@@ -153,6 +159,9 @@ impl<'c> Inbox<'c> {
         ahead.edits > 0
     }
 }
+
+/// How many messages a check reads ahead at most, looking for an edit.
+const MAX_AHEAD: usize = 1_024;
 
 /// A message after which a check of the text before it is stale: one
 /// that opens, changes, saves or closes a document.
@@ -1167,6 +1176,43 @@ mod tests {
             "on open and before the first request, an edit was waiting"
         );
         assert_eq!(ended.held.kept, 0);
+    }
+
+    /// Looking for an edit reads ahead at most `MAX_AHEAD` messages and
+    /// stops at the first edit; every message read ahead comes out in the
+    /// order sent.
+    #[test]
+    fn the_inbox_reads_ahead_a_bounded_way_and_keeps_the_order() {
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        let inbox = Inbox::new(&receiver);
+        let log = |i: usize| Message::from(Notification::new("$/log".into(), json!(i)));
+        let edit =
+            |i: usize| Message::from(Notification::new("textDocument/didChange".into(), json!(i)));
+        for i in 0..MAX_AHEAD + 10 {
+            sender.send(log(i)).unwrap();
+        }
+        sender.send(edit(MAX_AHEAD + 10)).unwrap();
+        sender.send(log(MAX_AHEAD + 11)).unwrap();
+        assert!(!inbox.edit_waiting(), "the edit is past what is read ahead");
+        assert_eq!(inbox.ahead().messages.len(), MAX_AHEAD);
+        let params = |message: Option<Message>| match message {
+            Some(Message::Notification(n)) => n.params,
+            other => panic!("{other:?}"),
+        };
+        for i in 0..20 {
+            assert_eq!(params(inbox.next()), json!(i));
+        }
+        assert!(inbox.edit_waiting());
+        assert_eq!(
+            inbox.ahead().messages.len(),
+            MAX_AHEAD - 20 + 11,
+            "read up to the edit, not past it"
+        );
+        for i in 20..MAX_AHEAD + 12 {
+            assert_eq!(params(inbox.next()), json!(i));
+        }
+        assert!(inbox.is_empty());
+        assert!(!inbox.edit_waiting());
     }
 
     /// A request that panics is answered with `InternalError`; a
