@@ -241,7 +241,8 @@ pub fn diff(bytes: &[u8]) {
 /// before is compiled, then the text after from it and from nothing; the
 /// two reports must be the same, diagnostic for diagnostic and span for
 /// span of the model, and so must a third compile, of the text after,
-/// from the second.
+/// from the second, and a compile of the text after from what a compile
+/// stopped at its first question gave back ([`agentc::compile_again_unless`]).
 pub fn again(bytes: &[u8]) {
     let (old, new) = match bytes.iter().position(|&b| b == 0) {
         Some(at) => (bytes[..at].to_vec(), bytes[at + 1..].to_vec()),
@@ -253,12 +254,28 @@ pub fn again(bytes: &[u8]) {
             (bytes.to_vec(), new)
         }
     };
-    let before = agentc::compile(PROTOCOL, old);
+    let before = agentc::compile(PROTOCOL, old.clone());
     assert_on_text(&before);
     let (source, problem) = source::decode(PROTOCOL, new);
     if problem.is_some() {
         return;
     }
+    // Stopped at its first question, a compile from nothing gives back the
+    // compile before, whole; an edit taken in place is never stopped.
+    let stop = || true;
+    let cancel = agentc::Cancel::when(&stop);
+    let previous = agentc::compile(PROTOCOL, old).into_previous();
+    let given_back = match agentc::compile_again_unless(previous, source.clone(), &cancel) {
+        Ok(in_place) => in_place.into_previous(),
+        Err(cancelled) => {
+            assert_eq!(
+                cancelled.source.text(),
+                source.text(),
+                "the text given back"
+            );
+            cancelled.previous.map(|previous| *previous)
+        }
+    };
     let fresh = agentc::compile_source(source.clone());
     let again = agentc::compile_again(before.into_previous(), source.clone());
     assert_on_text(&again);
@@ -267,11 +284,17 @@ pub fn again(bytes: &[u8]) {
         said(&fresh),
         "compiled again differs from a compile from nothing"
     );
-    let third = agentc::compile_again(again.into_previous(), source);
+    let third = agentc::compile_again(again.into_previous(), source.clone());
     assert_eq!(
         said(&third),
         said(&fresh),
         "compiled again from itself differs"
+    );
+    let after = agentc::compile_again(given_back, source);
+    assert_eq!(
+        said(&after),
+        said(&fresh),
+        "compiled from what a stopped compile gave back differs"
     );
 }
 
