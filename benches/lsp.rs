@@ -195,6 +195,20 @@ fn sizes(c: &mut Criterion, types: usize, label: &str) {
                 .len()
         })
     });
+    // What a hover would wait for, were the check of a stale text not
+    // stopped: the check of the text with the mistake typed in
+    // (`Session::mistake_mended`).
+    let mistaken = mistaken(&text);
+    group.bench_function(
+        format!("check of the mistaken text alone, {label} types"),
+        |b| {
+            b.iter(|| {
+                agentc::compile("bench.yaml", mistaken.as_bytes())
+                    .diagnostics
+                    .len()
+            })
+        },
+    );
     let model = compiled.model.as_ref().expect("a model");
     group.bench_function(format!("symbol index, {label} types"), |b| {
         b.iter(|| agentc::model::resolve::Index::new(model, &compiled.source))
@@ -220,6 +234,18 @@ fn sizes(c: &mut Criterion, types: usize, label: &str) {
         |b| b.iter_custom(|iters| (0..iters).map(|_| session.mistake_mended()).sum()),
     );
     group.finish();
+}
+
+/// The text `Session::mistake_mended` types first: `}` over line 2's
+/// character 37.
+fn mistaken(text: &str) -> String {
+    let line = text
+        .split_inclusive('\n')
+        .take(2)
+        .map(str::len)
+        .sum::<usize>();
+    let at = line + 37;
+    format!("{}}}{}", &text[..at], &text[at + 1..])
 }
 
 criterion_group!(benches, bench);
