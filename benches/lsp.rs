@@ -97,6 +97,12 @@ impl Session {
         for character in ["i", "I", "i", "I", "i", "I", "i", "I", "i", "I"] {
             self.type_over(character);
         }
+        self.hover()
+    }
+
+    /// Sends a hover over line 2's first `I` and waits for its answer;
+    /// returns how many diagnostics were published before it.
+    fn hover(&mut self) -> usize {
         self.version += 1;
         let id = RequestId::from(self.version);
         let hover = Request::new(
@@ -131,21 +137,8 @@ impl Session {
         std::thread::sleep(Duration::from_millis(2));
         let started = Instant::now();
         self.type_over("I");
-        self.version += 1;
-        let id = RequestId::from(self.version);
-        let hover = Request::new(
-            id.clone(),
-            "textDocument/hover".to_string(),
-            json!({"textDocument": {"uri": URI}, "position": {"line": 2, "character": 37}}),
-        );
-        self.send(Message::Request(hover));
-        loop {
-            match self.client.receiver.recv() {
-                Ok(Message::Response(r)) if r.id == id => return started.elapsed(),
-                Ok(_) => {}
-                Err(error) => panic!("the server hung up: {error}"),
-            }
-        }
+        self.hover();
+        started.elapsed()
     }
 
     fn type_over(&mut self, character: &str) {

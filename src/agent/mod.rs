@@ -195,15 +195,17 @@ impl Files for Layered<'_> {
 /// within it. A file that cannot be read is a diagnostic of its own; the
 /// rest is checked as usual.
 pub fn check_in(files: &dyn Files, file: &Path, reach: Reach) -> Checked {
-    match check_in_again(files, file, reach, None, Cancel::never()) {
-        Ok(checked) => checked,
-        // Never asked to stop, it is never stopped: this only closes the match.
-        Err(cancelled) => Checked {
-            protocol: crate::compile_source(cancelled.source),
-            others: Vec::new(),
-            settings: None,
-        },
-    }
+    to_the_end(check_in_again(files, file, reach, None, Cancel::never()))
+}
+
+/// A check never asked to stop ([`Cancel::never`]), so never stopped: the
+/// `Err` arm only closes the match.
+fn to_the_end(checked: Result<Checked, Cancelled>) -> Checked {
+    checked.unwrap_or_else(|cancelled| Checked {
+        protocol: crate::compile_source(cancelled.source),
+        others: Vec::new(),
+        settings: None,
+    })
 }
 
 /// [`check_in`], compiling the protocol from its compile before an edit
@@ -242,15 +244,7 @@ pub enum Read {
 /// Checks what was read for the protocol `file`, from the disk or from
 /// memory ([`crate::Workspace`]).
 pub fn check_read(file: &Path, read: Read) -> Checked {
-    match check_read_again(file, read, None, Cancel::never()) {
-        Ok(checked) => checked,
-        // Never asked to stop, it is never stopped: this only closes the match.
-        Err(cancelled) => Checked {
-            protocol: crate::compile_source(cancelled.source),
-            others: Vec::new(),
-            settings: None,
-        },
-    }
+    to_the_end(check_read_again(file, read, None, Cancel::never()))
 }
 
 fn check_read_again(
@@ -365,15 +359,7 @@ pub fn check(files: AgentFiles) -> Vec<FileReport> {
 /// [`check`], keeping the protocol's report apart and what `settings.json`
 /// says.
 pub fn check_folder(files: AgentFiles) -> Checked {
-    match check_folder_again(files, None, Cancel::never()) {
-        Ok(checked) => checked,
-        // Never asked to stop, it is never stopped: this only closes the match.
-        Err(cancelled) => Checked {
-            protocol: crate::compile_source(cancelled.source),
-            others: Vec::new(),
-            settings: None,
-        },
-    }
+    to_the_end(check_folder_again(files, None, Cancel::never()))
 }
 
 fn check_folder_again(

@@ -1022,6 +1022,24 @@ mod tests {
             self.connection.sender.send(notification.into()).unwrap();
         }
 
+        /// Queues `initialize` (request 1), `initialized` and the opening
+        /// of `uri` with `text`, without waiting for an answer: for a
+        /// server that reads them after they are all queued.
+        fn queue_open(&self, uri: &str, text: &str) {
+            let initialize = Request::new(
+                RequestId::from(1),
+                "initialize".into(),
+                json!({"capabilities": {}}),
+            );
+            self.connection.sender.send(initialize.into()).unwrap();
+            self.notify("initialized", json!({}));
+            self.notify(
+                "textDocument/didOpen",
+                json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
+                    "text": text}}),
+            );
+        }
+
         /// The next notification of `method`.
         fn next(&self, method: &str) -> Value {
             loop {
@@ -1046,20 +1064,7 @@ mod tests {
         let uri = "untitled:burst.yaml";
         // Everything is queued before the server reads its first message.
         let send = |message: Message| client.connection.sender.send(message).unwrap();
-        send(
-            Request::new(
-                RequestId::from(1),
-                "initialize".into(),
-                json!({"capabilities": {}}),
-            )
-            .into(),
-        );
-        client.notify("initialized", json!({}));
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
-                "text": "types:\n  A:\n    x: { type: string }\n"}}),
-        );
+        client.queue_open(uri, "types:\n  A:\n    x: { type: string }\n");
         // `string` (columns 15 to 21) becomes `strinx`, one keystroke at
         // a time, with second thoughts: ten changes.
         let edits = [
@@ -1129,19 +1134,9 @@ mod tests {
                 json!({"textDocument": {"uri": uri}, "position": {"line": 2, "character": 16}}),
             )
         };
-        send(
-            Request::new(
-                RequestId::from(1),
-                "initialize".into(),
-                json!({"capabilities": {}}),
-            )
-            .into(),
-        );
-        client.notify("initialized", json!({}));
-        client.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
-                "text": "types:\n  A:\n    x: { type: B }\n  B:\n    y: { type: string }\n"}}),
+        client.queue_open(
+            uri,
+            "types:\n  A:\n    x: { type: B }\n  B:\n    y: { type: string }\n",
         );
         // Sent before the edit: about the text where `B` is on line 3.
         send(definition(2).into());
