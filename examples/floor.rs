@@ -20,7 +20,8 @@ fn main() -> ExitCode {
         let text = match std::fs::read(&path).map(String::from_utf8) {
             Ok(Ok(text)) => text,
             _ => {
-                eprintln!("{}: not a readable UTF-8 file", path.to_string_lossy());
+                // Quoted and escaped: a name may hold control characters.
+                eprintln!("{path:?}: not a readable UTF-8 file");
                 return ExitCode::FAILURE;
             }
         };
