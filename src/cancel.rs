@@ -1,6 +1,8 @@
-//! Asking a long compile to stop. A compile from nothing is read in steps
-//! (the YAML a block of events at a time, then lowering, the model and
-//! the checks) and asks between them whether its result is still wanted:
+//! Asking a long compile to stop. A compile from nothing asks whether its
+//! result is still wanted before it reads the YAML, every few thousand
+//! events of it and every few thousand lines of the indentation repair,
+//! after the parse and after lowering (the model and the checks that
+//! follow are a few percent of a compile, and run to their end):
 //! the language server stops the check of a text that an edit waiting in
 //! its queue has already made stale ([`crate::compile_again_unless`]).
 

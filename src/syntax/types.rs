@@ -177,10 +177,6 @@ impl std::fmt::Display for Described<'_> {
     }
 }
 
-/// Up to this many values, an `enum` finds a repeated value by looking
-/// through the values before it; past it, by a hash map.
-const SEARCHED_VALUES: usize = 16;
-
 impl Lower<'_> {
     /// Each type's part of the tree is freed once the type is lowered.
     pub(super) fn types(&mut self, node: Node) -> Vec<TypeDef> {
@@ -409,9 +405,10 @@ impl Lower<'_> {
                         let mut values = Vec::with_capacity(read.len());
                         let mut repeats = Vec::new();
                         // A short list finds a repeat by looking through the
-                        // values so far; a long one by a map of them.
+                        // values so far; a long one by a map of them, past
+                        // the bound a mapping's keys are searched to.
                         let mut first: Option<foldhash::HashMap<&str, u32>> =
-                            (read.len() > SEARCHED_VALUES).then(Default::default);
+                            (read.len() > crate::yaml::SEARCHED_KEYS).then(Default::default);
                         for item in read {
                             let Some(scalar) = item.as_scalar() else {
                                 self.push(Diagnostic::new(

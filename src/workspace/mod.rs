@@ -333,11 +333,9 @@ impl Workspace {
         reach: Reach,
         config: &Config,
     ) -> Vec<FileReport> {
-        match Workspace::check_again(files, path, reach, config, None, Cancel::never()) {
-            Ok(reports) => reports,
-            // Never asked to stop, it is never stopped: this only closes the match.
-            Err(cancelled) => vec![crate::compile_source(cancelled.source)],
-        }
+        let mut reports = agent::check_in(files, path, reach).into_reports();
+        config::finish(&mut reports, config, &config.targets);
+        reports
     }
 
     /// [`Workspace::check_in`] after an edit: the protocol is compiled
