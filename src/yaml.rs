@@ -891,8 +891,13 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 
     /// The scalar's text as a slice of the source when it is written there
-    /// as is, which spares the tree a copy of nearly every scalar.
+    /// as is, which spares the tree a copy of nearly every scalar. The
+    /// parser hands a plain scalar written on one line over as such a slice
+    /// already (`rebase` has made sure it is the source's).
     fn borrowed(&self, text: Cow<'s, str>, span: Span, style: ScalarStyle) -> Cow<'s, str> {
+        if let Cow::Borrowed(_) = text {
+            return text;
+        }
         let written = self.source.slice(span);
         let inner = match style {
             ScalarStyle::Plain => Some(written),

@@ -233,3 +233,93 @@ fn cyclic_groups(n: usize, edges: &[(usize, usize, bool)]) -> usize {
         })
         .count()
 }
+
+/// Text made of what a plain scalar may hold or end at: words, blanks,
+/// line breaks of both kinds, indentation, comments, flow indicators and
+/// document markers, so plain scalars run over lines and get folded.
+fn plainish() -> impl Strategy<Value = String> {
+    let atoms = prop::sample::select(vec![
+        "word", "a b", " ", "  ", "\t", "\n", "\r\n", "\n  ", "\n\n", ": ", "- ", "#", " #c", "é",
+        "日本", "{", "}", "[", "]", ", ", "?", "---", "...", "'", "\"", "k: ", "\0",
+    ]);
+    prop::collection::vec(atoms, 0..50).prop_map(|parts| parts.concat())
+}
+
+/// What saphyr-parser reads from `text`, event by event with its span, or
+/// the error it stops at: read from the `str` (where the vendored parser
+/// borrows plain scalars) when `borrowing`, else from its characters one by
+/// one (where it copies every scalar, as upstream does).
+fn saphyr_events(text: &str, borrowing: bool) -> Vec<String> {
+    let parser: Box<dyn Iterator<Item = _>> = if borrowing {
+        Box::new(saphyr_parser::Parser::new_from_str(text))
+    } else {
+        Box::new(saphyr_parser::Parser::new_from_iter(text.chars()))
+    };
+    parser
+        .take(10_000)
+        .map(|event| format!("{event:?}"))
+        .collect()
+}
+
+/// vendor/saphyr-parser/PATCHES.md: a plain scalar on one line is a slice
+/// of the text, not a copy.
+#[test]
+fn a_plain_scalar_on_one_line_is_borrowed_from_the_text() {
+    use saphyr_parser::{Event, Parser};
+    use std::borrow::Cow;
+    let text = "types:\n  Order:\n    id: { type: string, description: The order's id }\n    folded: two\n      lines\n";
+    let mut scalars = Vec::new();
+    for event in Parser::new_from_str(text) {
+        if let Ok((Event::Scalar(value, ..), _)) = event {
+            scalars.push((value.to_string(), matches!(value, Cow::Borrowed(_))));
+        }
+    }
+    let borrowed = |s: &str| (s.to_string(), true);
+    assert_eq!(
+        scalars,
+        [
+            borrowed("types"),
+            borrowed("Order"),
+            borrowed("id"),
+            borrowed("type"),
+            borrowed("string"),
+            borrowed("description"),
+            borrowed("The order's id"),
+            borrowed("folded"),
+            ("two lines".to_string(), false),
+        ]
+    );
+}
+
+/// Every YAML file under `protocols/` reads the same borrowed as copied.
+#[test]
+fn the_fixtures_read_the_same_when_plain_scalars_are_borrowed() {
+    let mut read = 0;
+    for path in common::yaml_files(&common::root().join("protocols")) {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            saphyr_events(&text, true),
+            saphyr_events(&text, false),
+            "{}",
+            path.display()
+        );
+        read += 1;
+    }
+    assert!(read > 50, "only {read} fixtures read");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The vendored parser's borrowed plain scalars (PATCHES.md) read as
+    /// upstream's copies do: the same events, spans and errors.
+    #[test]
+    fn plain_scalars_read_the_same_borrowed_as_copied(text in plainish()) {
+        prop_assert_eq!(saphyr_events(&text, true), saphyr_events(&text, false));
+    }
+
+    #[test]
+    fn yaml_reads_the_same_borrowed_as_copied(text in yamlish()) {
+        prop_assert_eq!(saphyr_events(&text, true), saphyr_events(&text, false));
+    }
+}

@@ -70,6 +70,14 @@ pub trait Input {
     #[must_use]
     fn raw_read_non_breakz_ch(&mut self) -> Option<char>;
 
+    /// How many bytes of input are left to read, for an input that is one `str` in memory, which
+    /// the scanner may then borrow scalars from; `None` (the default) for any other input.
+    #[inline]
+    #[must_use]
+    fn bytes_left(&self) -> Option<usize> {
+        None
+    }
+
     /// Consume the next character.
     fn skip(&mut self);
 

@@ -293,7 +293,9 @@ impl<'input> Parser<'input, StrInput<'input>> {
     #[must_use]
     pub fn new_from_str(value: &'input str) -> Self {
         debug_print!("\x1B[;31m>>>>>>>>>> New parser from str\x1B[;0m");
-        Parser::new(StrInput::new(value))
+        let mut parser = Parser::new(StrInput::new(value));
+        parser.scanner.borrow_from(value);
+        parser
     }
 }
 

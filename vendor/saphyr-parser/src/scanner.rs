@@ -480,6 +480,9 @@ pub struct Scanner<'input, T> {
     buf_leading_break: String,
     buf_trailing_breaks: String,
     buf_whitespaces: String,
+    /// The whole input, when it is one `str` that `input` reads from its start: plain scalars
+    /// written on one line are then slices of it rather than copies.
+    text: Option<&'input str>,
 }
 
 impl<T: Input + Clone> Clone for Scanner<'_, T> {
@@ -506,6 +509,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             buf_leading_break: self.buf_leading_break.clone(),
             buf_trailing_breaks: self.buf_trailing_breaks.clone(),
             buf_whitespaces: self.buf_whitespaces.clone(),
+            text: self.text,
         }
     }
 }
@@ -565,7 +569,23 @@ impl<'input, T: Input> Scanner<'input, T> {
             buf_leading_break: String::new(),
             buf_trailing_breaks: String::new(),
             buf_whitespaces: String::new(),
+            text: None,
         }
+    }
+
+    /// Lets the scanner borrow plain scalars from `text`, which must be the whole of what its
+    /// input reads, from the start (as [`crate::Parser::new_from_str`] makes it). Before any token
+    /// is read; an input that cannot say where it is ([`Input::bytes_left`]) is read as before.
+    pub(crate) fn borrow_from(&mut self, text: &'input str) {
+        if self.input.bytes_left() == Some(text.len()) {
+            self.text = Some(text);
+        }
+    }
+
+    /// The byte offset in [`Self::text`] of the next character, when the scanner borrows.
+    #[inline]
+    fn offset(&self) -> Option<usize> {
+        self.text?.len().checked_sub(self.input.bytes_left()?)
     }
 
     /// Get a copy of the last error that was encountered, if any.
@@ -2308,11 +2328,18 @@ impl<'input, T: Input> Scanner<'input, T> {
             ));
         }
 
-        // One allocation, of a buffer's worth of characters, which most
-        // scalars fit in; longer ones grow as any `String` does. (Allocating
-        // 32 bytes here and reserving a buffer more after the first
-        // character cost a reallocation for every scalar.)
-        let mut string = String::with_capacity(self.input.bufmaxlen());
+        // While the scalar is one run of the input (nothing folded into it: written on one line),
+        // it is the slice `borrowed` of `self.text`, and `string` stays empty and unallocated.
+        // From the first line break folded into it, or for an input the scanner cannot borrow
+        // from, it is built in `string`, allocated once with a buffer's worth of characters
+        // (longer ones grow as any `String` does).
+        let mut owned = self.text.is_none();
+        let mut string = if owned {
+            String::with_capacity(self.input.bufmaxlen())
+        } else {
+            String::new()
+        };
+        let mut borrowed: Option<(usize, usize)> = None;
         self.buf_whitespaces.clear();
         self.buf_leading_break.clear();
         self.buf_trailing_breaks.clear();
@@ -2328,7 +2355,7 @@ impl<'input, T: Input> Scanner<'input, T> {
                 // next line, this is invalid. We cannot decide yet if there will be continuation,
                 // so record that a comment interrupted a plain scalar.
                 if self.input.peek() == '#'
-                    && !string.is_empty()
+                    && (!string.is_empty() || borrowed.is_some())
                     && !self.buf_whitespaces.is_empty()
                     && self.flow_level == 0
                 {
@@ -2347,6 +2374,18 @@ impl<'input, T: Input> Scanner<'input, T> {
             if !self.input.next_is_blank_or_breakz()
                 && self.input.next_can_be_plain_scalar(self.flow_level > 0)
             {
+                if self.leading_whitespace
+                    && !owned
+                    && !(self.buf_leading_break.is_empty() && self.buf_trailing_breaks.is_empty())
+                {
+                    // A line break is folded in: from here the scalar is a copy.
+                    let so_far = borrowed
+                        .and_then(|(start, end)| self.text.and_then(|text| text.get(start..end)))
+                        .unwrap_or_default();
+                    string = String::with_capacity(so_far.len().max(self.input.bufmaxlen()));
+                    string.push_str(so_far);
+                    owned = true;
+                }
                 if self.leading_whitespace {
                     if self.buf_leading_break.is_empty() {
                         string.push_str(&self.buf_leading_break);
@@ -2364,12 +2403,21 @@ impl<'input, T: Input> Scanner<'input, T> {
                     }
                     self.leading_whitespace = false;
                 } else if !self.buf_whitespaces.is_empty() {
-                    string.push_str(&self.buf_whitespaces);
+                    // Blanks between two runs on a line are the input's own: a borrowed scalar
+                    // takes them in when the next run ends.
+                    if owned {
+                        string.push_str(&self.buf_whitespaces);
+                    }
                     self.buf_whitespaces.clear();
+                }
+                if !owned && borrowed.is_none() {
+                    borrowed = self.offset().map(|start| (start, start));
                 }
 
                 // We can unroll the first iteration of the loop.
-                string.push(self.input.peek());
+                if owned {
+                    string.push(self.input.peek());
+                }
                 self.skip_non_blank();
 
                 // Add content non-blank characters to the scalar.
@@ -2386,11 +2434,18 @@ impl<'input, T: Input> Scanner<'input, T> {
                             end = true;
                             break;
                         }
-                        string.push(self.input.peek());
+                        if owned {
+                            string.push(self.input.peek());
+                        }
                         self.skip_non_blank();
                     }
                 }
                 end_mark = self.mark;
+                if !owned {
+                    if let (Some((_, end)), Some(at)) = (borrowed.as_mut(), self.offset()) {
+                        *end = at;
+                    }
+                }
             }
 
             // We may reach the end of a plain scalar if:
@@ -2446,18 +2501,26 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.allow_simple_key();
         }
 
-        if string.is_empty() {
+        let text: Option<Cow<'input, str>> = if owned {
+            (!string.is_empty()).then_some(Cow::Owned(string))
+        } else {
+            borrowed
+                .and_then(|(start, end)| self.text.and_then(|text| text.get(start..end)))
+                .filter(|text| !text.is_empty())
+                .map(Cow::Borrowed)
+        };
+        if let Some(text) = text {
+            Ok(Token(
+                Span::new(start_mark, end_mark),
+                TokenType::Scalar(ScalarStyle::Plain, text),
+            ))
+        } else {
             // `fetch_plain_scalar` must absolutely consume at least one byte. Otherwise,
             // `fetch_next_token` will never stop calling it. An empty plain scalar may happen with
             // erroneous inputs such as "{...".
             Err(ScanError::new_str(
                 start_mark,
                 "unexpected end of plain scalar",
-            ))
-        } else {
-            Ok(Token(
-                Span::new(start_mark, end_mark),
-                TokenType::Scalar(ScalarStyle::Plain, string.into()),
             ))
         }
     }

@@ -80,6 +80,11 @@ impl Input for StrInput<'_> {
     }
 
     #[inline]
+    fn bytes_left(&self) -> Option<usize> {
+        Some(self.buffer.len())
+    }
+
+    #[inline]
     fn skip(&mut self) {
         let mut chars = self.buffer.chars();
         if chars.next().is_some() {
