@@ -1,5 +1,6 @@
 //! The regression guard: instruction counts of the `agentc` binary on
-//! fixed workloads, counted by callgrind (which counts instructions, not
+//! fixed workloads (commands over synthetic protocols and fixtures, and a
+//! language server session that takes keystrokes), counted by callgrind (which counts instructions, not
 //! seconds: the same for the same binary and input whatever else the
 //! machine does), held to at most 5% above the numbers committed in
 //! `benches/instructions.json`. A deliberate change that costs more updates
@@ -23,8 +24,9 @@ mod synthetic;
 mod common;
 
 use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// How much more a workload may cost than its committed number.
 const TOLERANCE: f64 = 0.05;
@@ -65,6 +67,17 @@ const WORKLOADS: &[(&str, usize, &[&str])] = &[
     ),
 ];
 
+/// The language server's workload: `agentc lsp` opens a synthetic
+/// protocol of this many types, as an editor sends it, then takes this many
+/// one-character edits inside its first type, each sent once the last one's
+/// diagnostics are published (so none is coalesced with the next). What is
+/// counted is the edits alone: the session with them less the session that
+/// only opens the protocol. A change that made a keystroke check the whole
+/// protocol again, rather than the edited entry, costs ten times as much.
+const KEYSTROKE_TYPES: usize = 300;
+const KEYSTROKES: usize = 10;
+const KEYSTROKE_WORKLOAD: &str = "lsp: 10 keystrokes in a protocol of 300 types, past its opening";
+
 fn rustc_version() -> String {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     Command::new(rustc)
@@ -100,6 +113,112 @@ fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
     collected.unwrap_or_else(|| panic!("no count from callgrind for {args:?}:\n{stderr}"))
 }
 
+/// One framed message to the server.
+fn send(to: &mut impl Write, message: Value) {
+    let body = message.to_string();
+    write!(to, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+    to.flush().expect("flush");
+}
+
+/// Reads the server's messages until one that `wanted` accepts.
+fn until(from: &mut impl BufRead, what: &str, wanted: impl Fn(&Value) -> bool) {
+    loop {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            let read = from.read_line(&mut line).expect("read from the server");
+            assert!(read > 0, "the server ended before {what}");
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse::<usize>().ok();
+            }
+        }
+        let mut body = vec![0; length.expect("the server frames its messages")];
+        from.read_exact(&mut body).expect("read a message");
+        let message: Value = serde_json::from_slice(&body).expect("the server sends JSON");
+        if wanted(&message) {
+            return;
+        }
+    }
+}
+
+/// The instructions of an `agentc lsp` session that opens `text` and then
+/// takes `keys` edits, each waited for (see [`KEYSTROKE_TYPES`]).
+fn lsp_session(scratch: &Path, text: &str, keys: usize) -> u64 {
+    let out = scratch.join("callgrind-lsp.out");
+    let mut child = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(env!("CARGO_BIN_EXE_agentc"))
+        .arg("lsp")
+        .current_dir(common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run valgrind");
+    let mut to = child.stdin.take().expect("piped stdin");
+    let mut from = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let published =
+        |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI;
+    send(
+        &mut to,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    until(&mut from, "the answer to initialize", |m| m["id"] == 1);
+    send(
+        &mut to,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    );
+    send(
+        &mut to,
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+            {"uri": URI, "languageId": "yaml", "version": 1, "text": text}}}),
+    );
+    until(&mut from, "the diagnostics of the open", published);
+    for key in 0..keys {
+        // Line 2 is the first type's `id`; character 37 is in its description.
+        let range =
+            json!({"start": {"line": 2, "character": 37}, "end": {"line": 2, "character": 38}});
+        send(
+            &mut to,
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": URI, "version": key + 2},
+                "contentChanges": [{"range": range, "text": if key % 2 == 0 { "i" } else { "I" }}]}}),
+        );
+        until(&mut from, "the diagnostics of an edit", published);
+    }
+    send(
+        &mut to,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}),
+    );
+    until(&mut from, "the answer to shutdown", |m| m["id"] == 2);
+    send(
+        &mut to,
+        json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
+    );
+    drop(to);
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    let status = child.wait().expect("wait for valgrind");
+    assert!(
+        status.success(),
+        "agentc lsp under valgrind ended with {status}:\n{stderr}"
+    );
+    stderr
+        .lines()
+        .find_map(|line| line.split_once("Collected : ").map(|(_, n)| n.trim()))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no count from callgrind for agentc lsp:\n{stderr}"))
+}
+
+const URI: &str = "untitled:keystrokes.yaml";
+
 #[test]
 #[ignore = "needs valgrind (CI runs it)"]
 fn instruction_counts_stay_within_five_percent_of_the_committed_ones() {
@@ -130,13 +249,30 @@ fn instruction_counts_stay_within_five_percent_of_the_committed_ones() {
     let mut counted = serde_json::Map::new();
     let mut report = Vec::new();
     let mut over = Vec::new();
-    for (name, size, args) in WORKLOADS {
-        let protocol: PathBuf = scratch.path().join(format!("types-{size}/protocol.yaml"));
-        if *size > 0 && !protocol.exists() {
-            std::fs::create_dir_all(protocol.parent().expect("a folder")).expect("make the folder");
-            std::fs::write(&protocol, synthetic::protocol(*size)).expect("write the protocol");
-        }
-        let now = count(scratch.path(), &protocol, args);
+    let keystrokes = || {
+        let text = synthetic::protocol(KEYSTROKE_TYPES);
+        let typed = lsp_session(scratch.path(), &text, KEYSTROKES);
+        let opened = lsp_session(scratch.path(), &text, 0);
+        typed.saturating_sub(opened)
+    };
+    let workloads = WORKLOADS
+        .iter()
+        .map(|(name, size, args)| (*name, Some((*size, *args))))
+        .chain([(KEYSTROKE_WORKLOAD, None)]);
+    for (name, run) in workloads {
+        let now = match run {
+            Some((size, args)) => {
+                let protocol: PathBuf = scratch.path().join(format!("types-{size}/protocol.yaml"));
+                if size > 0 && !protocol.exists() {
+                    std::fs::create_dir_all(protocol.parent().expect("a folder"))
+                        .expect("make the folder");
+                    std::fs::write(&protocol, synthetic::protocol(size))
+                        .expect("write the protocol");
+                }
+                count(scratch.path(), &protocol, args)
+            }
+            None => keystrokes(),
+        };
         counted.insert(name.to_string(), json!(now));
         match committed["workloads"][name].as_u64() {
             Some(before) => {
