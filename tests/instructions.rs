@@ -89,28 +89,42 @@ fn rustc_version() -> String {
         .unwrap_or_default()
 }
 
+/// `agentc` under callgrind, from the repository's root, its arguments
+/// to be added.
+fn callgrind(scratch: &Path) -> Command {
+    let mut command = Command::new("valgrind");
+    command
+        .arg("--tool=callgrind")
+        .arg(format!(
+            "--callgrind-out-file={}",
+            scratch.join("callgrind.out").display()
+        ))
+        .arg(env!("CARGO_BIN_EXE_agentc"))
+        .current_dir(common::root())
+        .env("NO_COLOR", "1");
+    command
+}
+
+/// The instructions callgrind counted, from what it wrote to standard error.
+fn collected(stderr: &str, what: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|line| line.split_once("Collected : ").map(|(_, n)| n.trim()))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no count from callgrind for {what}:\n{stderr}"))
+}
+
 /// The instructions `agentc ARGS` executes, by callgrind.
 fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
-    let out = scratch.join("callgrind.out");
     let args: Vec<String> = args
         .iter()
         .map(|a| a.replace("{}", &protocol.display().to_string()))
         .collect();
-    let ran = Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(env!("CARGO_BIN_EXE_agentc"))
+    let ran = callgrind(scratch)
         .args(&args)
-        .current_dir(common::root())
-        .env("NO_COLOR", "1")
         .output()
         .expect("run valgrind");
-    let stderr = String::from_utf8_lossy(&ran.stderr);
-    let collected = stderr
-        .lines()
-        .find_map(|line| line.split_once("Collected : ").map(|(_, n)| n.trim()))
-        .and_then(|n| n.parse::<u64>().ok());
-    collected.unwrap_or_else(|| panic!("no count from callgrind for {args:?}:\n{stderr}"))
+    collected(&String::from_utf8_lossy(&ran.stderr), &format!("{args:?}"))
 }
 
 /// One framed message to the server.
@@ -148,13 +162,8 @@ fn until(from: &mut impl BufRead, what: &str, wanted: impl Fn(&Value) -> bool) {
 /// The instructions of an `agentc lsp` session that opens `text` and then
 /// takes `keys` edits, each waited for (see [`KEYSTROKE_TYPES`]).
 fn lsp_session(scratch: &Path, text: &str, keys: usize) -> u64 {
-    let out = scratch.join("callgrind-lsp.out");
-    let mut child = Command::new("valgrind")
-        .arg("--tool=callgrind")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg(env!("CARGO_BIN_EXE_agentc"))
+    let mut child = callgrind(scratch)
         .arg("lsp")
-        .current_dir(common::root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -210,11 +219,7 @@ fn lsp_session(scratch: &Path, text: &str, keys: usize) -> u64 {
         status.success(),
         "agentc lsp under valgrind ended with {status}:\n{stderr}"
     );
-    stderr
-        .lines()
-        .find_map(|line| line.split_once("Collected : ").map(|(_, n)| n.trim()))
-        .and_then(|n| n.parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no count from callgrind for agentc lsp:\n{stderr}"))
+    collected(&stderr, "agentc lsp")
 }
 
 const URI: &str = "untitled:keystrokes.yaml";
