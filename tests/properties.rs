@@ -291,6 +291,35 @@ fn a_plain_scalar_on_one_line_is_borrowed_from_the_text() {
     );
 }
 
+/// Plain scalars longer than the parser reads at a time (a buffer of 128
+/// characters), on one line and folded over lines, with multi-byte
+/// characters, in block and flow collections, read the same borrowed as
+/// copied; the one on one line is borrowed.
+#[test]
+fn long_plain_scalars_read_the_same_borrowed_as_copied() {
+    use saphyr_parser::{Event, Parser};
+    use std::borrow::Cow;
+    let words = "word é 日本 ".repeat(2_000);
+    let words = words.trim_end();
+    let texts = [
+        format!("key: {words}\n"),
+        format!("key: {words}\n  {words}\n"),
+        format!("- {}\n", "x".repeat(70_000)),
+        format!("{{a: {words}}}\n"),
+    ];
+    for text in &texts {
+        assert_eq!(saphyr_events(text, true), saphyr_events(text, false));
+    }
+    let long = Parser::new_from_str(&texts[0]).find_map(|event| match event {
+        Ok((Event::Scalar(value, ..), _)) if value.len() > 1_000 => Some(value),
+        _ => None,
+    });
+    assert!(
+        matches!(&long, Some(Cow::Borrowed(text)) if *text == words),
+        "{long:?}"
+    );
+}
+
 /// Every YAML file under `protocols/` reads the same borrowed as copied.
 #[test]
 fn the_fixtures_read_the_same_when_plain_scalars_are_borrowed() {
