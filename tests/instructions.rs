@@ -23,10 +23,10 @@ mod synthetic;
 
 mod common;
 
+use common::lsp_stdio::Server;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// How much more a workload may cost than its committed number.
 const TOLERANCE: f64 = 0.05;
@@ -127,94 +127,32 @@ fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
     collected(&String::from_utf8_lossy(&ran.stderr), &format!("{args:?}"))
 }
 
-/// One framed message to the server.
-fn send(to: &mut impl Write, message: Value) {
-    let body = message.to_string();
-    write!(to, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
-    to.flush().expect("flush");
-}
-
-/// Reads the server's messages until one that `wanted` accepts.
-fn until(from: &mut impl BufRead, what: &str, wanted: impl Fn(&Value) -> bool) {
-    loop {
-        let mut length = None;
-        loop {
-            let mut line = String::new();
-            let read = from.read_line(&mut line).expect("read from the server");
-            assert!(read > 0, "the server ended before {what}");
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(value) = line.strip_prefix("Content-Length: ") {
-                length = value.parse::<usize>().ok();
-            }
-        }
-        let mut body = vec![0; length.expect("the server frames its messages")];
-        from.read_exact(&mut body).expect("read a message");
-        let message: Value = serde_json::from_slice(&body).expect("the server sends JSON");
-        if wanted(&message) {
-            return;
-        }
-    }
-}
-
 /// The instructions of an `agentc lsp` session that opens `text` and then
 /// takes `keys` edits, each waited for (see [`KEYSTROKE_TYPES`]).
 fn lsp_session(scratch: &Path, text: &str, keys: usize) -> u64 {
-    let mut child = callgrind(scratch)
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run valgrind");
-    let mut to = child.stdin.take().expect("piped stdin");
-    let mut from = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let published =
-        |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == URI;
-    send(
-        &mut to,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    let mut command = callgrind(scratch);
+    command.arg("lsp");
+    let mut server = Server::start(command);
+    server.initialize();
+    server.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "yaml", "version": 1, "text": text}}),
     );
-    until(&mut from, "the answer to initialize", |m| m["id"] == 1);
-    send(
-        &mut to,
-        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    );
-    send(
-        &mut to,
-        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
-            {"uri": URI, "languageId": "yaml", "version": 1, "text": text}}}),
-    );
-    until(&mut from, "the diagnostics of the open", published);
+    server.diagnostics(URI);
     for key in 0..keys {
         // Line 2 is the first type's `id`; character 37 is in its description.
         let range =
             json!({"start": {"line": 2, "character": 37}, "end": {"line": 2, "character": 38}});
-        send(
-            &mut to,
-            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
-                "textDocument": {"uri": URI, "version": key + 2},
-                "contentChanges": [{"range": range, "text": if key % 2 == 0 { "i" } else { "I" }}]}}),
+        server.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": URI, "version": key + 2},
+                   "contentChanges": [{"range": range, "text": if key % 2 == 0 { "i" } else { "I" }}]}),
         );
-        until(&mut from, "the diagnostics of an edit", published);
+        server.diagnostics(URI);
     }
-    send(
-        &mut to,
-        json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null}),
-    );
-    until(&mut from, "the answer to shutdown", |m| m["id"] == 2);
-    send(
-        &mut to,
-        json!({"jsonrpc": "2.0", "method": "exit", "params": null}),
-    );
-    drop(to);
-    let mut stderr = String::new();
-    if let Some(mut pipe) = child.stderr.take() {
-        let _ = pipe.read_to_string(&mut stderr);
-    }
-    let status = child.wait().expect("wait for valgrind");
+    server.request(2, "shutdown", Value::Null);
+    server.notify("exit", Value::Null);
+    let (status, stderr) = server.finish();
     assert!(
         status.success(),
         "agentc lsp under valgrind ended with {status}:\n{stderr}"

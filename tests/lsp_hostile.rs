@@ -2,8 +2,9 @@
 //! bodies that are not JSON, JSON that is not a message, broken headers,
 //! lengths far beyond the limit, requests before `initialize` and after
 //! `shutdown`. The test writes raw bytes to the binary's standard input and
-//! reads its standard output with a small framed reader of its own, so
-//! nothing between them repairs what is sent. Each bad message must be
+//! reads its standard output with a small framed reader of the tests' own
+//! (`tests/common/lsp_stdio.rs`), so nothing between them repairs what is
+//! sent. Each bad message must be
 //! answered or logged, the next good one answered, and the exit code be
 //! the one LSP gives (0 after `shutdown` and `exit`, 1 without `shutdown`).
 //!
@@ -11,192 +12,26 @@
 //! that believed a length of 10 GB would have its allocation refused and
 //! abort, rather than take the machine's memory.
 
+mod common;
+
+use common::lsp_stdio::{Server, frame};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-/// Far above the milliseconds an answer takes; only a server that stopped
-/// answering reaches it.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-/// One running `agentc lsp`.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    messages: Receiver<Value>,
-    /// Messages read while waiting for another.
-    seen: Vec<Value>,
-}
-
-impl Server {
-    fn start() -> Server {
-        let binary = env!("CARGO_BIN_EXE_agentc");
-        let mut command = if cfg!(unix) {
-            let mut command = Command::new("sh");
-            command.args(["-c", "ulimit -v 8388608 && exec \"$0\" lsp", binary]);
-            command
-        } else {
-            let mut command = Command::new(binary);
-            command.arg("lsp");
-            command
-        };
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start agentc lsp");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (sender, messages) = channel();
-        std::thread::spawn(move || {
-            let mut stdout = BufReader::new(stdout);
-            while let Some(message) = read_frame(&mut stdout) {
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        Server {
-            stdin: child.stdin.take(),
-            child,
-            messages,
-            seen: Vec::new(),
-        }
-    }
-
-    /// Writes bytes as they are.
-    fn raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin still open");
-        stdin.write_all(bytes).expect("the server reads its input");
-        stdin.flush().expect("flush");
-    }
-
-    /// Writes one well-framed message.
-    fn send(&mut self, message: Value) {
-        self.raw(&frame(message.to_string().as_bytes()));
-    }
-
-    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.response(&json!(id))
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    fn initialize(&mut self) {
-        let result = self.request(1, "initialize", json!({"capabilities": {}}));
-        assert!(result["result"]["capabilities"].is_object(), "{result}");
-        self.notify("initialized", json!({}));
-    }
-
-    /// The next message `wanted` accepts, keeping the others in `seen`.
-    fn wait(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
-        if let Some(at) = self.seen.iter().position(&wanted) {
-            return self.seen.remove(at);
-        }
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.messages.recv_timeout(left) {
-                Ok(message) if wanted(&message) => return message,
-                Ok(message) => self.seen.push(message),
-                Err(RecvTimeoutError::Timeout) => panic!("no {what} within {PATIENCE:?}"),
-                Err(RecvTimeoutError::Disconnected) => {
-                    panic!(
-                        "the server closed its output before {what}; seen {:#?}",
-                        self.seen
-                    )
-                }
-            }
-        }
-    }
-
-    /// The response with this id (`null` for the answers to messages
-    /// whose id could not be read).
-    fn response(&mut self, id: &Value) -> Value {
-        let what = format!("response to id {id}");
-        self.wait(&what, |m| {
-            m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
-        })
-    }
-
-    /// The next `window/logMessage` whose text contains `needle`.
-    fn log(&mut self, needle: &str) -> String {
-        let what = format!("log message containing {needle:?}");
-        let message = self.wait(&what, |m| {
-            m["method"] == "window/logMessage"
-                && m["params"]["message"]
-                    .as_str()
-                    .is_some_and(|t| t.contains(needle))
-        });
-        message["params"]["message"].as_str().unwrap().to_string()
-    }
-
-    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        let message = self.wait(&format!("diagnostics for {uri}"), |m| {
-            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
-        });
-        message["params"]["diagnostics"].as_array().unwrap().clone()
-    }
-
-    /// Closes the server's input and waits for it to end.
-    fn finish(mut self) -> (ExitStatus, String) {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().expect("wait for the server") {
-                let mut stderr = String::new();
-                if let Some(mut pipe) = self.child.stderr.take() {
-                    let _ = pipe.read_to_string(&mut stderr);
-                }
-                return (status, stderr);
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("the server did not end within {PATIENCE:?}");
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        // A failed test must not leave the process behind.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    framed.extend_from_slice(body);
-    framed
-}
-
-/// Reads one message as the server frames it, or `None` at the end.
-fn read_frame(input: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if input.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("Content-Length: ") {
-            length = Some(value.parse::<usize>().expect("a numeric length"));
-        }
-    }
-    let mut body = vec![0; length.expect("the server sends Content-Length")];
-    input.read_exact(&mut body).ok()?;
-    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
+/// `agentc lsp` under `ulimit -v` (8 GiB of address space), as the
+/// module's documentation says.
+fn start() -> Server {
+    let binary = env!("CARGO_BIN_EXE_agentc");
+    let command = if cfg!(unix) {
+        let mut command = Command::new("sh");
+        command.args(["-c", "ulimit -v 8388608 && exec \"$0\" lsp", binary]);
+        command
+    } else {
+        let mut command = Command::new(binary);
+        command.arg("lsp");
+        command
+    };
+    Server::start(command)
 }
 
 fn error_code(response: &Value) -> i64 {
@@ -209,7 +44,7 @@ const BROKEN: &str = "types:\n  A:\n    x: { type: strin }\n";
 
 #[test]
 fn malformed_messages_are_answered_or_logged_and_the_session_goes_on() {
-    let mut server = Server::start();
+    let mut server = start();
     // Not JSON: a parse error, to no id.
     server.raw(&frame(b"not json!"));
     let answer = server.response(&Value::Null);
@@ -319,7 +154,7 @@ fn malformed_messages_are_answered_or_logged_and_the_session_goes_on() {
 
 #[test]
 fn exit_without_shutdown_ends_with_1() {
-    let mut server = Server::start();
+    let mut server = start();
     server.initialize();
     server.notify("exit", Value::Null);
     let (status, stderr) = server.finish();
@@ -330,7 +165,7 @@ fn exit_without_shutdown_ends_with_1() {
 /// notifications are dropped; `exit` still ends the server.
 #[test]
 fn before_initialize_requests_are_refused_and_exit_ends_with_1() {
-    let mut server = Server::start();
+    let mut server = start();
     let answer = server.request(1, "textDocument/hover", json!({}));
     assert_eq!(error_code(&answer), -32002, "{answer}");
     let answer = server.request(2, "shutdown", Value::Null);
@@ -346,7 +181,7 @@ fn before_initialize_requests_are_refused_and_exit_ends_with_1() {
 /// 0, as `exit` would.
 #[test]
 fn initialize_is_answered_once_and_hangup_after_shutdown_is_clean() {
-    let mut server = Server::start();
+    let mut server = start();
     let answer = server.request(1, "initialize", json!({"capabilities": {}}));
     assert!(answer["result"].is_object(), "{answer}");
     let answer = server.request(2, "textDocument/hover", json!({"textDocument": {"uri": "untitled:x.yaml"}, "position": {"line": 0, "character": 0}}));
@@ -362,7 +197,7 @@ fn initialize_is_answered_once_and_hangup_after_shutdown_is_clean() {
 
 #[test]
 fn hangup_without_shutdown_ends_with_1() {
-    let mut server = Server::start();
+    let mut server = start();
     server.initialize();
     let (status, stderr) = server.finish();
     assert_eq!(status.code(), Some(1), "{stderr}");
@@ -372,7 +207,7 @@ fn hangup_without_shutdown_ends_with_1() {
 /// one answered.
 #[test]
 fn an_oversized_message_is_discarded_and_the_next_one_answered() {
-    let mut server = Server::start();
+    let mut server = start();
     server.initialize();
     let size = 70 << 20;
     server.raw(format!("Content-Length: {size}\r\n\r\n").as_bytes());
@@ -397,7 +232,7 @@ fn an_oversized_message_is_discarded_and_the_next_one_answered() {
 /// ends the server.
 #[test]
 fn a_length_of_10_gb_is_neither_allocated_nor_fatal() {
-    let mut server = Server::start();
+    let mut server = start();
     server.initialize();
     server.raw(b"Content-Length: 10000000000\r\n\r\n{}");
     server.log("over the limit");

@@ -325,7 +325,10 @@ fn long_plain_scalars_read_the_same_borrowed_as_copied() {
 fn the_fixtures_read_the_same_when_plain_scalars_are_borrowed() {
     let mut read = 0;
     for path in common::yaml_files(&common::root().join("protocols")) {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        // A fixture that is not UTF-8 is no `str` to borrow from.
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         assert_eq!(
             saphyr_events(&text, true),
             saphyr_events(&text, false),

@@ -4,6 +4,7 @@
 pub mod client;
 pub mod generated;
 pub mod lsp;
+pub mod lsp_stdio;
 pub mod mcp_stdio;
 pub mod packaging;
 
