@@ -72,8 +72,10 @@ impl Scalar<'_> {
         if t.starts_with(|c: char| c.is_ascii_alphabetic() && !"nNtTfF".contains(c)) {
             return Value::Str(t);
         }
+        if is_null_word(t) {
+            return Value::Null;
+        }
         match t {
-            "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
             "true" | "True" | "TRUE" => return Value::Bool(true),
             "false" | "False" | "FALSE" => return Value::Bool(false),
             ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
@@ -94,8 +96,10 @@ impl Scalar<'_> {
         Value::Str(t)
     }
 
+    /// Whether [`Scalar::value`] is [`Value::Null`], without reading the
+    /// scalar as a number.
     pub fn is_null(&self) -> bool {
-        self.value() == Value::Null
+        self.style == ScalarStyle::Plain && is_null_word(&self.text)
     }
 
     /// The scalar with its own copy of the text, to outlive the source.
@@ -105,6 +109,11 @@ impl Scalar<'_> {
             style: self.style,
         }
     }
+}
+
+/// The plain scalars that mean null under the YAML 1.2 core schema.
+fn is_null_word(t: &str) -> bool {
+    matches!(t, "" | "~" | "null" | "Null" | "NULL")
 }
 
 fn parse_int(t: &str) -> Option<i64> {
@@ -953,7 +962,9 @@ fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
         all.shrink_to_fit();
         all
     } else {
-        stack.drain(first..).collect()
+        // One copy of the bytes, where `drain(..).collect()` moves the
+        // children one by one.
+        stack.split_off(first)
     }
 }
 

@@ -540,15 +540,15 @@ impl Lower<'_> {
                 return None;
             }
         };
-        let text = scalar.text.trim();
+        let trimmed = scalar.text.trim_start();
+        let leading = scalar.text.len() - trimmed.len();
+        let text = trimmed.trim_end();
         // Where the text starts inside the node: past an opening quote.
         let quoted = matches!(
             scalar.style,
             ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted
         );
-        let start = node.span.start as usize
-            + usize::from(quoted)
-            + (scalar.text.len() - scalar.text.trim_start().len());
+        let start = node.span.start as usize + usize::from(quoted) + leading;
         let exact = node.span.len() == scalar.text.len() + 2 * usize::from(quoted);
         let span_of = |len: usize| {
             if exact {
@@ -576,11 +576,12 @@ impl Lower<'_> {
             );
             return None;
         }
+        // An identifier is ASCII, so its bytes are its characters.
         let identifier = base
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+            && base.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
         if !identifier {
             let mut diagnostic = Diagnostic::new(
                 Code::InvalidValue,
