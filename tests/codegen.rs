@@ -1169,7 +1169,7 @@ fn the_reserved_names_are_what_the_printers_declare() {
             .protocol
             .types
             .iter()
-            .map(|t| t.name.text.clone())
+            .map(|t| t.name.text.to_string())
             .collect();
         for file in generate(&report, &slug, &VARIANTS[1]) {
             // Every name a line at the top level binds.

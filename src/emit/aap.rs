@@ -158,9 +158,9 @@ fn option(input: &Field, diags: &mut Diagnostics) -> Option<Value> {
                 return skip(diags, why);
             }
             option.insert("type".into(), "select".into());
-            option.insert("name".into(), name.clone().into());
+            option.insert("name".into(), name.as_str().into());
             if let Some(description) = &input.description {
-                option.insert("description".into(), description.text.clone().into());
+                option.insert("description".into(), description.text.as_str().into());
             }
             option.insert(
                 "options".into(),
@@ -169,9 +169,9 @@ fn option(input: &Field, diags: &mut Diagnostics) -> Option<Value> {
         }
         None => {
             option.insert("type".into(), "text".into());
-            option.insert("name".into(), name.clone().into());
+            option.insert("name".into(), name.as_str().into());
             if let Some(description) = &input.description {
-                option.insert("description".into(), description.text.clone().into());
+                option.insert("description".into(), description.text.as_str().into());
             }
         }
     }

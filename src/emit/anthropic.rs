@@ -134,9 +134,9 @@ fn emit_into(
                     continue;
                 }
                 let mut entry = Map::new();
-                entry.insert("name".into(), tool.name.text.clone().into());
+                entry.insert("name".into(), tool.name.text.as_str().into());
                 if let Some(description) = &tool.presentation.description {
-                    entry.insert("description".into(), description.text.clone().into());
+                    entry.insert("description".into(), description.text.as_str().into());
                 }
                 entry.insert("input_schema".into(), render(&schema));
                 if strict {

@@ -86,9 +86,9 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                     continue;
                 }
                 let mut declaration = Map::new();
-                declaration.insert("name".into(), name.clone().into());
+                declaration.insert("name".into(), name.as_str().into());
                 if let Some(description) = &tool.presentation.description {
-                    declaration.insert("description".into(), description.text.clone().into());
+                    declaration.insert("description".into(), description.text.as_str().into());
                 }
                 declaration.insert("parametersJsonSchema".into(), render(&schema));
                 entries.push(cx.diags, Value::Object(declaration));

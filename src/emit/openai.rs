@@ -82,9 +82,9 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
                 }
                 let parameters = render(&schema, false);
                 let mut function = Map::new();
-                function.insert("name".into(), tool.name.text.clone().into());
+                function.insert("name".into(), tool.name.text.as_str().into());
                 if let Some(description) = &tool.presentation.description {
-                    function.insert("description".into(), description.text.clone().into());
+                    function.insert("description".into(), description.text.as_str().into());
                 }
                 function.insert("parameters".into(), parameters);
                 function.insert("strict".into(), strict.into());

@@ -60,18 +60,18 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
 /// `ToolSpec` (`name`, `title?`, `description`, `parameters`).
 pub(super) fn entry(target: Target, tool: &Tool, parameters: Value) -> Value {
     let mut entry = Map::new();
-    entry.insert("name".into(), tool.name.text.clone().into());
+    entry.insert("name".into(), tool.name.text.as_str().into());
     if target == Target::Aap
         && let Some(title) = &tool.presentation.title
     {
-        entry.insert("title".into(), title.text.clone().into());
+        entry.insert("title".into(), title.text.as_str().into());
     }
     // The syntax stage requires a tool's description.
     let description = tool
         .presentation
         .description
         .as_ref()
-        .map_or(String::new(), |d| d.text.clone());
+        .map_or(String::new(), |d| d.text.to_string());
     entry.insert("description".into(), description.into());
     entry.insert("parameters".into(), parameters);
     Value::Object(entry)

@@ -54,7 +54,7 @@ fn print_all(model: &Model) -> String {
     for (i, def) in model.protocol.types.iter().enumerate() {
         text.push_str(if i == 0 { "\n" } else { ",\n" });
         text.push_str(indent);
-        text.push_str(&serde_json::to_string(&def.name.text).unwrap_or_default());
+        text.push_str(&serde_json::to_string(def.name.text.as_str()).unwrap_or_default());
         text.push_str(": ");
         let schema = render(&lowering.definition(TypeId(i as u32)));
         let printed = serde_json::to_string_pretty(&schema).unwrap_or_default();
@@ -107,7 +107,7 @@ fn defs(model: &Model, ids: &[TypeId]) -> Value {
     let mut defs = Map::new();
     for &id in ids {
         defs.insert(
-            model.def(id).name.text.clone(),
+            model.def(id).name.text.to_string(),
             render(&lowering.definition(id)),
         );
     }

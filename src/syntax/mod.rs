@@ -81,10 +81,14 @@ impl Protocol {
     }
 }
 
+/// The text of a name: inline up to 24 bytes, so the model's names (tens
+/// of thousands in a big protocol) cost no allocation each.
+pub type Text = compact_str::CompactString;
+
 /// A name as written, where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Name {
-    pub text: String,
+    pub text: Text,
     pub span: Span,
 }
 
@@ -92,7 +96,7 @@ impl Name {
     /// The name a mapping key gives.
     pub fn of(key: &Key) -> Name {
         Name {
-            text: key.text.to_string(),
+            text: Text::from(key.text.as_ref()),
             span: key.span,
         }
     }
@@ -332,7 +336,7 @@ impl Lower<'_> {
     fn text(&mut self, node: &Node, what: &str) -> Option<Name> {
         match &node.kind {
             NodeKind::Scalar(s) if !s.is_null() => Some(Name {
-                text: s.text.to_string(),
+                text: Text::from(s.text.as_ref()),
                 span: node.span,
             }),
             NodeKind::Scalar(_) => None,

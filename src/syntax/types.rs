@@ -3,7 +3,7 @@
 //! parameters, inputs, variables, resources, `items`) and type
 //! expressions (`string`, `Foo`, `Foo[]`).
 
-use super::{Lower, Name, lower_each};
+use super::{Lower, Name, Text, lower_each};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{self, Builtin, MAX_LIST_DEPTH, Place, TypeDefForm, UNSUPPORTED_CONSTRAINTS};
 use crate::span::Span;
@@ -89,7 +89,7 @@ pub struct TypeExpr {
 pub enum TypeExprKind {
     Builtin(Builtin),
     /// A custom type's name.
-    Named(String),
+    Named(Text),
     /// `T[]`.
     List(Box<TypeExpr>),
     /// The keyword `array`: the element type is the field's `items`.
@@ -103,7 +103,7 @@ impl TypeExpr {
     pub fn display(&self) -> String {
         match &self.kind {
             TypeExprKind::Builtin(b) => b.name().to_string(),
-            TypeExprKind::Named(name) => name.clone(),
+            TypeExprKind::Named(name) => name.to_string(),
             TypeExprKind::List(element) => format!("{}[]", element.display()),
             TypeExprKind::Array => "array".to_string(),
             TypeExprKind::Object => "object".to_string(),
@@ -602,7 +602,7 @@ impl Lower<'_> {
                 "object" => TypeExprKind::Object,
                 _ => match Builtin::from_name(base) {
                     Some(builtin) => TypeExprKind::Builtin(builtin),
-                    None => TypeExprKind::Named(base.to_string()),
+                    None => TypeExprKind::Named(Text::from(base)),
                 },
             },
         };

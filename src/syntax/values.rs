@@ -2,7 +2,7 @@
 //! place takes, required keys, deprecations, and each scalar's kind,
 //! choices and range. What a value means is built by the callers.
 
-use super::{Lower, Name, list};
+use super::{Lower, Name, Text, list};
 use crate::diagnostic::{Code, Diagnostic, nearest};
 use crate::grammar::{self, Deprecation, Key, Place, Replacement, Value as Kind};
 use crate::span::Span;
@@ -149,7 +149,7 @@ impl Lower<'_> {
             }
         };
         let name = Name {
-            text: scalar.text.to_string(),
+            text: Text::from(scalar.text.as_ref()),
             span: node.span,
         };
         if is_reference(scalar) {
@@ -342,7 +342,7 @@ impl Lower<'_> {
                     match &item.kind {
                         NodeKind::Scalar(s) if !s.is_null() => {
                             let name = Name {
-                                text: s.text.to_string(),
+                                text: Text::from(s.text.as_ref()),
                                 span: item.span,
                             };
                             mappings.push(InputMapping {
@@ -403,8 +403,8 @@ impl Lower<'_> {
         for entry in self.mapping(node, "`tool-call` `input`").iter() {
             let value = &entry.value;
             let text = match &value.kind {
-                NodeKind::Scalar(s) => s.text.to_string(),
-                _ => String::new(),
+                NodeKind::Scalar(s) => Text::from(s.text.as_ref()),
+                _ => Text::default(),
             };
             let name = Name {
                 text,

@@ -5,26 +5,26 @@
 use super::{MAIN_THREAD, Target};
 use crate::diagnostic::nearest;
 use crate::model::{TypeId, VariableOrigin};
-use crate::syntax::{BlockKind, Name, Protocol};
+use crate::syntax::{BlockKind, Name, Protocol, Text};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// The protocol's declarations by name, first declaration wins. Lookups
 /// only; never iterated, so no map order reaches any output.
 #[derive(Debug, Default)]
 pub(super) struct Declarations {
-    pub(super) types: HashMap<String, TypeId>,
-    pub(super) variables: HashMap<String, (VariableOrigin, u32)>,
-    pub(super) triggers: HashMap<String, u32>,
-    pub(super) tools: HashMap<String, u32>,
-    pub(super) skills: HashMap<String, u32>,
-    pub(super) mcp_servers: HashMap<String, u32>,
-    pub(super) workers: HashMap<String, u32>,
+    pub(super) types: HashMap<Text, TypeId>,
+    pub(super) variables: HashMap<Text, (VariableOrigin, u32)>,
+    pub(super) triggers: HashMap<Text, u32>,
+    pub(super) tools: HashMap<Text, u32>,
+    pub(super) skills: HashMap<Text, u32>,
+    pub(super) mcp_servers: HashMap<Text, u32>,
+    pub(super) workers: HashMap<Text, u32>,
     /// A trigger input's name → each (trigger, input) declaring it, in
     /// order.
-    pub(super) trigger_inputs: HashMap<String, Vec<(u32, u32)>>,
+    pub(super) trigger_inputs: HashMap<Text, Vec<(u32, u32)>>,
 }
 
-fn index_of<'a>(names: impl Iterator<Item = &'a Name>) -> HashMap<String, u32> {
+fn index_of<'a>(names: impl Iterator<Item = &'a Name>) -> HashMap<Text, u32> {
     let mut index = HashMap::new();
     for (i, name) in names.enumerate() {
         index.entry(name.text.clone()).or_insert(i as u32);
@@ -54,7 +54,7 @@ impl Declarations {
                     .or_insert((origin, i as u32));
             }
         }
-        let mut trigger_inputs: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut trigger_inputs: HashMap<Text, Vec<(u32, u32)>> = HashMap::new();
         for (t, trigger) in protocol.triggers.iter().enumerate() {
             for (i, field) in trigger.input.iter().enumerate() {
                 let owners = trigger_inputs.entry(field.name.text.clone()).or_default();
@@ -86,9 +86,9 @@ pub struct Names {
     /// its name, or the one it most likely means).
     scopes: Vec<Option<u32>>,
     /// Threads some `start-thread` starts, in protocol order, each once.
-    started: Vec<String>,
+    started: Vec<Text>,
     /// The same, for lookups.
-    started_names: HashSet<String>,
+    started_names: HashSet<Text>,
     pub(super) worker: bool,
 }
 
@@ -197,7 +197,7 @@ impl Names {
     /// agent, then every thread a `start-thread` starts.
     pub fn threads(&self) -> Vec<&str> {
         let main = (!self.worker).then_some(MAIN_THREAD);
-        let started = self.started.iter().map(String::as_str);
+        let started = self.started.iter().map(Text::as_str);
         let mut threads: Vec<&str> = main.into_iter().collect();
         for name in started {
             if !threads.contains(&name) {
@@ -209,7 +209,7 @@ impl Names {
 
     /// The threads some `start-thread` starts, in protocol order.
     pub fn started_threads(&self) -> impl Iterator<Item = &str> + Clone {
-        self.started.iter().map(String::as_str)
+        self.started.iter().map(Text::as_str)
     }
 
     /// Whether some `start-thread` starts thread `name`.

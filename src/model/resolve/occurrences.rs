@@ -176,7 +176,7 @@ impl<'m> Builder<'m> {
             symbols.push(Symbol {
                 kind,
                 name: name.to_string(),
-                trigger: trigger.map(|t| protocol.triggers[t as usize].name.text.clone()),
+                trigger: trigger.map(|t| protocol.triggers[t as usize].name.text.to_string()),
             });
             SymbolId(symbols.len() as u32 - 1)
         });
