@@ -22,7 +22,9 @@ pub enum TypeDefKind {
     /// A top-level array type; the field carries `type`, `items` and
     /// `description`, and its name is the type's name.
     Array(Box<Field>),
-    Union(Union),
+    /// Boxed: a union is four times an object's size, and one type in
+    /// many.
+    Union(Box<Union>),
     /// A definition whose form could not be read (already reported).
     Invalid,
 }
@@ -264,12 +266,12 @@ impl Lower<'_> {
                 _ => self.unread(entry, &place),
             }
         }
-        TypeDefKind::Union(Union {
+        TypeDefKind::Union(Box::new(Union {
             any_of: any_of.key.span,
             variants,
             discriminator,
             description,
-        })
+        }))
     }
 
     fn array_def(&mut self, entries: &[Entry], ty: &Entry, name: &Name) -> TypeDefKind {
