@@ -69,7 +69,9 @@ impl Scalar<'_> {
         let t = self.text.as_ref();
         // Most plain scalars are words: only `null`, `true` and `false`
         // (in three spellings each) among them are not text.
-        if t.starts_with(|c: char| c.is_ascii_alphabetic() && !"nNtTfF".contains(c)) {
+        if t.starts_with(|c: char| {
+            c.is_ascii_alphabetic() && !matches!(c, 'n' | 'N' | 't' | 'T' | 'f' | 'F')
+        }) {
             return Value::Str(t);
         }
         if is_null_word(t) {
@@ -595,7 +597,7 @@ enum Frame<'s> {
         /// The key waiting for its value; `Err` for a key that was dropped.
         key: Option<Result<Key<'s>, ()>>,
         /// The keys so far, once there are too many to search one by one.
-        index: Option<HashMap<Cow<'s, str>, Span>>,
+        index: Option<KeyIndex<'s>>,
     },
     Sequence {
         start: Span,
@@ -925,6 +927,15 @@ impl<'s, 'd> Builder<'s, 'd> {
     /// it (inside flow collections it can reach up to the next token).
     fn trim(&self, span: Span) -> Span {
         let text = self.source.slice(span);
+        // Nearly every scalar ends in a character that is not white space:
+        // told from its last byte when that is ASCII.
+        if text
+            .as_bytes()
+            .last()
+            .is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace())
+        {
+            return span;
+        }
         let trimmed = text.trim_end().len();
         Span::new(span.start as usize, span.start as usize + trimmed)
     }
@@ -956,6 +967,10 @@ impl<'s, 'd> Builder<'s, 'd> {
 /// stack: copied out at their exact size, or, for the outermost open
 /// collection (which holds the whole stack), the stack itself, shrunk in
 /// place, so that a huge list is never held twice.
+/// A big mapping's keys so far, for finding a repeated one: foldhash, as
+/// the resolution's name tables (seeded per process, only looked up).
+type KeyIndex<'s> = foldhash::HashMap<Cow<'s, str>, Span>;
+
 fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
     if first == 0 {
         let mut all = std::mem::take(stack);
@@ -973,7 +988,7 @@ fn take_from<T>(stack: &mut Vec<T>, first: usize) -> Vec<T> {
 /// `index`, built the first time it is needed and kept up to date here.
 fn earlier_key<'s>(
     siblings: &[Entry<'s>],
-    index: &mut Option<HashMap<Cow<'s, str>, Span>>,
+    index: &mut Option<KeyIndex<'s>>,
     key: &Key<'s>,
 ) -> Option<Span> {
     if index.is_none() && siblings.len() < SEARCHED_KEYS {
@@ -983,7 +998,7 @@ fn earlier_key<'s>(
             .map(|entry| entry.key.span);
     }
     let index = index.get_or_insert_with(|| {
-        let mut index = HashMap::with_capacity(siblings.len() * 2);
+        let mut index = KeyIndex::with_capacity_and_hasher(siblings.len() * 2, Default::default());
         for entry in siblings {
             index
                 .entry(entry.key.text.clone())
@@ -1197,6 +1212,23 @@ mod tests {
         let inner = entries[1].value.as_mapping().unwrap();
         assert_eq!(&text[inner[0].key.span.range()], "c");
         assert_eq!(&text[inner[0].value.span.range()], "é");
+    }
+
+    #[test]
+    fn a_scalar_in_a_flow_collection_ends_where_its_text_does() {
+        // The parser's span can reach to the next token; the tree's ends at
+        // the scalar's last character, ASCII or not.
+        let text = "a: { b: \"x\"  , c: 'y'\t, d: é   }\ne: [ \"p\"  , q ]\n";
+        let (root, diags) = parse_str(text);
+        assert!(diags.is_empty(), "{diags:?}");
+        let root = root.unwrap();
+        let entries = root.as_mapping().unwrap();
+        let flow = entries[0].value.as_mapping().unwrap();
+        let values: Vec<&str> = flow.iter().map(|e| &text[e.value.span.range()]).collect();
+        assert_eq!(values, ["\"x\"", "'y'", "é"]);
+        let items = entries[1].value.as_sequence().unwrap();
+        let items: Vec<&str> = items.iter().map(|n| &text[n.span.range()]).collect();
+        assert_eq!(items, ["\"p\"", "q"]);
     }
 
     #[test]
