@@ -4,7 +4,7 @@
 
 use super::sections::{Presentation, ThreadConfig};
 use super::values::{InputMapping, Setting};
-use super::{Lower, Name, TypeExpr};
+use super::{Lower, Name, Titled, TypeExpr};
 use crate::diagnostic::{Code, Diagnostic, article};
 use crate::grammar::{self, Place, Refers, Value as Kind};
 use crate::span::Span;
@@ -147,11 +147,15 @@ impl Lower<'_> {
     pub(super) fn handler(&mut self, entry: &Entry) -> Handler {
         Handler {
             trigger: Name::of(&entry.key),
-            blocks: self.blocks(&entry.value, &format!("handler `{}`", entry.key.text)),
+            blocks: self.blocks(&entry.value, &Titled::new("handler", &entry.key.text)),
         }
     }
 
-    pub(super) fn blocks(&mut self, node: &Node, place: &str) -> Vec<Block> {
+    pub(super) fn blocks(
+        &mut self,
+        node: &Node,
+        place: &(impl std::fmt::Display + ?Sized),
+    ) -> Vec<Block> {
         self.mapping(node, place)
             .iter()
             .map(|entry| self.block(entry))
@@ -160,7 +164,7 @@ impl Lower<'_> {
 
     fn block(&mut self, entry: &Entry) -> Block {
         let name = Name::of(&entry.key);
-        let what = format!("block `{}`", name.text);
+        let what = Titled::new("block", &entry.key.text);
         let body = self.mapping(&entry.value, &what);
         // Every kind has the common keys; the kind's own place has them too.
         let common = &grammar::BLOCKS[0];

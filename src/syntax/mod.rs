@@ -102,6 +102,27 @@ impl Name {
     }
 }
 
+/// How a message names a declaration: "tool `search`", "block `Reply`".
+/// Written out only when a message needs it: every declaration is lowered
+/// with one, and few have a problem.
+#[derive(Clone, Copy)]
+struct Titled<'a> {
+    kind: &'static str,
+    name: &'a str,
+}
+
+impl<'a> Titled<'a> {
+    fn new(kind: &'static str, name: &'a str) -> Self {
+        Titled { kind, name }
+    }
+}
+
+impl std::fmt::Display for Titled<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} `{}`", self.kind, self.name)
+    }
+}
+
 /// Lowers the root mapping into a [`Protocol`]. It takes the tree and frees
 /// each section (and each type) as soon as it is lowered, so the tree and
 /// the model are never both whole in memory.
@@ -236,7 +257,11 @@ impl Lower<'_> {
     }
 
     /// The entries of a mapping; an empty value counts as an empty mapping.
-    fn mapping<'n, 's>(&mut self, node: &'n Node<'s>, what: &str) -> &'n [Entry<'s>] {
+    fn mapping<'n, 's>(
+        &mut self,
+        node: &'n Node<'s>,
+        what: &(impl std::fmt::Display + ?Sized),
+    ) -> &'n [Entry<'s>] {
         match &node.kind {
             NodeKind::Mapping(entries) => entries,
             NodeKind::Scalar(s) if s.is_null() => &[],
@@ -333,7 +358,7 @@ impl Lower<'_> {
         );
     }
 
-    fn text(&mut self, node: &Node, what: &str) -> Option<Name> {
+    fn text(&mut self, node: &Node, what: &(impl std::fmt::Display + ?Sized)) -> Option<Name> {
         match &node.kind {
             NodeKind::Scalar(s) if !s.is_null() => Some(Name {
                 text: Text::from(s.text.as_ref()),
@@ -363,7 +388,7 @@ impl Lower<'_> {
         Some(description)
     }
 
-    fn boolean(&mut self, node: &Node, what: &str) -> bool {
+    fn boolean(&mut self, node: &Node, what: &(impl std::fmt::Display + ?Sized)) -> bool {
         if let Some(Value::Bool(b)) = node.as_scalar().map(Scalar::value) {
             return b;
         }

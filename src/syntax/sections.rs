@@ -7,7 +7,7 @@
 //! declared is decided in `check`.
 
 use super::values::{InputMapping, Setting};
-use super::{Field, FieldContext, Lower, Name};
+use super::{Field, FieldContext, Lower, Name, Titled};
 use crate::grammar::{self, Place};
 use crate::span::Span;
 use crate::yaml::{Entry, Node};
@@ -129,7 +129,7 @@ impl Lower<'_> {
 
     pub(super) fn trigger(&mut self, entry: &Entry) -> Trigger {
         let name = Name::of(&entry.key);
-        let place = format!("trigger `{}`", name.text);
+        let place = Titled::new("trigger", &entry.key.text);
         let mut trigger = Trigger {
             name,
             description: None,
@@ -157,7 +157,7 @@ impl Lower<'_> {
         &mut self,
         entry: &'e Entry<'s>,
         place: &'static Place,
-        what: &str,
+        what: &(impl std::fmt::Display + ?Sized),
     ) -> (&'e [Entry<'s>], Presentation) {
         let body = self.mapping(&entry.value, what);
         self.keys_of(body, place, what);
@@ -202,7 +202,7 @@ impl Lower<'_> {
 
     pub(super) fn tool(&mut self, entry: &Entry) -> Tool {
         let name = Name::of(&entry.key);
-        let place = format!("tool `{}`", name.text);
+        let place = Titled::new("tool", &entry.key.text);
         let (body, presentation) = self.declaration(entry, &grammar::TOOL, &place);
         self.required_of(body, &grammar::TOOL, name.span, &place);
         let parameters = body

@@ -3,7 +3,7 @@
 //! parameters, inputs, variables, resources, `items`) and type
 //! expressions (`string`, `Foo`, `Foo[]`).
 
-use super::{Lower, Name, Text, lower_each};
+use super::{Lower, Name, Text, Titled, lower_each};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::grammar::{self, Builtin, MAX_LIST_DEPTH, Place, TypeDefForm, UNSUPPORTED_CONSTRAINTS};
 use crate::span::Span;
@@ -231,7 +231,7 @@ impl Lower<'_> {
     }
 
     fn union(&mut self, entries: &[Entry], any_of: &Entry, name: &Name) -> TypeDefKind {
-        let place = format!("union `{}`", name.text);
+        let place = Titled::new("union", &name.text);
         self.check_keys(entries, &grammar::UNION, &place);
         let variants = match &any_of.value.kind {
             NodeKind::Sequence(items) => items
@@ -308,7 +308,7 @@ impl Lower<'_> {
             }
             None => return TypeDefKind::Invalid,
         }
-        let place = format!("array type `{}`", name.text);
+        let place = Titled::new("array type", &name.text);
         self.check_keys(entries, &grammar::ARRAY_TYPE, &place);
         // Reads `type` again, which gives the same expression and no diagnostic.
         TypeDefKind::Array(Box::new(self.field_from_entries(
@@ -514,7 +514,11 @@ impl Lower<'_> {
 
     /// Parses a type expression: a built-in or a type name, each optionally
     /// followed by `[]` (repeatable).
-    pub(super) fn type_expr(&mut self, node: &Node, what: &str) -> Option<TypeExpr> {
+    pub(super) fn type_expr(
+        &mut self,
+        node: &Node,
+        what: &(impl std::fmt::Display + ?Sized),
+    ) -> Option<TypeExpr> {
         let scalar = match &node.kind {
             NodeKind::Scalar(s) if !s.is_null() => s,
             NodeKind::Scalar(_) => {

@@ -38,17 +38,31 @@ fn is_reference(scalar: &Scalar) -> bool {
 
 /// How diagnostics name a key: "`sandboxTimeout` (milliseconds, at most
 /// one hour)" where the unit is not obvious, otherwise "`key`".
-fn what(key: &Key) -> String {
-    match key.name {
-        "sandboxTimeout" => "`sandboxTimeout` (milliseconds, at most one hour)".to_string(),
-        name => format!("`{name}`"),
+/// Written out only when a message needs it.
+fn what(key: &Key) -> KeyNamed<'_> {
+    KeyNamed(key)
+}
+
+struct KeyNamed<'a>(&'a Key);
+
+impl std::fmt::Display for KeyNamed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.name {
+            "sandboxTimeout" => f.write_str("`sandboxTimeout` (milliseconds, at most one hour)"),
+            name => write!(f, "`{name}`"),
+        }
     }
 }
 
 impl Lower<'_> {
     /// Reports every key of `body` that `place` does not take, and every
     /// deprecated one.
-    pub(super) fn keys_of(&mut self, body: &[Entry], place: &Place, what: &str) {
+    pub(super) fn keys_of(
+        &mut self,
+        body: &[Entry],
+        place: &Place,
+        what: &(impl std::fmt::Display + ?Sized),
+    ) {
         if place.closed {
             self.check_keys(body, place, what);
         }
@@ -75,7 +89,13 @@ impl Lower<'_> {
 
     /// Reports each key `place` requires that `body` leaves out, at `name`,
     /// with the key's help.
-    pub(super) fn required_of(&mut self, body: &[Entry], place: &Place, name: Span, what: &str) {
+    pub(super) fn required_of(
+        &mut self,
+        body: &[Entry],
+        place: &Place,
+        name: Span,
+        what: &(impl std::fmt::Display + ?Sized),
+    ) {
         for key in place.required() {
             if !body.iter().any(|e| e.key.text == key.name) {
                 self.push(
@@ -160,7 +180,7 @@ impl Lower<'_> {
     }
 
     /// A model: `provider/model-id`.
-    fn model(&mut self, node: &Node, what: &str) -> Option<Name> {
+    fn model(&mut self, node: &Node, what: &(impl std::fmt::Display + ?Sized)) -> Option<Name> {
         let name = self.text(node, what)?;
         let well_formed = name
             .text
@@ -203,7 +223,7 @@ impl Lower<'_> {
     }
 
     /// A fraction of the context window: a number above 0 and at most 1.
-    fn fraction(&mut self, node: &Node, what: &str) {
+    fn fraction(&mut self, node: &Node, what: &(impl std::fmt::Display + ?Sized)) {
         let ok = match node.as_scalar().map(Scalar::value) {
             Some(Value::Int(i)) => i == 1,
             Some(Value::Float(f)) => f > 0.0 && f <= 1.0,
@@ -227,7 +247,13 @@ impl Lower<'_> {
     }
 
     /// A multiplier in `min..=max` (`speed` of `generate-speech`).
-    fn multiplier(&mut self, node: &Node, what: &str, min: f64, max: f64) {
+    fn multiplier(
+        &mut self,
+        node: &Node,
+        what: &(impl std::fmt::Display + ?Sized),
+        min: f64,
+        max: f64,
+    ) {
         let ok = match node.as_scalar().map(Scalar::value) {
             Some(Value::Int(i)) => (min..=max).contains(&(i as f64)),
             Some(Value::Float(f)) => (min..=max).contains(&f),
@@ -246,7 +272,13 @@ impl Lower<'_> {
     }
 
     /// An integer in `min..=max`.
-    pub(super) fn integer(&mut self, node: &Node, what: &str, min: i64, max: i64) {
+    pub(super) fn integer(
+        &mut self,
+        node: &Node,
+        what: &(impl std::fmt::Display + ?Sized),
+        min: i64,
+        max: i64,
+    ) {
         let value = node.as_scalar().map(Scalar::value);
         let ok = matches!(value, Some(Value::Int(i)) if (min..=max).contains(&i));
         if !ok {
@@ -285,7 +317,12 @@ impl Lower<'_> {
     }
 
     /// A scalar that must be one of `choices`.
-    pub(super) fn choice(&mut self, node: &Node, what: &str, choices: &[&str]) -> Option<Name> {
+    pub(super) fn choice(
+        &mut self,
+        node: &Node,
+        what: &(impl std::fmt::Display + ?Sized),
+        choices: &[&str],
+    ) -> Option<Name> {
         let name = self.text(node, what)?;
         if choices.contains(&name.text.as_str()) {
             Some(name)
@@ -295,12 +332,21 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn invalid_choice(&mut self, name: &Name, what: &str, choices: &[&str]) {
+    pub(super) fn invalid_choice(
+        &mut self,
+        name: &Name,
+        what: &(impl std::fmt::Display + ?Sized),
+        choices: &[&str],
+    ) {
         self.diags.push_with(Code::InvalidValue, || {
             let diagnostic = Diagnostic::new(
                 Code::InvalidValue,
                 name.span,
-                format!("`{}` is not {}", name.text, choice_phrase(what)),
+                format!(
+                    "`{}` is not {}",
+                    name.text,
+                    choice_phrase(&what.to_string())
+                ),
             );
             match nearest(&name.text, choices.iter().copied()) {
                 Some(near) => diagnostic.did_you_mean(name.span, near),
@@ -310,7 +356,11 @@ impl Lower<'_> {
     }
 
     /// A list of names (`tools: [a, b]`).
-    pub(super) fn names(&mut self, node: &Node, what: &str) -> Vec<Name> {
+    pub(super) fn names(
+        &mut self,
+        node: &Node,
+        what: &(impl std::fmt::Display + ?Sized),
+    ) -> Vec<Name> {
         match &node.kind {
             NodeKind::Sequence(items) => items
                 .iter()
