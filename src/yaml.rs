@@ -928,11 +928,13 @@ impl<'s, 'd> Builder<'s, 'd> {
     fn trim(&self, span: Span) -> Span {
         let text = self.source.slice(span);
         // Nearly every scalar ends in a character that is not white space:
-        // told from its last byte when that is ASCII.
+        // told from its last byte when that is ASCII, by the same test
+        // `trim_end` makes (`char::is_whitespace`, which unlike
+        // `u8::is_ascii_whitespace` counts the vertical tab).
         if text
             .as_bytes()
             .last()
-            .is_some_and(|&b| b.is_ascii() && !b.is_ascii_whitespace())
+            .is_some_and(|&b| b.is_ascii() && !char::from(b).is_whitespace())
         {
             return span;
         }

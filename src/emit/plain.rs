@@ -71,7 +71,7 @@ pub(super) fn entry(target: Target, tool: &Tool, parameters: Value) -> Value {
         .presentation
         .description
         .as_ref()
-        .map_or(String::new(), |d| d.text.to_string());
+        .map_or("", |d| d.text.as_str());
     entry.insert("description".into(), description.into());
     entry.insert("parameters".into(), parameters);
     Value::Object(entry)
