@@ -6,11 +6,14 @@
 //! lowered each on its own (`types`, `tools`, `triggers`, `handlers`:
 //! [`Listed`]). When an edit falls inside one such entry, only that entry
 //! is parsed and lowered again; every declaration after it is moved by
-//! the bytes the edit added ([`Shift`]); the model's names and the checks
-//! run over the whole protocol as before, since any declaration may
-//! depend on any other. The result is the fresh compile's, diagnostic for
-//! diagnostic: `tests/incremental.rs` edits protocols at random and
-//! compares each result with a compile from nothing.
+//! the bytes the edit added (`Protocol::shift_from`). The checks of each
+//! type that reads nothing the edit changed are not run: what they found
+//! before is given again, moved the same way (`check::memo` says what a
+//! type's checks read); the model's names and the checks of the other
+//! sections run over the whole protocol as before. The result is the
+//! fresh compile's, diagnostic for diagnostic: `tests/incremental.rs`
+//! edits protocols at random and compares each result with a compile from
+//! nothing.
 //!
 //! Whatever this cannot show to be the same is compiled from nothing: a
 //! text with anchors or aliases, any problem in reading the YAML (the
@@ -20,10 +23,11 @@
 //! listed entry, or more than [`MAX_KEPT`] diagnostics of reading.
 
 use crate::cancel::Cancel;
+use crate::check;
 use crate::clock::Instant;
-use crate::diagnostic::{Diagnostic, Diagnostics, Edit, Fix, Label};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::source::Source;
-use crate::syntax::{Listed, Protocol, Shift};
+use crate::syntax::{Listed, Protocol};
 use crate::yaml::{self, Node, NodeKind, ScalarStyle};
 use crate::{FileReport, Span};
 
@@ -38,6 +42,10 @@ pub(crate) struct Layout {
     sections: Vec<Section>,
     /// The diagnostics of reading and lowering, in the order found.
     syntax: Vec<Diagnostic>,
+    /// What the types' checks found, when it was few enough to keep.
+    pub(crate) checks: Option<check::Memo>,
+    /// How many types' checks ran (were not given again).
+    pub(crate) types_checked: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -131,6 +139,8 @@ impl Layout {
         Some(Layout {
             sections,
             syntax: Vec::new(),
+            checks: None,
+            types_checked: 0,
         })
     }
 
@@ -233,6 +243,14 @@ pub fn again(previous: Option<Previous>, source: Source) -> (FileReport, bool) {
         // Never asked to stop, it is never stopped: this only closes the match.
         Err(cancelled) => (crate::compile_source(cancelled.source), false),
     }
+}
+
+/// How many of the protocol's types had their checks run by the compile
+/// that made `report` (the others' were given again from the compile
+/// before an edit), when the next edit may start from it: for the tests
+/// and the benchmarks.
+pub fn types_checked(report: &FileReport) -> Option<usize> {
+    report.layout.as_ref().map(|layout| layout.types_checked)
 }
 
 /// A compile stopped before its end ([`crate::compile_again_unless`]):
@@ -441,6 +459,10 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
     // What follows moves; then the entry is lowered again in its place.
     let at = plan.next as u32;
     let delta = plan.change.delta;
+    let before = match listed {
+        Listed::Types => protocol.types.get(plan.index).map(check::Before::of),
+        Listed::Tools | Listed::Triggers | Listed::Handlers => None,
+    };
     protocol.shift_from(at, delta);
     let lowered = listed.relower(&mut protocol, plan.index, entry, &mut diags);
     let region = Span::new(plan.first, plan.new_next);
@@ -467,12 +489,15 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
     }
     let mut syntax = Vec::with_capacity(layout.syntax.len() + diags.len());
     let mut kept = std::mem::take(&mut layout.syntax).into_iter().peekable();
-    while let Some(d) = kept.next_if(|d| (d.span.start as usize) < plan.first) {
+    // A place past the edit moves with its text, wherever the
+    // diagnostic is.
+    while let Some(mut d) = kept.next_if(|d| (d.span.start as usize) < plan.first) {
+        d.move_after(at, delta);
         syntax.push(d);
     }
     syntax.extend(diags.recorded().iter().cloned());
     for mut d in kept.filter(|d| d.span.start >= at) {
-        shift_diagnostic(&mut d, delta);
+        d.move_after(at, delta);
         syntax.push(d);
     }
     drop(old);
@@ -485,6 +510,14 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
     let mut diags = Diagnostics::default();
     diags.extend(syntax.iter().cloned());
     layout.syntax = syntax;
+    let edited = layout.checks.take().map(|memo| check::Edited {
+        memo,
+        section: listed,
+        index: plan.index,
+        before,
+        region: Span::new(plan.first, plan.next),
+        delta,
+    });
     let timings = crate::Timings {
         parse: started.elapsed(),
         ..crate::Timings::default()
@@ -495,6 +528,7 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
         diags,
         timings,
         Some(layout),
+        edited,
     ))
 }
 
@@ -533,29 +567,7 @@ fn single_line_quotes(node: &Node, text: &str) -> bool {
 
 /// Whether every place a diagnostic names is inside `region`.
 fn inside(diagnostic: &Diagnostic, region: Span) -> bool {
-    let within = |span: Span| region.start <= span.start && span.end <= region.end;
-    within(diagnostic.span)
-        && diagnostic.labels.iter().all(|label| within(label.span))
-        && diagnostic
-            .fix
-            .as_ref()
-            .is_none_or(|fix| fix.edits.iter().all(|edit| within(edit.span)))
-}
-
-/// Moves every place a diagnostic names by `by` bytes.
-fn shift_diagnostic(diagnostic: &mut Diagnostic, by: i64) {
-    diagnostic.span.shift(by);
-    for Label { span, message: _ } in &mut diagnostic.labels {
-        span.shift(by);
-    }
-    if let Some(fix) = &mut diagnostic.fix {
-        let Fix {
-            title: _,
-            edits,
-            applicability: _,
-        } = &mut **fix;
-        for Edit { span, text: _ } in edits {
-            span.shift(by);
-        }
-    }
+    diagnostic
+        .spans()
+        .all(|span| region.start <= span.start && span.end <= region.end)
 }

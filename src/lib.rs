@@ -209,14 +209,15 @@ pub(crate) fn compile_source_unless(source: Source, cancel: &Cancel) -> Result<F
     if cancel.is_cancelled() {
         return Err(source);
     }
-    Ok(checked(source, protocol, diags, timings, layout))
+    Ok(checked(source, protocol, diags, timings, layout, None))
 }
 
 /// Compiles a file's new text, reusing what compiling its text before an
 /// edit left ([`FileReport::into_previous`]). The report is the one
 /// [`compile_source`] gives, diagnostic for diagnostic; when the edit is
 /// inside one entry of `types`, `tools`, `triggers` or `handlers`, only
-/// that entry is read and lowered again.
+/// that entry is read and lowered again, and only the types whose checks
+/// read what the edit changed are checked again.
 ///
 /// ```
 /// let before = agentc::compile("p.yaml", "types:\n  A:\n    id: { type: string }\n");
@@ -260,13 +261,21 @@ fn checked(
     protocol: syntax::Protocol,
     mut diags: Diagnostics,
     mut timings: Timings,
-    layout: Option<Box<incremental::Layout>>,
+    mut layout: Option<Box<incremental::Layout>>,
+    edited: Option<check::Edited>,
 ) -> FileReport {
     let started = Instant::now();
     let model = Model::new(protocol);
     timings.lower += started.elapsed();
     let started = Instant::now();
-    check::check(&model, &source, &mut diags);
+    // A compile the next edit may start from keeps what the types' checks
+    // found.
+    let (memo, types_checked) =
+        check::check_again(&model, &source, &mut diags, edited, layout.is_some());
+    if let Some(layout) = &mut layout {
+        layout.checks = memo;
+        layout.types_checked = types_checked;
+    }
     let mut diagnostics = diags.into_vec();
     order(&mut diagnostics);
     timings.check = started.elapsed();

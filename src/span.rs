@@ -31,6 +31,18 @@ impl Span {
         self.start == self.end
     }
 
+    /// The span moved by `by` bytes: where the same text is after an edit
+    /// before it added (or removed) that many.
+    pub(crate) fn shifted(self, by: i64) -> Span {
+        // Spans after an edit stay inside the new text, which is at most
+        // `source::MAX_FILE_BYTES` long.
+        let moved = |at: u32| (i64::from(at) + by).clamp(0, i64::from(u32::MAX)) as u32;
+        Span {
+            start: moved(self.start),
+            end: moved(self.end),
+        }
+    }
+
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
         Span {

@@ -104,6 +104,13 @@ const INSERTS: &[&str] = &[
     "    more: { type: Order, optional: true }\n",
     "\n# a comment\n",
     "\ntypes:\n",
+    "customerInfo",
+    "Created",
+    "kind",
+    "order_id",
+    "lonely_type",
+    "Loop",
+    "\n    kind: { type: string, const: x }",
 ];
 
 #[derive(Clone, Debug)]
@@ -158,12 +165,16 @@ static EDITS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::n
 
 fn check_edits(file: usize, edits: &[Edit]) -> Result<(), TestCaseError> {
     let (name, text) = &fixtures()[file % fixtures().len()];
-    let mut text = text.clone();
-    let mut report = compile_source(Source::new(name.as_str(), text.as_str()));
+    check_edits_of(name, text, edits)
+}
+
+fn check_edits_of(name: &str, text: &str, edits: &[Edit]) -> Result<(), TestCaseError> {
+    let mut text = text.to_string();
+    let mut report = compile_source(Source::new(name, text.as_str()));
     for edit in edits {
         text = apply(&text, edit);
-        let fresh = compile_source(Source::new(name.as_str(), text.as_str()));
-        let source = Source::new(name.as_str(), text.as_str());
+        let fresh = compile_source(Source::new(name, text.as_str()));
+        let source = Source::new(name, text.as_str());
         let (again, reused) = incremental::again(report.into_previous(), source);
         if reused {
             REUSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -182,6 +193,60 @@ fn check_edits(file: usize, edits: &[Edit]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Types whose checks read one another: a union reads its variants, a
+/// rename fixes every use of a name (in types and tools), a name that
+/// breaks the convention is renamed only where no other name would
+/// become the same, an unknown type is matched against every name, and
+/// two types refer to each other in a cycle. An edit inside one type
+/// gives again what the others' checks found before; each result must
+/// still be a compile from nothing's.
+const TYPE_CHECKS: &str = "\
+types:
+  Order:
+    order_id: { type: string }
+    status: { type: string, enum: [Open, closed, open, 3] }
+    customer: { type: customerInfo }
+    lines: { type: \"Line[]\" }
+    note: { type: strng }
+    extra: { type: object }
+  customerInfo:
+    name: { type: string }
+    orders: { type: \"Order[]\" }
+    event: { type: Event, optional: true }
+  Line:
+    sku: { type: string, const: 12 }
+    qty: { type: integer, enum: [1, 2] }
+    raw: { type: array }
+  Event:
+    anyOf: [Created, Cancelled, Created, string]
+    discriminator: kind
+  Created:
+    kind: { type: string, const: created }
+    at: { type: string }
+  Cancelled:
+    kind: { type: string }
+    reason: { type: string }
+  Dup:
+    anyOf: [Created, Line]
+    discriminator: kind
+  NoKey:
+    anyOf: [Created, Cancelled]
+  lonely_type:
+    value: { type: unknown }
+  Tags:
+    type: array
+    items: { type: string, enum: [] }
+  Loop:
+    next: { type: Loop, optional: true }
+tools:
+  find-order:
+    description: Finds an order
+    parameters:
+      id: { type: string }
+      who: { type: customerInfo }
+      other: { type: lonely_type }
+";
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -192,6 +257,65 @@ proptest! {
     ) {
         check_edits(file, &edits)?;
     }
+
+    #[test]
+    fn edits_among_types_that_read_each_other_compile_again_as_from_nothing(
+        edits in proptest::collection::vec(edit(), 1..8),
+    ) {
+        check_edits_of("type-checks.yaml", TYPE_CHECKS, &edits)?;
+    }
+}
+
+/// Typing inside one type checks that type and the types linked to it
+/// again, not every type: the others' diagnostics are given again.
+#[test]
+fn typing_inside_a_type_checks_only_the_types_it_touches() {
+    let base = TYPE_CHECKS;
+    let types = compile_source(Source::new("p.yaml", base))
+        .model
+        .map_or(0, |model| model.protocol.types.len());
+    let mut report = compile_source(Source::new("p.yaml", base));
+    assert_eq!(incremental::types_checked(&report), Some(types));
+    // A property typed into `Line`, which `Order` and `Dup` name.
+    let at = base.find("  Event:\n").expect("type Event") - 1;
+    let typed = "\n    added:\n      type: strin";
+    let (mut reused, mut checked_in_all) = (0, 0);
+    for n in 1..=typed.len() {
+        let text = format!("{}{}{}", &base[..at], &typed[..n], &base[at..]);
+        let fresh = compile_source(Source::new("p.yaml", text.as_str()));
+        let again =
+            incremental::again(report.into_previous(), Source::new("p.yaml", text.as_str()));
+        report = again.0;
+        assert_eq!(
+            said(&report),
+            said(&fresh),
+            "after typing {:?}",
+            &typed[..n]
+        );
+        if again.1 {
+            reused += 1;
+            let checked = incremental::types_checked(&report).expect("kept for the next edit");
+            checked_in_all += checked;
+            // `Line`, the two types that name it, and `customerInfo` and
+            // `lonely_type` once a new name is typed (their names break
+            // the convention, so whether their rename collides is read
+            // again).
+            assert!(
+                checked <= 5,
+                "{checked} of {types} types checked again after typing {:?}",
+                &typed[..n]
+            );
+        }
+    }
+    eprintln!(
+        "{reused} of {} keystrokes reused the compile before, checking {checked_in_all} types in all (of {types} each time)",
+        typed.len()
+    );
+    assert!(
+        reused * 2 >= typed.len(),
+        "{reused} of {} keystrokes reused the compile before",
+        typed.len()
+    );
 }
 
 /// Edits inside one entry are the language server's keystrokes; most of
@@ -360,4 +484,50 @@ fn an_edit_taken_in_place_is_not_cancelled() {
     );
     let fresh = compile_source(Source::new("p.yaml", text.as_str()));
     assert_eq!(said(&again.expect("taken in place")), said(&fresh));
+}
+
+/// Compiles `before`, then `after` from it, and asserts the edit was taken
+/// in place and reads as a compile from nothing of `after`.
+fn edited_in_place_as_from_nothing(before: &str, after: &str) {
+    let report = compile_source(Source::new("p.yaml", before));
+    let (again, reused) = incremental::again(report.into_previous(), Source::new("p.yaml", after));
+    assert!(reused, "the edit was taken in place:\n{after}");
+    let fresh = compile_source(Source::new("p.yaml", after));
+    assert_eq!(said(&again), said(&fresh), "after the edit:\n{after}");
+}
+
+/// Each thing a type's checks read from other types, changed by an edit
+/// inside a type they are not linked to: the checks run again.
+#[test]
+fn an_edit_changes_what_unlinked_types_checks_read() {
+    // A property is not renamed when a union discriminates by its name.
+    let before = "types:\n  Plain:\n    my_kind: { type: string }\n  U:\n    anyOf: [A, B]\n    discriminator: other\n  A:\n    other: { type: string, const: a }\n  B:\n    other: { type: string, const: b }\n";
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("discriminator: other", "discriminator: my_kind"),
+    );
+    // A type is not renamed to a name another type is used by.
+    let before = "types:\n  fooBar:\n    x: { type: string }\n  Other:\n    y: { type: string }\n  User:\n    z: { type: fooBar }\n";
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("y: { type: string }", "y: { type: FooBar }"),
+    );
+    // A reference typed into a type closes a cycle through others.
+    let before = "types:\n  A:\n    x: { type: C }\n  B:\n    y: { type: string }\n  C:\n    z: { type: string }\n";
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("z: { type: string }", "z: { type: A }"),
+    );
+    // A type renamed: every unknown type's suggestion may change.
+    let before = "types:\n  Order:\n    x: { type: Ordr }\n  Item:\n    y: { type: string }\n";
+    edited_in_place_as_from_nothing(before, &before.replace("  Item:", "  Ordx:"));
+    // A variant's discriminator property changed under its union.
+    let before = "types:\n  U:\n    anyOf: [A, B]\n    discriminator: kind\n  A:\n    kind: { type: string, const: a }\n  B:\n    kind: { type: string, const: b }\n";
+    edited_in_place_as_from_nothing(before, &before.replace("const: b", "const: a"));
+    // A use of a badly named type removed: its rename no longer edits there.
+    let before = "types:\n  fooBar:\n    x: { type: string }\n  User:\n    z: { type: fooBar }\n    w: { type: string }\n";
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("z: { type: fooBar }", "z: { type: string }"),
+    );
 }

@@ -6,6 +6,7 @@
 
 mod cycles;
 mod flow;
+mod memo;
 mod naming;
 mod references;
 mod sections;
@@ -13,13 +14,14 @@ mod settings;
 mod types;
 mod unions;
 
+pub(crate) use memo::{Before, Edited, Memo};
 pub use naming::{is_slug, slug_problem};
 pub use sections::agent_format;
 
 use crate::diagnostic::Diagnostics;
 use crate::model::Model;
 use crate::source::Source;
-use crate::syntax::{FieldContext, TypeDefKind};
+use crate::syntax::{FieldContext, TypeDef, TypeDefKind};
 use flow::{check_output, check_sequence};
 use references::{Facts, Scope};
 use sections::{check_declarations, check_format, check_handlers, check_names};
@@ -29,25 +31,42 @@ use types::{check_field, check_response_type};
 /// `source` is the text `model` was lowered from: a fix's edits are
 /// placed in it (its indentation, its line endings).
 pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
+    check_again(model, source, diags, None, false);
+}
+
+/// [`check`], giving again what the checks of the text before an edit
+/// found wherever they read nothing the edit changed (`edited`), and,
+/// when `record`, keeping what the types' checks find for the next edit.
+/// Says how many types were checked (not given again).
+pub(crate) fn check_again(
+    model: &Model,
+    source: &Source,
+    diags: &mut Diagnostics,
+    edited: Option<Edited>,
+    record: bool,
+) -> (Option<Memo>, usize) {
     let protocol = &model.protocol;
     let renaming = naming::Renaming::new(model, source);
-    for def in &protocol.types {
-        naming::check_type_name(&renaming, &def.name, diags);
-        match &def.kind {
-            TypeDefKind::Object(properties) => {
-                naming::check_property_names(&renaming, properties, diags);
-                for property in properties {
-                    check_field(model, source, property, FieldContext::Property, diags);
-                }
+    let reuse = edited.and_then(|edited| memo::Reuse::new(model, edited));
+    let mut recorder = memo::Recorder::new(record);
+    let mut checked = 0;
+    for (index, def) in protocol.types.iter().enumerate() {
+        let mark = diags.len();
+        match reuse.as_ref().and_then(|reuse| reuse.of_type(index)) {
+            Some(kept) => diags.extend(kept),
+            None => {
+                check_type(model, source, &renaming, def, diags);
+                checked += 1;
             }
-            TypeDefKind::Array(field) => {
-                check_field(model, source, field, FieldContext::ArrayType, diags)
-            }
-            TypeDefKind::Union(union) => unions::check_union(model, def, union, diags),
-            TypeDefKind::Invalid => {}
         }
+        recorder.end_type(diags, mark);
     }
-    cycles::check_cycles(model, diags);
+    let mark = diags.len();
+    match reuse.as_ref().and_then(memo::Reuse::cycles) {
+        Some(kept) => diags.extend(kept),
+        None => cycles::check_cycles(model, diags),
+    }
+    recorder.end_cycles(diags, mark);
 
     let sections = [
         (&protocol.input, FieldContext::Input),
@@ -75,6 +94,32 @@ pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
         }
     }
     check_protocol(model, &renaming, diags);
+    (recorder.finish(), checked)
+}
+
+/// The checks of one type: its name, its properties' names and fields, or
+/// its union.
+fn check_type(
+    model: &Model,
+    source: &Source,
+    renaming: &naming::Renaming,
+    def: &TypeDef,
+    diags: &mut Diagnostics,
+) {
+    naming::check_type_name(renaming, &def.name, diags);
+    match &def.kind {
+        TypeDefKind::Object(properties) => {
+            naming::check_property_names(renaming, properties, diags);
+            for property in properties {
+                check_field(model, source, property, FieldContext::Property, diags);
+            }
+        }
+        TypeDefKind::Array(field) => {
+            check_field(model, source, field, FieldContext::ArrayType, diags)
+        }
+        TypeDefKind::Union(union) => unions::check_union(model, def, union, diags),
+        TypeDefKind::Invalid => {}
+    }
 }
 
 /// The rules of the protocol around the types: its sections, names,

@@ -348,6 +348,12 @@ impl<'a> Renaming<'a> {
     }
 }
 
+/// Whether a type's name is one [`check_type_name`] accepts, whatever the
+/// rest of the protocol holds.
+pub(super) fn follows_type_name_convention(name: &str) -> bool {
+    (TYPE_NAME.accepts)(name)
+}
+
 pub fn check_type_name(renaming: &Renaming, name: &Name, diags: &mut Diagnostics) {
     diags.extend(renaming.symbol(&TYPE_NAME, SymbolKind::Type, name));
 }

@@ -206,6 +206,39 @@ pub struct ContractChange {
 }
 
 impl Diagnostic {
+    /// Every place in its file the diagnostic names: where it is, its
+    /// labels and its fix's edits.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = Span> + '_ {
+        let edits = self.fix.iter().flat_map(|fix| &fix.edits);
+        std::iter::once(self.span)
+            .chain(self.labels.iter().map(|label| label.span))
+            .chain(edits.map(|edit| edit.span))
+    }
+
+    /// Moves by `by` bytes every place it names that starts at or after
+    /// `at`: the text there moved so far with an edit before it.
+    pub(crate) fn move_after(&mut self, at: u32, by: i64) {
+        let place = |span: &mut Span| {
+            if span.start >= at {
+                *span = span.shifted(by);
+            }
+        };
+        place(&mut self.span);
+        for Label { span, message: _ } in &mut self.labels {
+            place(span);
+        }
+        if let Some(fix) = &mut self.fix {
+            let Fix {
+                title: _,
+                edits,
+                applicability: _,
+            } = &mut **fix;
+            for Edit { span, text: _ } in edits {
+                place(span);
+            }
+        }
+    }
+
     /// A diagnostic at the code's registered severity.
     pub fn new(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {

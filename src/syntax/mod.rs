@@ -14,8 +14,6 @@ mod shift;
 mod types;
 mod values;
 
-pub(crate) use shift::Shift;
-
 pub use crate::grammar::{Builtin, is_variable_name};
 pub use blocks::*;
 pub use sections::*;

@@ -16,10 +16,7 @@ pub(crate) trait Shift {
 
 impl Shift for Span {
     fn shift(&mut self, by: i64) {
-        // Spans after an edit stay inside the new text, which is at most
-        // `source::MAX_FILE_BYTES` long.
-        self.start = (i64::from(self.start) + by).clamp(0, i64::from(u32::MAX)) as u32;
-        self.end = (i64::from(self.end) + by).clamp(0, i64::from(u32::MAX)) as u32;
+        *self = self.shifted(by);
     }
 }
 
