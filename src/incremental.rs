@@ -23,9 +23,9 @@
 //! listed entry, or more than [`MAX_KEPT`] diagnostics of reading.
 
 use crate::cancel::Cancel;
-use crate::check;
 use crate::clock::Instant;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::model;
 use crate::source::Source;
 use crate::syntax::{Listed, Protocol};
 use crate::yaml::{self, Node, NodeKind, ScalarStyle};
@@ -43,7 +43,7 @@ pub(crate) struct Layout {
     /// The diagnostics of reading and lowering, in the order found.
     syntax: Vec<Diagnostic>,
     /// What the types' checks found, when it was few enough to keep.
-    pub(crate) checks: Option<check::Memo>,
+    pub(crate) checks: Option<crate::check::Memo>,
     /// How many types' checks ran (were not given again).
     pub(crate) types_checked: usize,
 }
@@ -65,6 +65,8 @@ struct Section {
 pub struct Previous {
     source: Source,
     protocol: Protocol,
+    /// The model's names and type graph.
+    model: model::Earlier,
     layout: Box<Layout>,
 }
 
@@ -75,11 +77,15 @@ impl FileReport {
     /// a problem in its YAML).
     pub fn into_previous(self) -> Option<Previous> {
         match (self.layout, self.model) {
-            (Some(layout), Some(model)) => Some(Previous {
-                layout,
-                protocol: model.protocol,
-                source: self.source,
-            }),
+            (Some(layout), Some(model)) => {
+                let (protocol, model) = model.into_parts();
+                Some(Previous {
+                    layout,
+                    protocol,
+                    model,
+                    source: self.source,
+                })
+            }
             _ => self.earlier.map(|earlier| *earlier),
         }
     }
@@ -454,15 +460,20 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
     let Previous {
         source: old,
         mut protocol,
+        model: earlier,
         mut layout,
     } = previous;
     // What follows moves; then the entry is lowered again in its place.
     let at = plan.next as u32;
     let delta = plan.change.delta;
     let before = match listed {
-        Listed::Types => protocol.types.get(plan.index).map(check::Before::of),
+        Listed::Types => protocol.types.get(plan.index).map(model::TypeBefore::of),
         Listed::Tools | Listed::Triggers | Listed::Handlers => None,
     };
+    let same_key = listed
+        .names(&protocol)
+        .get(plan.index)
+        .is_some_and(|name| name.text == entry.key.text.as_ref());
     protocol.shift_from(at, delta);
     let lowered = listed.relower(&mut protocol, plan.index, entry, &mut diags);
     let region = Span::new(plan.first, plan.new_next);
@@ -510,14 +521,14 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
     let mut diags = Diagnostics::default();
     diags.extend(syntax.iter().cloned());
     layout.syntax = syntax;
-    let edited = layout.checks.take().map(|memo| check::Edited {
-        memo,
+    let edit = model::Edit {
         section: listed,
         index: plan.index,
         before,
+        same_key,
         region: Span::new(plan.first, plan.next),
         delta,
-    });
+    };
     let timings = crate::Timings {
         parse: started.elapsed(),
         ..crate::Timings::default()
@@ -528,7 +539,7 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
         diags,
         timings,
         Some(layout),
-        edited,
+        Some((earlier, edit)),
     ))
 }
 

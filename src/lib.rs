@@ -262,16 +262,25 @@ fn checked(
     mut diags: Diagnostics,
     mut timings: Timings,
     mut layout: Option<Box<incremental::Layout>>,
-    edited: Option<check::Edited>,
+    again: Option<(model::Earlier, model::Edit)>,
 ) -> FileReport {
     let started = Instant::now();
-    let model = Model::new(protocol);
+    let (model, edit) = match again {
+        Some((earlier, edit)) => (Model::again(protocol, earlier, &edit), Some(edit)),
+        None => (Model::new(protocol), None),
+    };
     timings.lower += started.elapsed();
     let started = Instant::now();
     // A compile the next edit may start from keeps what the types' checks
     // found.
-    let (memo, types_checked) =
-        check::check_again(&model, &source, &mut diags, edited, layout.is_some());
+    let memo = layout.as_mut().and_then(|layout| layout.checks.take());
+    let (memo, types_checked) = check::check_again(
+        &model,
+        &source,
+        &mut diags,
+        memo.zip(edit.as_ref()),
+        layout.is_some(),
+    );
     if let Some(layout) = &mut layout {
         layout.checks = memo;
         layout.types_checked = types_checked;

@@ -489,17 +489,27 @@ fn an_edit_taken_in_place_is_not_cancelled() {
 /// Compiles `before`, then `after` from it, and asserts the edit was taken
 /// in place and reads as a compile from nothing of `after`.
 fn edited_in_place_as_from_nothing(before: &str, after: &str) {
-    let report = compile_source(Source::new("p.yaml", before));
-    let (again, reused) = incremental::again(report.into_previous(), Source::new("p.yaml", after));
-    assert!(reused, "the edit was taken in place:\n{after}");
-    let fresh = compile_source(Source::new("p.yaml", after));
-    assert_eq!(said(&again), said(&fresh), "after the edit:\n{after}");
+    edits_in_place_as_from_nothing(&[before, after]);
 }
 
-/// Each thing a type's checks read from other types, changed by an edit
-/// inside a type they are not linked to: the checks run again.
+/// Compiles each text from the compile of the one before it.
+fn edits_in_place_as_from_nothing(texts: &[&str]) {
+    let mut report = compile_source(Source::new("p.yaml", texts[0]));
+    for text in &texts[1..] {
+        let (again, reused) =
+            incremental::again(report.into_previous(), Source::new("p.yaml", *text));
+        assert!(reused, "the edit was taken in place:\n{text}");
+        let fresh = compile_source(Source::new("p.yaml", *text));
+        assert_eq!(said(&again), said(&fresh), "after the edit:\n{text}");
+        report = again;
+    }
+}
+
+/// Each thing a type's checks or the model read from other types and
+/// entries, changed by an edit inside an entry they are not linked to: it
+/// is read again.
 #[test]
-fn an_edit_changes_what_unlinked_types_checks_read() {
+fn what_an_edit_changes_is_read_again() {
     // A property is not renamed when a union discriminates by its name.
     let before = "types:\n  Plain:\n    my_kind: { type: string }\n  U:\n    anyOf: [A, B]\n    discriminator: other\n  A:\n    other: { type: string, const: a }\n  B:\n    other: { type: string, const: b }\n";
     edited_in_place_as_from_nothing(
@@ -525,6 +535,12 @@ fn an_edit_changes_what_unlinked_types_checks_read() {
     let before = "types:\n  U:\n    anyOf: [A, B]\n    discriminator: kind\n  A:\n    kind: { type: string, const: a }\n  B:\n    kind: { type: string, const: b }\n";
     edited_in_place_as_from_nothing(before, &before.replace("const: b", "const: a"));
     // A use of a badly named type removed: its rename no longer edits there.
+    // The type graph kept from edit to edit: a tool edited before the
+    // types moves their references, which a later edit's cycle reads.
+    let first = "tools:\n  t:\n    description: x\n    parameters:\n      a: { type: string }\ntypes:\n  A:\n    b: { type: B }\n  B:\n    a: { type: A }\n";
+    let second = first.replace("description: x", "description: xyz");
+    let third = second.replace("b: { type: B }", "b: { type: B, description: d }");
+    edits_in_place_as_from_nothing(&[first, &second, &third]);
     let before = "types:\n  fooBar:\n    x: { type: string }\n  User:\n    z: { type: fooBar }\n    w: { type: string }\n";
     edited_in_place_as_from_nothing(
         before,

@@ -26,9 +26,9 @@
 
 use super::naming;
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::model::{Model, references};
+use crate::model::{Edit, Model};
 use crate::span::Span;
-use crate::syntax::{Listed, Text, TypeDef, TypeDefKind};
+use crate::syntax::Listed;
 use petgraph::graph::NodeIndex;
 
 /// At most this many diagnostics of the types are kept; a protocol whose
@@ -45,51 +45,6 @@ pub(crate) struct Memo {
     cycles: Vec<Diagnostic>,
 }
 
-/// What an edited type was before the edit, as far as the checks of the
-/// other types read it.
-#[derive(Clone, Debug)]
-pub(crate) struct Before {
-    name: Text,
-    /// The type names it used, in order.
-    names: Vec<Text>,
-    discriminator: Option<Text>,
-}
-
-impl Before {
-    pub(crate) fn of(def: &TypeDef) -> Before {
-        Before {
-            name: def.name.text.clone(),
-            names: references(def)
-                .into_iter()
-                .map(|(name, _)| Text::from(name))
-                .collect(),
-            discriminator: discriminator(def).map(Text::from),
-        }
-    }
-}
-
-fn discriminator(def: &TypeDef) -> Option<&str> {
-    match &def.kind {
-        TypeDefKind::Union(union) => union.discriminator.as_ref().map(|d| d.text.as_str()),
-        _ => None,
-    }
-}
-
-/// An edit inside one entry of a listed section, and the checks of the
-/// text before it.
-#[derive(Debug)]
-pub(crate) struct Edited {
-    pub(crate) memo: Memo,
-    pub(crate) section: Listed,
-    pub(crate) index: usize,
-    /// The edited type before the edit, when the entry is a type.
-    pub(crate) before: Option<Before>,
-    /// The edited entry's lines in the text before the edit.
-    pub(crate) region: Span,
-    /// How far the text after them moved.
-    pub(crate) delta: i64,
-}
-
 /// Which kept diagnostics a check gives again.
 pub(super) struct Reuse {
     memo: Memo,
@@ -101,37 +56,33 @@ pub(super) struct Reuse {
 }
 
 impl Reuse {
-    /// What may be reused after `edited`, in the protocol `model` holds
-    /// now; `None` when nothing may.
-    pub(super) fn new(model: &Model, edited: Edited) -> Option<Reuse> {
+    /// What may be reused of `memo`, the checks of the text before `edit`,
+    /// in the protocol `model` holds now; `None` when nothing may.
+    pub(super) fn new(model: &Model, memo: Memo, edit: &Edit) -> Option<Reuse> {
         let types = &model.protocol.types;
-        if edited.memo.ends.len() != types.len() {
+        if memo.ends.len() != types.len() {
             return None;
         }
         let mut again = vec![false; types.len()];
         // Whether the entry names other types than before, and whether
         // the type graph may have changed.
-        let (names_changed, graph_changed) = match (edited.section, &edited.before) {
+        let (names_changed, graph_changed) = match (edit.section, &edit.before) {
             (Listed::Types, Some(before)) => {
-                let def = types.get(edited.index)?;
-                if def.name.text != before.name
-                    || discriminator(def) != before.discriminator.as_deref()
-                {
+                let def = types.get(edit.index)?;
+                if !edit.same_key || !before.same_discriminator(def) {
                     return None;
                 }
-                again[edited.index] = true;
-                let node = NodeIndex::new(edited.index);
+                again[edit.index] = true;
+                let node = NodeIndex::new(edit.index);
                 for linked in model.graph.neighbors_undirected(node) {
                     again[linked.index()] = true;
                 }
-                for name in &before.names {
+                for name in before.references() {
                     if let Some(id) = model.lookup(name) {
                         again[id.index()] = true;
                     }
                 }
-                let now = references(def);
-                let changed = now.len() != before.names.len()
-                    || now.iter().zip(&before.names).any(|((a, _), b)| a != b);
+                let changed = !before.same_references(def);
                 (changed, changed)
             }
             (Listed::Types, None) => return None,
@@ -145,14 +96,14 @@ impl Reuse {
                 *flag |= !naming::follows_type_name_convention(&def.name.text);
             }
         }
-        let region = edited.region;
-        let cycles = !graph_changed && !edited.memo.cycles.iter().any(|d| touches(d, region));
+        let region = edit.region;
+        let cycles = !graph_changed && !memo.cycles.iter().any(|d| touches(d, region));
         Some(Reuse {
-            memo: edited.memo,
+            memo,
             again,
             cycles,
             region,
-            delta: edited.delta,
+            delta: edit.delta,
         })
     }
 

@@ -14,12 +14,12 @@ mod settings;
 mod types;
 mod unions;
 
-pub(crate) use memo::{Before, Edited, Memo};
+pub(crate) use memo::Memo;
 pub use naming::{is_slug, slug_problem};
 pub use sections::agent_format;
 
 use crate::diagnostic::Diagnostics;
-use crate::model::Model;
+use crate::model::{Edit, Model};
 use crate::source::Source;
 use crate::syntax::{FieldContext, TypeDef, TypeDefKind};
 use flow::{check_output, check_sequence};
@@ -35,19 +35,19 @@ pub fn check(model: &Model, source: &Source, diags: &mut Diagnostics) {
 }
 
 /// [`check`], giving again what the checks of the text before an edit
-/// found wherever they read nothing the edit changed (`edited`), and,
-/// when `record`, keeping what the types' checks find for the next edit.
-/// Says how many types were checked (not given again).
+/// found (`memo`) wherever they read nothing the edit changed, and, when
+/// `record`, keeping what the types' checks find for the next edit. Says
+/// how many types were checked (not given again).
 pub(crate) fn check_again(
     model: &Model,
     source: &Source,
     diags: &mut Diagnostics,
-    edited: Option<Edited>,
+    edited: Option<(Memo, &Edit)>,
     record: bool,
 ) -> (Option<Memo>, usize) {
     let protocol = &model.protocol;
     let renaming = naming::Renaming::new(model, source);
-    let reuse = edited.and_then(|edited| memo::Reuse::new(model, edited));
+    let reuse = edited.and_then(|(memo, edit)| memo::Reuse::new(model, memo, edit));
     let mut recorder = memo::Recorder::new(record);
     let mut checked = 0;
     for (index, def) in protocol.types.iter().enumerate() {

@@ -8,8 +8,8 @@ pub mod resolve;
 
 use crate::span::Span;
 use crate::syntax::{
-    Field, McpServer, Protocol, Skill, Tool, Trigger, TypeDef, TypeDefKind, TypeExpr, TypeExprKind,
-    WorkerDecl,
+    Field, Listed, McpServer, Protocol, Skill, Text, Tool, Trigger, TypeDef, TypeDefKind, TypeExpr,
+    TypeExprKind, WorkerDecl,
 };
 use petgraph::graph::{DiGraph, NodeIndex};
 use resolve::{Names, Resolution};
@@ -56,16 +56,52 @@ pub struct Model {
 impl Model {
     pub fn new(protocol: Protocol) -> Model {
         let names = Arc::new(Names::new(&protocol));
-        let mut graph = DiGraph::with_capacity(protocol.types.len(), protocol.types.len());
-        for i in 0..protocol.types.len() {
-            graph.add_node(TypeId(i as u32));
+        let graph = type_graph(&protocol, &names);
+        Model {
+            protocol,
+            names,
+            resolution: OnceLock::new(),
+            graph,
         }
-        for (i, def) in protocol.types.iter().enumerate() {
-            for (name, span) in references(def) {
-                if let Some(target) = names.type_id(name) {
-                    graph.add_edge(NodeIndex::new(i), NodeIndex::new(target.index()), span);
+    }
+
+    /// The protocol, and what the model after an edit may reuse.
+    pub(crate) fn into_parts(self) -> (Protocol, Earlier) {
+        let earlier = Earlier {
+            names: self.names,
+            graph: self.graph,
+        };
+        (self.protocol, earlier)
+    }
+
+    /// The model of `protocol`, which `edit` made from the protocol
+    /// `earlier` was built for: the same as [`Model::new`]'s, reusing the
+    /// names when no declaration's name changed, and the type graph, its
+    /// references moved, when the edited entry names the same types.
+    pub(crate) fn again(protocol: Protocol, earlier: Earlier, edit: &Edit) -> Model {
+        let Earlier { names, mut graph } = earlier;
+        // The names are read from every section's keys, and from what a
+        // trigger's inputs and a handler's blocks name.
+        let same_names = edit.same_key && matches!(edit.section, Listed::Types | Listed::Tools);
+        if !same_names || graph.node_count() != protocol.types.len() {
+            return Model::new(protocol);
+        }
+        let kept = match (edit.section, &edit.before) {
+            (Listed::Types, Some(before)) => protocol
+                .types
+                .get(edit.index)
+                .filter(|def| before.same_references(def))
+                .is_some_and(|def| move_references(&mut graph, edit, def, &names)),
+            (Listed::Types, None) => false,
+            (Listed::Tools | Listed::Triggers | Listed::Handlers, _) => {
+                for span in graph.edge_weights_mut() {
+                    move_after(span, edit);
                 }
+                true
             }
+        };
+        if !kept {
+            graph = type_graph(&protocol, &names);
         }
         Model {
             protocol,
@@ -149,6 +185,133 @@ impl Model {
 
     pub fn type_names(&self) -> impl Iterator<Item = &str> {
         self.protocol.types.iter().map(|def| def.name.text.as_str())
+    }
+}
+
+/// Node `i` is type `i`; an edge for each reference that resolves, in
+/// declaration order, then in source order.
+fn type_graph(protocol: &Protocol, names: &Names) -> DiGraph<TypeId, Span> {
+    let mut graph = DiGraph::with_capacity(protocol.types.len(), protocol.types.len());
+    for i in 0..protocol.types.len() {
+        graph.add_node(TypeId(i as u32));
+    }
+    for (i, def) in protocol.types.iter().enumerate() {
+        for (name, span) in references(def) {
+            if let Some(target) = names.type_id(name) {
+                graph.add_edge(NodeIndex::new(i), NodeIndex::new(target.index()), span);
+            }
+        }
+    }
+    graph
+}
+
+/// What a model leaves for the model after an edit ([`Model::again`]).
+#[derive(Debug)]
+pub(crate) struct Earlier {
+    names: Arc<Names>,
+    graph: DiGraph<TypeId, Span>,
+}
+
+/// An edit inside one entry of a listed section (`crate::incremental`),
+/// as the model and the checks after it read it.
+#[derive(Debug)]
+pub(crate) struct Edit {
+    pub(crate) section: Listed,
+    /// The entry's index in its section.
+    pub(crate) index: usize,
+    /// The edited type before the edit, when the entry is a type.
+    pub(crate) before: Option<TypeBefore>,
+    /// Whether the entry's key is the one it had.
+    pub(crate) same_key: bool,
+    /// The edited entry's lines in the text before the edit.
+    pub(crate) region: Span,
+    /// How far the text after them moved.
+    pub(crate) delta: i64,
+}
+
+/// Moves a place in the text before the edit to the text after it, when
+/// it is past the edited lines.
+fn move_after(span: &mut Span, edit: &Edit) {
+    if span.start >= edit.region.end {
+        *span = span.shifted(edit.delta);
+    }
+}
+
+/// Moves the references in `graph` past the edit, and gives the edited
+/// type's the places they have now (the same types, in the same order);
+/// false when they do not match.
+fn move_references(
+    graph: &mut DiGraph<TypeId, Span>,
+    edit: &Edit,
+    def: &TypeDef,
+    names: &Names,
+) -> bool {
+    let mut now = references(def)
+        .into_iter()
+        .filter(|(name, _)| names.type_id(name).is_some())
+        .map(|(_, span)| span);
+    let edited = NodeIndex::new(edit.index);
+    let edges: Vec<_> = graph.edge_indices().collect();
+    for e in edges {
+        let from_edited = graph
+            .edge_endpoints(e)
+            .is_some_and(|(from, _)| from == edited);
+        let Some(span) = graph.edge_weight_mut(e) else {
+            return false;
+        };
+        if from_edited {
+            match now.next() {
+                Some(new) => *span = new,
+                None => return false,
+            }
+        } else {
+            move_after(span, edit);
+        }
+    }
+    now.next().is_none()
+}
+
+/// What an edited type was before the edit, as far as the model and the
+/// checks of the other types read it.
+#[derive(Clone, Debug)]
+pub(crate) struct TypeBefore {
+    /// The type names it used, in order.
+    references: Vec<Text>,
+    discriminator: Option<Text>,
+}
+
+impl TypeBefore {
+    pub(crate) fn of(def: &TypeDef) -> TypeBefore {
+        TypeBefore {
+            references: references(def)
+                .into_iter()
+                .map(|(name, _)| Text::from(name))
+                .collect(),
+            discriminator: discriminator(def).map(Text::from),
+        }
+    }
+
+    /// Whether `def` uses the same type names in the same order.
+    pub(crate) fn same_references(&self, def: &TypeDef) -> bool {
+        let now = references(def);
+        now.len() == self.references.len()
+            && now.iter().zip(&self.references).all(|((a, _), b)| a == b)
+    }
+
+    pub(crate) fn same_discriminator(&self, def: &TypeDef) -> bool {
+        discriminator(def) == self.discriminator.as_deref()
+    }
+
+    /// The type names it used.
+    pub(crate) fn references(&self) -> impl Iterator<Item = &str> {
+        self.references.iter().map(Text::as_str)
+    }
+}
+
+fn discriminator(def: &TypeDef) -> Option<&str> {
+    match &def.kind {
+        TypeDefKind::Union(union) => union.discriminator.as_ref().map(|d| d.text.as_str()),
+        _ => None,
     }
 }
 
