@@ -45,29 +45,32 @@ fn prompt_name_case(name: &str, suggestion: &str, span: Span) -> Diagnostic {
     ))
 }
 
+// The conventions are ASCII: each is told byte by byte (a byte of a
+// character past ASCII fails every test, as the character would).
+
 fn is_pascal_case(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric())
+    name.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && name.bytes().all(|c| c.is_ascii_alphanumeric())
 }
 
 fn is_camel_case(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric())
+    name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+        && name.bytes().all(|c| c.is_ascii_alphanumeric())
 }
 
 fn is_snake_case(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_lowercase())
+    name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
         && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// Codes such as `USD` or `EUR` (the spec's own example uses them).
 fn is_upper_code(name: &str) -> bool {
-    name.starts_with(|c: char| c.is_ascii_uppercase())
+    name.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
         && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
 /// One naming convention: what it accepts, how to convert a name to it,
@@ -112,13 +115,15 @@ const ENUM_VALUE: Convention = Convention {
 /// `lowercase-with-dashes`: tools, triggers, skills, servers, workers,
 /// references, slugs.
 pub fn is_slug(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
+    // Parts of lowercase letters and digits joined by single dashes: no
+    // dash first, last or twice in a row.
+    let bytes = name.as_bytes();
+    bytes.first().is_some_and(|&c| c != b'-')
+        && bytes.last().is_some_and(|&c| c != b'-')
+        && !bytes.windows(2).any(|pair| pair == b"--")
+        && bytes
+            .iter()
+            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
 }
 
 const SLUG: Convention = Convention {
@@ -510,5 +515,38 @@ mod tests {
             is_camel_case("firstName") && is_camel_case("type") && !is_camel_case("first_name")
         );
         assert!(is_snake_case("in_stock") && is_upper_code("USD") && !is_snake_case("In Stock"));
+    }
+
+    proptest::proptest! {
+        /// Read byte by byte, the conventions say what they said read
+        /// character by character (and split at dashes, for slugs).
+        #[test]
+        fn the_conventions_read_bytes_as_characters(name in "[a0-]{0,8}|[aZ0_ é-]{0,8}") {
+            let parts = !name.is_empty()
+                && name.split('-').all(|part| {
+                    !part.is_empty() && part.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                });
+            proptest::prop_assert_eq!(is_slug(&name), parts);
+            let first = |test: fn(&char) -> bool| name.chars().next().as_ref().is_some_and(test);
+            let all = |test: fn(char) -> bool| name.chars().all(test);
+            proptest::prop_assert_eq!(
+                is_pascal_case(&name),
+                first(char::is_ascii_uppercase) && all(|c| c.is_ascii_alphanumeric())
+            );
+            proptest::prop_assert_eq!(
+                is_camel_case(&name),
+                first(char::is_ascii_lowercase) && all(|c| c.is_ascii_alphanumeric())
+            );
+            proptest::prop_assert_eq!(
+                is_snake_case(&name),
+                first(char::is_ascii_lowercase)
+                    && all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            );
+            proptest::prop_assert_eq!(
+                is_upper_code(&name),
+                first(char::is_ascii_uppercase)
+                    && all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            );
+        }
     }
 }
