@@ -470,12 +470,15 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
         Listed::Types => protocol.types.get(plan.index).map(model::TypeBefore::of),
         Listed::Tools | Listed::Triggers | Listed::Handlers => None,
     };
-    let same_key = listed
-        .names(&protocol)
-        .get(plan.index)
-        .is_some_and(|name| name.text == entry.key.text.as_ref());
+    let read_before: Option<Vec<crate::syntax::Text>> =
+        model::resolve::read_of(&protocol, listed, plan.index)
+            .map(|read| read.into_iter().map(crate::syntax::Text::from).collect());
     protocol.shift_from(at, delta);
     let lowered = listed.relower(&mut protocol, plan.index, entry, &mut diags);
+    let same_names = read_before.is_some_and(|before| {
+        model::resolve::read_of(&protocol, listed, plan.index)
+            .is_some_and(|now| now.iter().eq(before.iter()))
+    });
     let region = Span::new(plan.first, plan.new_next);
     if !lowered || diags.is_full() || diags.recorded().iter().any(|d| !inside(d, region)) {
         drop(parsed);
@@ -525,7 +528,7 @@ fn recompile(previous: Previous, source: Source) -> Result<FileReport, Fallback>
         section: listed,
         index: plan.index,
         before,
-        same_key,
+        same_names,
         region: Span::new(plan.first, plan.next),
         delta,
     };

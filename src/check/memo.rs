@@ -69,7 +69,7 @@ impl Reuse {
         let (names_changed, graph_changed) = match (edit.section, &edit.before) {
             (Listed::Types, Some(before)) => {
                 let def = types.get(edit.index)?;
-                if !edit.same_key || !before.same_discriminator(def) {
+                if !edit.same_names || !before.same_discriminator(def) {
                     return None;
                 }
                 again[edit.index] = true;

@@ -76,14 +76,11 @@ impl Model {
 
     /// The model of `protocol`, which `edit` made from the protocol
     /// `earlier` was built for: the same as [`Model::new`]'s, reusing the
-    /// names when no declaration's name changed, and the type graph, its
+    /// names when they read the same of the edited entry, and the type graph, its
     /// references moved, when the edited entry names the same types.
     pub(crate) fn again(protocol: Protocol, earlier: Earlier, edit: &Edit) -> Model {
         let Earlier { names, mut graph } = earlier;
-        // The names are read from every section's keys, and from what a
-        // trigger's inputs and a handler's blocks name.
-        let same_names = edit.same_key && matches!(edit.section, Listed::Types | Listed::Tools);
-        if !same_names || graph.node_count() != protocol.types.len() {
+        if !edit.same_names || graph.node_count() != protocol.types.len() {
             return Model::new(protocol);
         }
         let kept = match (edit.section, &edit.before) {
@@ -221,8 +218,10 @@ pub(crate) struct Edit {
     pub(crate) index: usize,
     /// The edited type before the edit, when the entry is a type.
     pub(crate) before: Option<TypeBefore>,
-    /// Whether the entry's key is the one it had.
-    pub(crate) same_key: bool,
+    /// Whether what the names read of the entry ([`resolve::read_of`]:
+    /// its key, a trigger's inputs, the threads a handler starts) is what
+    /// they read before.
+    pub(crate) same_names: bool,
     /// The edited entry's lines in the text before the edit.
     pub(crate) region: Span,
     /// How far the text after them moved.

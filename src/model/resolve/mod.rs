@@ -25,6 +25,7 @@ mod occurrences;
 
 pub use index::{Index, unquoted};
 pub use names::Names;
+pub(crate) use names::read_of;
 pub use occurrences::Resolution;
 
 use super::{TypeId, VariableOrigin};

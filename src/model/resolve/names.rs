@@ -5,7 +5,7 @@
 use super::{MAIN_THREAD, Target};
 use crate::diagnostic::nearest;
 use crate::model::{TypeId, VariableOrigin};
-use crate::syntax::{BlockKind, Name, Protocol, Text};
+use crate::syntax::{Block, BlockKind, Listed, Name, Protocol, Text};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// The protocol's declarations by name, first declaration wins. Lookups
@@ -76,6 +76,41 @@ impl Declarations {
     }
 }
 
+/// The thread a `start-thread` block starts.
+fn started_thread(block: &Block) -> Option<&Name> {
+    block
+        .thread
+        .as_ref()
+        .filter(|_| block.kind == Some(BlockKind::StartThread))
+}
+
+/// What [`Names::new`] reads of entry `index` of a listed section: its
+/// key, and a trigger's input names or the threads a handler's blocks
+/// start. Alike before and after an edit inside the entry, the names are
+/// the same (`Model::again`).
+pub(crate) fn read_of(protocol: &Protocol, section: Listed, index: usize) -> Option<Vec<&str>> {
+    let read = match section {
+        Listed::Types => vec![protocol.types.get(index)?.name.text.as_str()],
+        Listed::Tools => vec![protocol.tools.get(index)?.name.text.as_str()],
+        Listed::Triggers => {
+            let trigger = protocol.triggers.get(index)?;
+            let inputs = trigger.input.iter().map(|field| field.name.text.as_str());
+            std::iter::once(trigger.name.text.as_str())
+                .chain(inputs)
+                .collect()
+        }
+        Listed::Handlers => {
+            let handler = protocol.handlers.get(index)?;
+            let threads = handler.blocks.iter().filter_map(started_thread);
+            std::iter::once(&handler.trigger)
+                .chain(threads)
+                .map(|name| name.text.as_str())
+                .collect()
+        }
+    };
+    Some(read)
+}
+
 /// The protocol's declarations by name and the scopes names are read in:
 /// what every lookup reads. Built with the model, from the declarations
 /// alone, so a check pays nothing per use of a name.
@@ -109,11 +144,8 @@ impl Names {
             .collect();
         let mut started = Vec::new();
         let mut started_names = HashSet::new();
-        for block in protocol.blocks() {
-            if block.kind == Some(BlockKind::StartThread)
-                && let Some(thread) = &block.thread
-                && started_names.insert(thread.text.clone())
-            {
+        for thread in protocol.blocks().filter_map(started_thread) {
+            if started_names.insert(thread.text.clone()) {
                 started.push(thread.text.clone());
             }
         }
