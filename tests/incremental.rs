@@ -543,8 +543,14 @@ fn what_an_edit_changes_is_read_again() {
     edits_in_place_as_from_nothing(&[first, &second, &third]);
     // The names read a trigger's inputs and the threads handlers start.
     let before = "triggers:\n  ask:\n    input:\n      QUESTION: { type: string }\n  done: {}\nhandlers:\n  ask:\n    Add:\n      block: add-message\n      role: user\n      prompt: ask\n      input: [QUESTION]\n  done:\n    Start:\n      block: start-thread\n      thread: summary\n    Reply:\n      block: next-message\n      thread: summary\n";
-    edited_in_place_as_from_nothing(before, &before.replace("      QUESTION: {", "      ASKED: {"));
-    edited_in_place_as_from_nothing(before, &before.replace("thread: summary\n    Reply", "thread: digest\n    Reply"));
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("      QUESTION: {", "      ASKED: {"),
+    );
+    edited_in_place_as_from_nothing(
+        before,
+        &before.replace("thread: summary\n    Reply", "thread: digest\n    Reply"),
+    );
     let before = "types:\n  fooBar:\n    x: { type: string }\n  User:\n    z: { type: fooBar }\n    w: { type: string }\n";
     edited_in_place_as_from_nothing(
         before,
