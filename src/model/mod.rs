@@ -76,8 +76,9 @@ impl Model {
 
     /// The model of `protocol`, which `edit` made from the protocol
     /// `earlier` was built for: the same as [`Model::new`]'s, reusing the
-    /// names when they read the same of the edited entry, and the type graph, its
-    /// references moved, when the edited entry names the same types.
+    /// names when they read the same of the edited entry, and the type
+    /// graph, its references moved, when the edited entry names the same
+    /// types.
     pub(crate) fn again(protocol: Protocol, earlier: Earlier, edit: &Edit) -> Model {
         let Earlier { names, mut graph } = earlier;
         if !edit.same_names || graph.node_count() != protocol.types.len() {
