@@ -1,12 +1,14 @@
 //! Types into a protocol held by the language server, for profiling one
 //! keystroke: opens a synthetic protocol of N types (default 10,000) in
 //! `agentc lsp` over in-memory channels, then sends K one-character edits
-//! (default 100) inside its first type, each waited for until its
+//! (default 100) inside its first type (or, given `handler`, inside the
+//! block name of the handler in the middle), each waited for until its
 //! diagnostics are published:
 //!
 //! ```text
 //! cargo build --release --example keystrokes
 //! valgrind --tool=callgrind target/release/examples/keystrokes 10000 100
+//! valgrind --tool=callgrind target/release/examples/keystrokes 10000 100 handler
 //! ```
 
 #[path = "../benches/synthetic/mod.rs"]
@@ -26,7 +28,21 @@ fn main() -> ExitCode {
         .collect();
     let types = args.first().copied().unwrap_or(10_000);
     let keys = args.get(1).copied().unwrap_or(100);
+    let in_handler = std::env::args().any(|a| a == "handler");
     let text = synthetic::protocol(types);
+    // The `I` of the first type's first description, or the `m` of the
+    // middle handler's "Add message" (a block's name).
+    let (line, character, letters) = match in_handler {
+        false => (2, 37, ["i", "I"]),
+        true => {
+            let middle = format!("  run-{}:\n    Add message:", types / 2 / 10 * 10);
+            let Some(at) = text.find(&middle) else {
+                eprintln!("no handler in the middle of {types} types");
+                return ExitCode::FAILURE;
+            };
+            (text[..at].matches('\n').count() + 1, 8, ["M", "m"])
+        }
+    };
     let (server, client) = Connection::memory();
     let handle = std::thread::spawn(move || agentc::lsp::serve(&server).is_ok());
     let send = |message: Message| client.sender.send(message).is_ok();
@@ -67,13 +83,13 @@ fn main() -> ExitCode {
     }
     let started = Instant::now();
     for key in 0..keys {
-        let at = json!({"line": 2, "character": 37});
-        let end = json!({"line": 2, "character": 38});
+        let at = json!({"line": line, "character": character});
+        let end = json!({"line": line, "character": character + 1});
         notify(
             "textDocument/didChange",
             json!({"textDocument": {"uri": URI, "version": key + 2},
                    "contentChanges": [{"range": {"start": at, "end": end},
-                                       "text": if key % 2 == 0 { "i" } else { "I" }}]}),
+                                       "text": letters[key % 2]}]}),
         );
         if !published() {
             eprintln!("the server hung up");
