@@ -7,7 +7,7 @@ use crate::model::Model;
 use crate::model::resolve::{Occurrence, SymbolId, SymbolKind, unquoted};
 use crate::source::Source;
 use crate::span::Span;
-use crate::syntax::{EnumValues, Name, TypeDefKind};
+use crate::syntax::{EnumValues, Name, TypeDef};
 use crate::yaml::{Scalar, ScalarStyle, Value};
 use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use std::cell::OnceCell;
@@ -259,15 +259,13 @@ impl<'a> Places<'a> {
                 taken.insert((kind, name), count);
             }
         }
+        // What `check::memo` reads of an edited type to know whether
+        // this set changed: `TypeDef::discriminator`.
         let discriminators = model
             .protocol
             .types
             .iter()
-            .filter_map(|def| match &def.kind {
-                TypeDefKind::Union(union) => union.discriminator.as_ref(),
-                _ => None,
-            })
-            .map(|d| d.text.as_str())
+            .filter_map(TypeDef::discriminator)
             .collect();
         Places {
             declared,

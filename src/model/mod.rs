@@ -287,7 +287,7 @@ impl TypeBefore {
                 .into_iter()
                 .map(|(name, _)| Text::from(name))
                 .collect(),
-            discriminator: discriminator(def).map(Text::from),
+            discriminator: def.discriminator().map(Text::from),
         }
     }
 
@@ -299,19 +299,12 @@ impl TypeBefore {
     }
 
     pub(crate) fn same_discriminator(&self, def: &TypeDef) -> bool {
-        discriminator(def) == self.discriminator.as_deref()
+        def.discriminator() == self.discriminator.as_deref()
     }
 
     /// The type names it used.
     pub(crate) fn references(&self) -> impl Iterator<Item = &str> {
         self.references.iter().map(Text::as_str)
-    }
-}
-
-fn discriminator(def: &TypeDef) -> Option<&str> {
-    match &def.kind {
-        TypeDefKind::Union(union) => union.discriminator.as_ref().map(|d| d.text.as_str()),
-        _ => None,
     }
 }
 

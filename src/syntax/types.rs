@@ -15,6 +15,17 @@ pub struct TypeDef {
     pub kind: TypeDefKind,
 }
 
+impl TypeDef {
+    /// The property a union discriminates its variants by, when it names
+    /// one.
+    pub fn discriminator(&self) -> Option<&str> {
+        match &self.kind {
+            TypeDefKind::Union(union) => union.discriminator.as_ref().map(|d| d.text.as_str()),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum TypeDefKind {
     /// Every entry is a property.
