@@ -420,7 +420,6 @@ fn build_with<'s>(
     text: &str,
     base: usize,
 ) -> Result<Parsed<'s>, ScanError> {
-    let source = builder.source;
     let offsets = Offsets::new(text);
     let mut parser = Parser::new_from_str(text);
     let mut events = 0usize;
@@ -434,25 +433,7 @@ fn build_with<'s>(
             Some(Ok((event, span))) => {
                 let span = offsets.span(span);
                 let span = Span::new(span.start as usize + base, span.end as usize + base);
-                let event = match event {
-                    Event::Scalar(value, style, anchor, _) => Event::Scalar(
-                        rebase(source.text(), text, base, value),
-                        style,
-                        anchor,
-                        None,
-                    ),
-                    Event::MappingStart(anchor, _) => Event::MappingStart(anchor, None),
-                    Event::SequenceStart(anchor, _) => Event::SequenceStart(anchor, None),
-                    Event::Nothing => Event::Nothing,
-                    Event::StreamStart => Event::StreamStart,
-                    Event::StreamEnd => Event::StreamEnd,
-                    Event::DocumentStart(explicit) => Event::DocumentStart(explicit),
-                    Event::DocumentEnd => Event::DocumentEnd,
-                    Event::Alias(id) => Event::Alias(id),
-                    Event::MappingEnd => Event::MappingEnd,
-                    Event::SequenceEnd => Event::SequenceEnd,
-                };
-                if builder.on_event(event, span) == Flow::Stop {
+                if builder.on_event(event, span, Read { text, base }) == Flow::Stop {
                     break;
                 }
             }
@@ -464,6 +445,14 @@ fn build_with<'s>(
         root: builder.finish(),
         anchored,
     })
+}
+
+/// The text the parser reads, and where it starts in the source's: an
+/// event's scalar is a slice of it, or a copy ([`rebase`]).
+#[derive(Clone, Copy)]
+struct Read<'t> {
+    text: &'t str,
+    base: usize,
 }
 
 /// A scalar's text read from `parsed`, as the same bytes of `original`
@@ -658,7 +647,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         }
     }
 
-    fn on_event(&mut self, event: Event<'s>, span: Span) -> Flow {
+    fn on_event(&mut self, event: Event<'_>, span: Span, read: Read<'_>) -> Flow {
         if self.skipping > 0 {
             match event {
                 Event::MappingStart(..) | Event::SequenceStart(..) => self.skipping += 1,
@@ -697,6 +686,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                     saphyr_parser::ScalarStyle::Folded => ScalarStyle::Folded,
                 };
                 let span = self.trim(span);
+                let text = rebase(self.source.text(), read.text, read.base, text);
                 let text = if text.len() > MAX_SCALAR_BYTES {
                     self.too_large(span, text.len());
                     Cow::Borrowed("")
@@ -1147,10 +1137,18 @@ impl<'s> Offsets<'s> {
         Offsets { text, checkpoints }
     }
 
+    /// Called twice for every event: inline for the ASCII text most files
+    /// are, out of line for the rest.
+    #[inline]
     fn byte(&self, char_index: usize) -> usize {
-        let Some(checkpoints) = &self.checkpoints else {
-            return char_index.min(self.text.len());
-        };
+        match &self.checkpoints {
+            None => char_index.min(self.text.len()),
+            Some(checkpoints) => self.byte_after(checkpoints, char_index),
+        }
+    }
+
+    #[inline(never)]
+    fn byte_after(&self, checkpoints: &[u32], char_index: usize) -> usize {
         let Some(&base) = checkpoints.get(char_index / CHECKPOINT_EVERY) else {
             return self.text.len();
         };
