@@ -97,24 +97,44 @@ fn bench(c: &mut Criterion) {
                 .count()
         })
     });
-    // As `agentc validate` reads data: each text checked and indexed, and
-    // validated through the index, with no `serde_json` value.
+    // As `agentc validate` reads data: each text checked and indexed in
+    // one pass, and validated through the index, with no `serde_json`
+    // value.
     group.bench_function("agentc index + Validator (strings)", |b| {
         b.iter(|| {
             strings
                 .iter()
                 .filter(|s| {
-                    let text = black_box(s.as_str());
-                    json::check_syntax(text).is_ok() && {
-                        let index = json::Index::new(text);
+                    json::Index::checked(black_box(s.as_str())).is_ok_and(|index| {
                         index
                             .root()
                             .is_some_and(|root| agentc.validate_in(&index, root).is_ok())
-                    }
+                    })
                 })
                 .count()
         })
     });
+    // The same, as it read them before: the syntax checked by `serde_json`
+    // in a pass of its own, then indexed.
+    group.bench_function(
+        "agentc syntax pass, then index + Validator (strings)",
+        |b| {
+            b.iter(|| {
+                strings
+                    .iter()
+                    .filter(|s| {
+                        let text = black_box(s.as_str());
+                        json::check_syntax(text).is_ok() && {
+                            let index = json::Index::new(text);
+                            index
+                                .root()
+                                .is_some_and(|root| agentc.validate_in(&index, root).is_ok())
+                        }
+                    })
+                    .count()
+            })
+        },
+    );
     group.finish();
 
     // What a report costs: one argument object with four problems, located

@@ -16,6 +16,7 @@ use agentc::config::Config;
 use agentc::emit::{self, Output, Selection, Target};
 use agentc::render::{self, human};
 use agentc::validate::data::{self, Layout};
+use agentc::validate::json;
 use agentc::validate::run_input::{Options, Profile, RunInputValidator, Version};
 use agentc::validate::{ToolValidators, Validator};
 use agentc::{Diagnostic, Diagnostics, FileReport, Model, Source, source};
@@ -90,6 +91,20 @@ pub fn validate(bytes: &[u8]) {
         Some(at) => (&bytes[..at], &bytes[at + 1..]),
         None => (bytes, &[][..]),
     };
+    // A value's syntax is checked and the value indexed in one pass
+    // (`Index::checked`): its verdict is serde_json's, for any text.
+    for text in [bytes, data]
+        .into_iter()
+        .filter_map(|b| std::str::from_utf8(b).ok())
+    {
+        for text in std::iter::once(text).chain(text.lines()) {
+            assert_eq!(
+                json::Index::checked(text).is_ok(),
+                json::check_syntax(text).is_ok(),
+                "{text:?}"
+            );
+        }
+    }
     let compiled = agentc::compile(PROTOCOL, protocol);
     let Some(model) = usable(&compiled) else {
         return;

@@ -440,7 +440,7 @@ fn unanswered(id: &str, at: &str, calls: &[&str]) -> Violation {
 
 /// Checks every JSON payload of a data file (of a JSON kind).
 pub fn check(validator: &AapValidator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    let valid = |doc: &Doc| {
+    let valid = |doc: &Doc, _: Option<&Index>| {
         serde_json::from_str::<Value>(&doc.text).is_ok_and(|value| {
             validator
                 .validate(&value)
@@ -448,7 +448,7 @@ pub fn check(validator: &AapValidator, source: &Source, layout: Layout) -> Vec<D
                 .all(|v| v.code.severity() != Severity::Error)
         })
     };
-    each_value(source, layout, valid, |doc, diagnostics| {
+    each_value(source, layout, false, valid, |doc, _, diagnostics| {
         let Ok(value) = serde_json::from_str::<Value>(&doc.text) else {
             return;
         };

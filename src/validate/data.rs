@@ -43,11 +43,26 @@ pub fn documents(text: &str, layout: Layout) -> impl Iterator<Item = Doc<'_>> {
     })
 }
 
-/// Checks one document's syntax; an error becomes a diagnostic (`code`:
-/// `invalid-json` or `invalid-arguments`) at its place.
-fn syntax(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> bool {
-    let error = match json::check_syntax(&doc.text) {
-        Ok(()) => return true,
+/// A document's text read as JSON: its syntax checked, and, when
+/// `indexed`, its [`Index`] made in the same pass ([`Index::checked`]).
+fn read(text: &str, indexed: bool) -> Result<Option<Index<'_>>, serde_json::Error> {
+    match indexed {
+        true => Index::checked(text).map(Some),
+        false => json::check_syntax(text).map(|()| None),
+    }
+}
+
+/// Checks one document's syntax and, when `indexed`, indexes it
+/// ([`read`]); an error becomes a diagnostic (`code`: `invalid-json` or
+/// `invalid-arguments`) at its place, and `None`.
+fn syntax<'d>(
+    doc: &'d Doc,
+    code: Code,
+    indexed: bool,
+    diagnostics: &mut Diagnostics,
+) -> Option<Option<Index<'d>>> {
+    let error = match read(&doc.text, indexed) {
+        Ok(index) => return Some(index),
         Err(error) => error,
     };
     // At the end of the text ("EOF while parsing"), point after its last
@@ -63,7 +78,7 @@ fn syntax(doc: &Doc, code: Code, diagnostics: &mut Diagnostics) -> bool {
         }
         _ => Diagnostic::new(code, span, format!("the data is not JSON: {reason}")),
     });
-    false
+    None
 }
 
 fn next_char(text: &str, at: usize) -> usize {
@@ -86,49 +101,45 @@ fn encoded(doc: &Doc, index: &Index) -> Option<Doc<'static>> {
 /// validated, and its problems placed, through one [`Index`] of its text:
 /// it is never built as a `serde_json::Value`.
 pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diagnostic> {
-    let valid = |doc: &Doc| {
-        let index = Index::new(&doc.text);
-        let inner = layout.encoded.then(|| encoded(doc, &index)).flatten();
+    let valid = |doc: &Doc, index: Option<&Index>| {
+        let Some(index) = index else {
+            return false;
+        };
+        let inner = layout.encoded.then(|| encoded(doc, index)).flatten();
         match inner {
-            Some(inner) => {
-                json::check_syntax(&inner.text).is_ok()
-                    && !has_duplicate_keys(&inner.text)
-                    && valid_text(validator, &inner.text)
-            }
-            None => index
-                .root()
-                .is_some_and(|root| validator.is_valid_in(&index, root)),
+            Some(inner) => Index::checked(&inner.text).is_ok_and(|inner_index| {
+                !inner_index.repeats_keys() && valid_in(validator, &inner_index)
+            }),
+            None => valid_in(validator, index),
         }
     };
-    each_value(source, layout, valid, |doc, diagnostics| {
-        let index = Index::new(&doc.text);
-        let Some(root) = index.root() else {
+    each_value(source, layout, true, valid, |doc, index, diagnostics| {
+        let Some((index, root)) = index.and_then(|index| Some((index, index.root()?))) else {
             return;
         };
-        if let Some(inner) = layout.encoded.then(|| encoded(doc, &index)).flatten() {
-            drop(index);
-            if syntax(&inner, Code::InvalidArguments, diagnostics) {
-                duplicate_keys(&inner, diagnostics);
-                let index = Index::new(&inner.text);
-                if let Some(root) = index.root() {
-                    validator.validate_each(&index, root, &mut |v| {
-                        diagnostics.push(place(&inner, &index, v))
+        if let Some(inner) = layout.encoded.then(|| encoded(doc, index)).flatten() {
+            if let Some(Some(inner_index)) =
+                syntax(&inner, Code::InvalidArguments, true, diagnostics)
+            {
+                if inner_index.repeats_keys() {
+                    duplicate_keys(&inner, diagnostics);
+                }
+                if let Some(root) = inner_index.root() {
+                    validator.validate_each(&inner_index, root, &mut |v| {
+                        diagnostics.push(place(&inner, &inner_index, v))
                     });
                 }
             }
         } else {
-            validator.validate_each(&index, root, &mut |v| {
-                diagnostics.push(place(doc, &index, v))
-            });
+            validator.validate_each(index, root, &mut |v| diagnostics.push(place(doc, index, v)));
         }
     })
 }
 
-fn valid_text(validator: &Validator, text: &str) -> bool {
-    let index = Index::new(text);
+fn valid_in(validator: &Validator, index: &Index) -> bool {
     index
         .root()
-        .is_some_and(|root| validator.is_valid_in(&index, root))
+        .is_some_and(|root| validator.is_valid_in(index, root))
 }
 
 /// Checks every `RunAgentInput` of a data file.
@@ -138,7 +149,7 @@ pub fn check_run_input(
     layout: Layout,
 ) -> Vec<Diagnostic> {
     // Warnings (an unknown member, say) leave a payload valid.
-    let valid = |doc: &Doc| {
+    let valid = |doc: &Doc, _: Option<&Index>| {
         serde_json::from_str::<Value>(&doc.text).is_ok_and(|value| {
             validator
                 .validate(&value, 0)
@@ -146,7 +157,7 @@ pub fn check_run_input(
                 .all(|v| v.code.severity() != crate::Severity::Error)
         })
     };
-    each_value(source, layout, valid, |doc, diagnostics| {
+    each_value(source, layout, false, valid, |doc, _, diagnostics| {
         let Ok(value) = serde_json::from_str::<Value>(&doc.text) else {
             return;
         };
@@ -181,15 +192,19 @@ fn too_large(doc: &Doc) -> Diagnostic {
 
 /// At most as many diagnostics as one file's are recorded: past them, a
 /// value is only asked whether it is valid (`valid`, given a value whose
-/// syntax was checked), without explaining or placing its problems, and
-/// each invalid one counts once, so a JSON Lines file of millions of bad
-/// values costs what validating them does. Values are read one at a time,
-/// and `check` gets each one whose syntax was checked.
+/// syntax was checked, and its index), without explaining or placing its
+/// problems, and each invalid one counts once, so a JSON Lines file of
+/// millions of bad values costs what validating them does. Values are read
+/// one at a time, and `check` gets each one whose syntax was checked, with
+/// its index when `indexed` (a validator that reads a `serde_json::Value`
+/// has no use for one): a value's text is read once for both
+/// ([`Index::checked`]).
 pub(crate) fn each_value(
     source: &Source,
     layout: Layout,
-    valid: impl Fn(&Doc) -> bool,
-    mut check: impl FnMut(&Doc, &mut Diagnostics),
+    indexed: bool,
+    valid: impl Fn(&Doc, Option<&Index>) -> bool,
+    mut check: impl FnMut(&Doc, Option<&Index>, &mut Diagnostics),
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Diagnostics::default();
     diagnostics.extend(json::byte_order_mark(source.text()));
@@ -199,17 +214,19 @@ pub(crate) fn each_value(
             continue;
         }
         if diagnostics.is_full() {
-            if json::check_syntax(&doc.text).is_err()
-                || !valid(&doc)
-                || has_duplicate_keys(&doc.text)
-            {
+            let valid = read(&doc.text, indexed).is_ok_and(|index| {
+                valid(&doc, index.as_ref()) && !repeats_keys(&doc.text, index.as_ref())
+            });
+            if !valid {
                 diagnostics.count_at_least(Severity::Error);
             }
             continue;
         }
-        if syntax(&doc, Code::InvalidJson, &mut diagnostics) {
-            duplicate_keys(&doc, &mut diagnostics);
-            check(&doc, &mut diagnostics);
+        if let Some(index) = syntax(&doc, Code::InvalidJson, indexed, &mut diagnostics) {
+            if index.as_ref().is_none_or(Index::repeats_keys) {
+                duplicate_keys(&doc, &mut diagnostics);
+            }
+            check(&doc, index.as_ref(), &mut diagnostics);
         }
     }
     let mut diagnostics = diagnostics.into_vec();
@@ -225,6 +242,12 @@ pub(crate) fn duplicate_keys(doc: &Doc, diagnostics: &mut Diagnostics) {
             json::duplicate_key(doc, first, repeat)
         })
     });
+}
+
+/// Whether a JSON text writes a key twice in one object: its index knows,
+/// where it has one.
+fn repeats_keys(text: &str, index: Option<&Index>) -> bool {
+    index.map_or_else(|| has_duplicate_keys(text), Index::repeats_keys)
 }
 
 /// Whether a JSON text writes a key twice in one object.

@@ -1,8 +1,11 @@
-//! A JSON text as `agentc validate` reads it: its syntax checked as
-//! `serde_json` reads it ([`check_syntax`], building nothing), then read
-//! once into an [`Index`] of its values, which is both what `jsonschema`
-//! validates (through [`super::tape`]) and what answers "which bytes hold
-//! the value at this JSON pointer?". It also decodes a JSON string literal
+//! A JSON text as `agentc validate` reads it: read once into an [`Index`]
+//! of its values, which is both what `jsonschema` validates (through
+//! [`super::tape`]) and what answers "which bytes hold the value at this
+//! JSON pointer?", and which, in the same pass, tells whether the text is
+//! certainly JSON `serde_json` accepts ([`Index::checked`]); a text it is
+//! not sure of has its syntax checked as `serde_json` reads it
+//! ([`check_syntax`], building nothing), whose errors are the ones
+//! reported. It also decodes a JSON string literal
 //! while keeping, for every decoded byte, the offset it came from:
 //! tool-call arguments are JSON inside a JSON string, and a problem in them
 //! is reported at its place in the file.
@@ -279,6 +282,15 @@ const MAX_DEPTH: usize = 256;
 /// The longest text indexed: a node's child count has 28 bits.
 const MAX_INDEXED: usize = 1 << 28;
 
+/// Nesting the index answers for without asking `serde_json`, whose limit
+/// is 128 levels.
+const SURE_DEPTH: usize = 100;
+
+/// The most digits of a number's whole part the index answers for without
+/// asking `serde_json`: a longer one may be past the largest `f64`, which
+/// `serde_json` refuses.
+const SURE_DIGITS: usize = 300;
+
 /// Whether a JSON text is one JSON value, as `serde_json` reads it into a
 /// `Value` (the same errors at the same places, numbers out of range
 /// included), without building anything.
@@ -373,6 +385,8 @@ pub struct Index<'t> {
     /// every `STRIDE`-th item is listed in `strides`, by node.
     long: Vec<(u32, u32)>,
     strides: Vec<u32>,
+    /// Whether an object writes a key twice.
+    repeats: bool,
 }
 
 /// Objects of at most this many members are searched from the start.
@@ -493,6 +507,27 @@ impl Iterator for Members<'_> {
 impl<'t> Index<'t> {
     /// Indexes `text`, which [`check_syntax`] has accepted.
     pub fn new(text: &'t str) -> Index<'t> {
+        Index::read(text).0
+    }
+
+    /// Checks `text`'s syntax and indexes it, reading it once where
+    /// [`check_syntax`] and [`Index::new`] read it twice: a text the index
+    /// finds written as the JSON grammar says, with nothing `serde_json`
+    /// might refuse, is taken as it is; any other text is read by
+    /// [`check_syntax`] too, whose answer (its error, at its place) is the
+    /// one given. So the errors are `serde_json`'s, as before, and a valid
+    /// text, nearly every text validated, costs one pass.
+    pub fn checked(text: &'t str) -> Result<Index<'t>, serde_json::Error> {
+        let (index, certain) = Index::read(text);
+        if !certain {
+            check_syntax(text)?;
+        }
+        Ok(index)
+    }
+
+    /// The index of `text`, and whether the text is certainly JSON that
+    /// `serde_json` accepts (`false` says nothing either way).
+    fn read(text: &'t str) -> (Index<'t>, bool) {
         let mut parser = Parser {
             text,
             bytes: text.as_bytes(),
@@ -504,18 +539,33 @@ impl<'t> Index<'t> {
                 sorted: Vec::new(),
                 long: Vec::new(),
                 strides: Vec::new(),
+                repeats: false,
             },
             scratch: Vec::new(),
+            certain: true,
         };
         if text.len() < MAX_INDEXED {
             parser.value(0, NO_KEY);
+            parser.skip_space();
+            // Nothing but white space may follow the value.
+            parser.certain &= parser.at == text.len();
+        } else {
+            parser.certain = false;
         }
         // Containers close after their children: list them by node.
+        let certain = parser.certain;
         let mut index = parser.index;
         index.wide.sort_unstable();
         index.long.sort_unstable();
         index.nodes.shrink_to_fit();
-        index
+        (index, certain)
+    }
+
+    /// Whether an object of the text writes a key twice (keys compared as
+    /// the strings they decode to, as [`duplicate_keys`] compares them):
+    /// when not, looking for them in the text again finds nothing.
+    pub fn repeats_keys(&self) -> bool {
+        self.repeats
     }
 
     /// The bytes the index holds on the heap: what a value costs to
@@ -712,6 +762,12 @@ struct Parser<'t> {
     index: Index<'t>,
     /// The members of the object being closed.
     scratch: Vec<u32>,
+    /// Whether everything read so far is JSON that `serde_json` accepts:
+    /// written as the grammar says, and nothing it might refuse (a number
+    /// with an exponent or of more than [`SURE_DIGITS`] digits, which may
+    /// be out of its range; an escaped surrogate; nesting past
+    /// [`SURE_DEPTH`]). Set to `false` at the first doubt, and never back.
+    certain: bool,
 }
 
 impl Parser<'_> {
@@ -745,6 +801,9 @@ impl Parser<'_> {
             info: Kind::Invalid.bits(),
         });
         let mut count = 0;
+        if depth >= SURE_DEPTH {
+            self.certain = false;
+        }
         let kind = match self.bytes.get(self.at) {
             Some(b'{') if depth < MAX_DEPTH => {
                 count = self.object(depth);
@@ -755,22 +814,29 @@ impl Parser<'_> {
                 Kind::Array
             }
             Some(b'"') => {
-                self.at = string_end(self.bytes, self.at);
+                self.string();
                 Kind::String
             }
             Some(first) => {
                 let first = *first;
                 self.skip_scalar();
-                match (first, &self.bytes[start..self.at]) {
+                let written = &self.bytes[start..self.at];
+                match (first, written) {
                     (_, b"null") => Kind::Null,
                     (_, b"true") => Kind::True,
                     (_, b"false") => Kind::False,
-                    (b'-' | b'0'..=b'9', _) => Kind::Number,
+                    (b'-' | b'0'..=b'9', _) => {
+                        self.certain &= surely_a_number(written);
+                        Kind::Number
+                    }
                     _ => Kind::Invalid,
                 }
             }
             None => Kind::Invalid,
         };
+        if kind == Kind::Invalid {
+            self.certain = false;
+        }
         let next = self.index.nodes.len() as u32;
         let node = &mut self.index.nodes[id as usize];
         node.end = self.at as u32;
@@ -783,25 +849,37 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> u32 {
         let id = self.index.nodes.len() as u32 - 1;
         self.at += 1;
+        let mut next = Next::First;
         loop {
             self.skip_space();
             match self.bytes.get(self.at) {
                 Some(b'}') => {
+                    self.certain &= next != Next::Item;
                     self.at += 1;
                     break;
                 }
-                Some(b',') => self.at += 1,
+                Some(b',') => {
+                    self.certain &= next == Next::Separator;
+                    next = Next::Item;
+                    self.at += 1;
+                }
                 Some(b'"') => {
+                    self.certain &= next != Next::Separator;
                     let key_start = self.at;
-                    self.at = string_end(self.bytes, self.at);
+                    self.string();
                     self.skip_space();
                     if self.bytes.get(self.at) != Some(&b':') {
+                        self.certain = false;
                         break;
                     }
                     self.at += 1;
                     self.value(depth + 1, key_start as u32);
+                    next = Next::Separator;
                 }
-                _ => break,
+                _ => {
+                    self.certain = false;
+                    break;
+                }
             }
         }
         self.close_object(id)
@@ -853,6 +931,7 @@ impl Parser<'_> {
             }
             self.index.wide.push((id, start));
         }
+        self.index.repeats |= !shadowed.is_empty();
         for &m in &shadowed {
             self.index.nodes[m as usize].info |= SHADOWED;
         }
@@ -866,23 +945,35 @@ impl Parser<'_> {
         let id = self.index.nodes.len() as u32 - 1;
         let mut count = 0;
         self.at += 1;
+        let mut next = Next::First;
         loop {
             self.skip_space();
             match self.bytes.get(self.at) {
                 Some(b']') => {
+                    self.certain &= next != Next::Item;
                     self.at += 1;
                     break;
                 }
-                Some(b',') => self.at += 1,
+                Some(b',') => {
+                    self.certain &= next == Next::Separator;
+                    next = Next::Item;
+                    self.at += 1;
+                }
                 Some(_) => {
+                    self.certain &= next != Next::Separator;
                     let before = self.at;
                     self.value(depth + 1, NO_KEY);
+                    next = Next::Separator;
                     count += 1;
                     if self.at == before {
+                        self.certain = false;
                         break;
                     }
                 }
-                None => break,
+                None => {
+                    self.certain = false;
+                    break;
+                }
             }
         }
         if count > STRIDE {
@@ -897,6 +988,75 @@ impl Parser<'_> {
         }
         count as u32
     }
+}
+
+/// What may come next in an object or an array: its first member or item,
+/// or its end; a separator (after a member or item), or its end; a member
+/// or item (after a separator), and nothing else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    First,
+    Separator,
+    Item,
+}
+
+impl Parser<'_> {
+    /// Moves past the string literal starting at the `"` here (as
+    /// [`string_end`] does), doubting it unless it is closed, holds no
+    /// control character, and escapes only as JSON does, with no escaped
+    /// surrogate (`serde_json` refuses one without its pair).
+    fn string(&mut self) {
+        let bytes = self.bytes;
+        let mut at = self.at + 1;
+        let mut sure = false;
+        while let Some(&b) = bytes.get(at) {
+            at += 1;
+            match b {
+                b'"' => {
+                    sure = true;
+                    break;
+                }
+                b'\\' => {
+                    let escaped = bytes.get(at).copied();
+                    at += 1;
+                    match escaped {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
+                        Some(b'u') => {
+                            let code = bytes
+                                .get(at..at + 4)
+                                .and_then(|hex| std::str::from_utf8(hex).ok())
+                                .and_then(|hex| u16::from_str_radix(hex, 16).ok());
+                            // Not four hex digits, or half of a pair.
+                            if code.is_none_or(|c| (0xD800..=0xDFFF).contains(&c)) {
+                                self.certain = false;
+                            }
+                        }
+                        _ => self.certain = false,
+                    }
+                }
+                0..=0x1F => self.certain = false,
+                _ => {}
+            }
+        }
+        self.certain &= sure;
+        self.at = at.min(bytes.len());
+    }
+}
+
+/// Whether a number's literal is written as JSON writes one and is surely
+/// in `serde_json`'s range: no exponent, and at most [`SURE_DIGITS`]
+/// digits before the point.
+fn surely_a_number(literal: &[u8]) -> bool {
+    let digits = literal.strip_prefix(b"-").unwrap_or(literal);
+    let (whole, fraction) = match digits.iter().position(|&b| b == b'.') {
+        Some(point) => (&digits[..point], Some(&digits[point + 1..])),
+        None => (digits, None),
+    };
+    let all_digits = |part: &[u8]| !part.is_empty() && part.iter().all(u8::is_ascii_digit);
+    all_digits(whole)
+        && (whole.len() == 1 || whole[0] != b'0')
+        && whole.len() <= SURE_DIGITS
+        && fraction.is_none_or(all_digits)
 }
 
 /// One past the string literal starting at the `"` at `at`.
@@ -1290,6 +1450,201 @@ mod tests {
         // Broken text never panics.
         for broken in [r#"{"a"#, r#"{"a": 1, "a"#, "}}]]{", r#"{"\"#] {
             repeats(broken);
+        }
+    }
+
+    /// `Index::read`'s verdict, and whether `serde_json` accepts the text.
+    fn verdicts(text: &str) -> (bool, bool) {
+        (Index::read(text).1, check_syntax(text).is_ok())
+    }
+
+    #[test]
+    fn a_text_read_in_one_pass_is_json_serde_json_accepts() {
+        // Written as JSON writes it: certain, one pass.
+        for text in [
+            "{}",
+            "[]",
+            " \t\r\n{\"a\": [1, -2.5, 0, -0, 0.0, true, false, null, \"x\"]} \n",
+            r#"{"a": {"b": [[], {}, [{"c": "\"\\\/\b\f\n\r\t\u00e9\uFFFF é"}]]}, "a": 1}"#,
+            r#""a string""#,
+            "12345678901234567890123456789",
+        ] {
+            let listed = format!("[{text}]");
+            for text in [text, listed.as_str()] {
+                assert_eq!(verdicts(text), (true, true), "{text:?}");
+            }
+        }
+        // Not JSON, or what serde_json alone can judge: never certain, so
+        // serde_json's answer (and its error) is the one given.
+        for text in [
+            "",
+            "  ",
+            "{",
+            "[1,]",
+            "[,1]",
+            "[1 2]",
+            "[1,,2]",
+            "{\"a\" 1}",
+            "{\"a\": 1,}",
+            "{,\"a\": 1}",
+            "{\"a\": 1 \"b\": 2}",
+            "{1: 2}",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "+1",
+            "1e5",
+            "1E-2",
+            "1e400",
+            "nul",
+            "truex",
+            "true false",
+            "[1] x",
+            "\"a",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\ud83d\\ude00\"",
+            "\"\\ud800\"",
+            "\"\u{1}\"",
+            "\u{feff}{}",
+            "NaN",
+        ] {
+            let (certain, _) = verdicts(text);
+            assert!(!certain, "{text:?}");
+            assert_eq!(
+                Index::checked(text).map(|_| ()).map_err(|e| e.to_string()),
+                check_syntax(text).map_err(|e| e.to_string()),
+                "{text:?}"
+            );
+        }
+        // A number of more digits than a float holds, and nesting near
+        // serde_json's limit: asked of serde_json.
+        let long = "9".repeat(400);
+        assert_eq!(verdicts(&long), (false, false));
+        let deep = format!("{}{}", "[".repeat(120), "]".repeat(120));
+        assert_eq!(verdicts(&deep), (false, true));
+        let deeper = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(verdicts(&deeper), (false, false));
+        // The index is the same either way.
+        let text = r#"{"a": [1, {"b": "x"}], "a": 2}"#;
+        let checked = Index::checked(text).expect("JSON");
+        assert_eq!(checked.nodes(), Index::new(text).nodes());
+        assert_eq!(&text[checked.locate("/a").unwrap().value], "2");
+    }
+
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::{Value, json};
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<f64>().prop_map(|n| json!(n)),
+            ".{0,8}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((".{0,5}", inner), 0..4)
+                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Whether serde_json writes a number of the value with an exponent.
+    fn has_exponent(value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match value {
+            Value::Number(n) => n.to_string().contains(['e', 'E']),
+            Value::Array(items) => items.iter().any(has_exponent),
+            Value::Object(members) => members.values().any(has_exponent),
+            _ => false,
+        }
+    }
+
+    use proptest::prelude::*;
+
+    /// JSON texts whose objects may write a key again, as it is or
+    /// escaped, in small objects and wide ones.
+    fn keyed_text() -> impl Strategy<Value = String> {
+        let key = prop_oneof![
+            Just(r#""a""#),
+            Just(r#""b""#),
+            Just(r#""\u0061""#),
+            Just(r#""a\n""#),
+            Just(r#""a\u000a""#),
+        ];
+        let leaf = prop_oneof![Just("1".to_string()), Just(r#""a""#.to_string())];
+        leaf.prop_recursive(3, 64, 20, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|items| format!("[{}]", items.join(","))),
+                prop::collection::vec((key.clone(), inner), 0..20).prop_map(|members| {
+                    let members: Vec<_> =
+                        members.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                    format!("{{{}}}", members.join(", "))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        /// The index knows whether a text writes a key twice exactly when
+        /// reading the text for repeated keys finds one.
+        #[test]
+        fn the_index_knows_when_a_key_is_written_twice(text in keyed_text()) {
+            let index = Index::checked(&text).expect("JSON");
+            let mut found = false;
+            duplicate_keys(&text, |_, _| found = true);
+            prop_assert_eq!(index.repeats_keys(), found, "{}", text);
+        }
+
+        /// Never certain of a text serde_json refuses, and never wrong
+        /// about one: over texts made of JSON's own characters (and a few
+        /// others), short and long, most of them broken.
+        #[test]
+        fn certain_only_of_what_serde_json_accepts(
+            text in "[ \\[\\]{}:,\"\\\\/0-9.eE+\\-truefalsn\\u{0}\\u{1f}éx\\n]{0,40}"
+        ) {
+            let (certain, accepted) = verdicts(&text);
+            prop_assert!(!certain || accepted, "certain of {:?}, which serde_json refuses", text);
+            prop_assert_eq!(
+                Index::checked(&text).is_ok(),
+                accepted,
+                "{:?}", text
+            );
+        }
+
+        /// Every JSON text serde_json writes is accepted, and, unless it
+        /// writes a number with an exponent, in one pass; cut short or
+        /// with a byte changed, the verdict is serde_json's.
+        #[test]
+        fn what_serde_json_writes_is_read_in_one_pass(
+            value in value(),
+            pretty in any::<bool>(),
+            cut in any::<prop::sample::Index>(),
+            byte in any::<u8>(),
+        ) {
+            let text = match pretty {
+                true => serde_json::to_string_pretty(&value),
+                false => serde_json::to_string(&value),
+            }.expect("a value prints");
+            let (certain, accepted) = verdicts(&text);
+            prop_assert!(accepted);
+            prop_assert_eq!(certain, !has_exponent(&value), "{}", text);
+            let at = cut.index(text.len() + 1);
+            for broken in [
+                text.get(..at).map(str::to_owned),
+                text.is_char_boundary(at).then(|| {
+                    let mut bytes = text.clone().into_bytes();
+                    if let Some(b) = bytes.get_mut(at) { *b = byte & 0x7f; }
+                    String::from_utf8(bytes).ok()
+                }).flatten(),
+            ].into_iter().flatten() {
+                let (certain, accepted) = verdicts(&broken);
+                prop_assert!(!certain || accepted, "certain of {:?}", broken);
+                prop_assert_eq!(Index::checked(&broken).is_ok(), accepted);
+            }
         }
     }
 }
