@@ -65,7 +65,49 @@ const WORKLOADS: &[(&str, usize, &[&str])] = &[
         0,
         &["check", "protocols/invalid/unknown-type.yaml"],
     ),
+    (
+        "validate --lines 2,000 tool-call arguments",
+        0,
+        &[
+            "validate",
+            "protocols/shop-assistant/protocol.yaml",
+            DATA,
+            "--tool",
+            "search-products",
+            "--lines",
+        ],
+    ),
 ];
+
+/// Where a workload's data file goes, in the scratch folder: JSON Lines of
+/// [`arguments`].
+const DATA: &str = "{data}";
+
+/// `search-products` arguments, one per line, in the three shapes
+/// `benches/validate.rs` validates, all valid: what `agentc validate
+/// --lines` reads a value at a time.
+fn arguments(lines: usize) -> String {
+    let categories = ["electronics", "clothing", "home_garden", "sports", "toys"];
+    (0..lines)
+        .map(|i| {
+            let value = match i % 3 {
+                0 => json!({"query": format!("item {i}")}),
+                1 => json!({"query": format!("item {i}"), "limit": i % 20}),
+                _ => json!({
+                    "query": format!("item {i}"),
+                    "filter": {
+                        "category": categories[i % categories.len()],
+                        "maxPrice": (i % 500) as f64 + 0.99,
+                        "inStockOnly": i % 2 == 0,
+                        "attributes": {"size": "M", "colour": "blue"}
+                    },
+                    "limit": 5
+                }),
+            };
+            format!("{value}\n")
+        })
+        .collect()
+}
 
 /// The language server's workload: `agentc lsp` opens a synthetic
 /// protocol of this many types, as an editor sends it, then takes this many
@@ -116,14 +158,27 @@ fn collected(stderr: &str, what: &str) -> u64 {
 
 /// The instructions `agentc ARGS` executes, by callgrind.
 fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
+    let data = scratch.join("arguments.jsonl");
+    if args.contains(&DATA) && !data.exists() {
+        std::fs::write(&data, arguments(2_000)).expect("write the data");
+    }
     let args: Vec<String> = args
         .iter()
-        .map(|a| a.replace("{}", &protocol.display().to_string()))
+        .map(|a| match *a {
+            DATA => data.display().to_string(),
+            _ => a.replace("{}", &protocol.display().to_string()),
+        })
         .collect();
     let ran = callgrind(scratch)
         .args(&args)
         .output()
         .expect("run valgrind");
+    // The data is valid: a run that stopped early would count nothing.
+    assert!(
+        !args.iter().any(|a| a.ends_with("arguments.jsonl")) || ran.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
     collected(&String::from_utf8_lossy(&ran.stderr), &format!("{args:?}"))
 }
 
