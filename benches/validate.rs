@@ -9,6 +9,9 @@ use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_mai
 use serde_json::{Value, json};
 use std::hint::black_box;
 
+#[path = "synthetic/mod.rs"]
+mod synthetic;
+
 const CALLS: usize = 100_000;
 
 /// The example protocol's `search-products` tool: a string, an optional
@@ -25,33 +28,12 @@ fn protocol() -> agentc::Model {
     compiled.model.expect("a model")
 }
 
-/// Varied valid arguments, the same every run.
-fn arguments() -> Vec<Value> {
-    let categories = ["electronics", "clothing", "home_garden", "sports", "toys"];
-    (0..CALLS)
-        .map(|i| match i % 3 {
-            0 => json!({"query": format!("item {i}")}),
-            1 => json!({"query": format!("item {i}"), "limit": (i % 20) as i64}),
-            _ => json!({
-                "query": format!("item {i}"),
-                "filter": {
-                    "category": categories[i % categories.len()],
-                    "maxPrice": (i % 500) as f64 + 0.99,
-                    "inStockOnly": i % 2 == 0,
-                    "attributes": {"size": "M", "colour": "blue"}
-                },
-                "limit": 5
-            }),
-        })
-        .collect()
-}
-
 fn bench(c: &mut Criterion) {
     let model = protocol();
     let agentc = Validator::for_tool(&model, "search-products").expect("the tool");
     let direct =
         jsonschema::draft202012::new(agentc.schema()).expect("the emitted schema compiles");
-    let objects = arguments();
+    let objects = synthetic::search_arguments(CALLS);
     let strings: Vec<String> = objects.iter().map(Value::to_string).collect();
     assert!(objects.iter().all(|v| agentc.is_valid(v)));
 

@@ -33,6 +33,8 @@ pub mod render;
 pub mod source;
 pub mod span;
 pub mod syntax;
+#[cfg(test)]
+mod testing;
 pub mod validate;
 pub mod watch;
 pub mod workspace;

@@ -80,34 +80,8 @@ const WORKLOADS: &[(&str, usize, &[&str])] = &[
 ];
 
 /// Where a workload's data file goes, in the scratch folder: JSON Lines of
-/// [`arguments`].
+/// `synthetic::search_arguments`.
 const DATA: &str = "{data}";
-
-/// `search-products` arguments, one per line, in the three shapes
-/// `benches/validate.rs` validates, all valid: what `agentc validate
-/// --lines` reads a value at a time.
-fn arguments(lines: usize) -> String {
-    let categories = ["electronics", "clothing", "home_garden", "sports", "toys"];
-    (0..lines)
-        .map(|i| {
-            let value = match i % 3 {
-                0 => json!({"query": format!("item {i}")}),
-                1 => json!({"query": format!("item {i}"), "limit": i % 20}),
-                _ => json!({
-                    "query": format!("item {i}"),
-                    "filter": {
-                        "category": categories[i % categories.len()],
-                        "maxPrice": (i % 500) as f64 + 0.99,
-                        "inStockOnly": i % 2 == 0,
-                        "attributes": {"size": "M", "colour": "blue"}
-                    },
-                    "limit": 5
-                }),
-            };
-            format!("{value}\n")
-        })
-        .collect()
-}
 
 /// The language server's workload: `agentc lsp` opens a synthetic
 /// protocol of this many types, as an editor sends it, then takes this many
@@ -160,7 +134,11 @@ fn collected(stderr: &str, what: &str) -> u64 {
 fn count(scratch: &Path, protocol: &Path, args: &[&str]) -> u64 {
     let data = scratch.join("arguments.jsonl");
     if args.contains(&DATA) && !data.exists() {
-        std::fs::write(&data, arguments(2_000)).expect("write the data");
+        let lines: String = synthetic::search_arguments(2_000)
+            .iter()
+            .map(|value| format!("{value}\n"))
+            .collect();
+        std::fs::write(&data, lines).expect("write the data");
     }
     let args: Vec<String> = args
         .iter()

@@ -7,6 +7,7 @@ use std::fmt::Write;
 /// A protocol of `types` types: objects that nest each other, arrays of
 /// them, a discriminated union every tenth type, a tool for every fifth
 /// and a handler for every tenth, replying with an object type.
+#[allow(dead_code)] // each bench uses some of the generators
 pub fn protocol(types: usize) -> String {
     let mut out = String::from("types:\n");
     for i in 0..types {
@@ -128,4 +129,31 @@ pub fn wide_union(variants: usize) -> String {
     out.push_str("      event: { type: Event }\n");
     out.push_str(AGENT);
     out
+}
+
+/// Arguments of the example agent's `search-products` tool
+/// (`protocols/shop-assistant`), all valid and the same every run, in
+/// three shapes: a query; a query and a limit; a query, a nested filter
+/// and a limit. What the validation benchmark and the regression guard
+/// validate.
+#[allow(dead_code)] // each bench uses some of the generators
+pub fn search_arguments(count: usize) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let categories = ["electronics", "clothing", "home_garden", "sports", "toys"];
+    (0..count)
+        .map(|i| match i % 3 {
+            0 => json!({"query": format!("item {i}")}),
+            1 => json!({"query": format!("item {i}"), "limit": (i % 20) as i64}),
+            _ => json!({
+                "query": format!("item {i}"),
+                "filter": {
+                    "category": categories[i % categories.len()],
+                    "maxPrice": (i % 500) as f64 + 0.99,
+                    "inStockOnly": i % 2 == 0,
+                    "attributes": {"size": "M", "colour": "blue"}
+                },
+                "limit": 5
+            }),
+        })
+        .collect()
 }

@@ -516,26 +516,10 @@ mod tests {
         assert_eq!(list.finish("").into_text(), "");
     }
 
-    fn value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            ".{0,12}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 48, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-                prop::collection::vec((".{0,6}", inner), 0..5)
-                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
-            ]
-        })
-    }
-
     proptest! {
         #[test]
         fn entries_print_as_the_whole_array_for_any_values(
-            entries in prop::collection::vec(value(), 0..6)
+            entries in prop::collection::vec(crate::testing::json_value(), 0..6)
         ) {
             printed_alike(entries);
         }

@@ -1533,24 +1533,6 @@ mod tests {
         assert_eq!(&text[checked.locate("/a").unwrap().value], "2");
     }
 
-    fn value() -> impl Strategy<Value = serde_json::Value> {
-        use serde_json::{Value, json};
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(|n| json!(n)),
-            any::<f64>().prop_map(|n| json!(n)),
-            ".{0,8}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 32, 5, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::vec((".{0,5}", inner), 0..4)
-                    .prop_map(|pairs| Value::Object(pairs.into_iter().collect())),
-            ]
-        })
-    }
-
     /// Whether serde_json writes a number of the value with an exponent.
     fn has_exponent(value: &serde_json::Value) -> bool {
         use serde_json::Value;
@@ -1620,7 +1602,7 @@ mod tests {
         /// with a byte changed, the verdict is serde_json's.
         #[test]
         fn what_serde_json_writes_is_read_in_one_pass(
-            value in value(),
+            value in crate::testing::json_value(),
             pretty in any::<bool>(),
             cut in any::<prop::sample::Index>(),
             byte in any::<u8>(),
