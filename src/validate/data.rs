@@ -114,7 +114,10 @@ pub fn check(validator: &Validator, source: &Source, layout: Layout) -> Vec<Diag
         }
     };
     each_value(source, layout, true, valid, |doc, index, diagnostics| {
-        let Some((index, root)) = index.and_then(|index| Some((index, index.root()?))) else {
+        let Some(index) = index else {
+            return;
+        };
+        let Some(root) = index.root() else {
             return;
         };
         if let Some(inner) = layout.encoded.then(|| encoded(doc, index)).flatten() {

@@ -1022,8 +1022,12 @@ impl Parser<'_> {
                     match escaped {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
                         Some(b'u') => {
+                            // Four hex digits, told byte by byte:
+                            // `from_str_radix` alone would also take a
+                            // sign (`\u+123`), which JSON does not.
                             let code = bytes
                                 .get(at..at + 4)
+                                .filter(|hex| hex.iter().all(u8::is_ascii_hexdigit))
                                 .and_then(|hex| std::str::from_utf8(hex).ok())
                                 .and_then(|hex| u16::from_str_radix(hex, 16).ok());
                             // Not four hex digits, or half of a pair.
@@ -1504,6 +1508,8 @@ mod tests {
             "\"a",
             "\"\\x\"",
             "\"\\u12\"",
+            "\"\\u+123\"",
+            "\"\\u-123\"",
             "\"\\ud83d\\ude00\"",
             "\"\\ud800\"",
             "\"\u{1}\"",
