@@ -352,25 +352,54 @@ pub(crate) struct Parsed<'s> {
     pub anchored: bool,
 }
 
+/// A reader of the file's top-level sections entry by entry, while the
+/// text is read: the protocol's compile lowers each entry of `types`,
+/// `tools`, `triggers` and `handlers` as soon as it is read, and the tree
+/// keeps in its place only the key, with a null value over the entry's
+/// span. The subtree of each entry is freed at once, so the whole tree and
+/// the model are never in memory together.
+///
+/// Only the entries of a section that is the file's own mapping's and has
+/// no anchor are taken (an alias of an anchored section must find its
+/// entries); a section written twice is dropped whole, as ever.
+pub(crate) trait Sections<'s> {
+    /// Whether each entry of the section named `key` is taken as it is
+    /// read: the number `take` is told, or `None`.
+    fn section(&self, key: &str) -> Option<usize>;
+    /// An entry of section `section`, read in full.
+    fn take(&mut self, section: usize, entry: &Entry<'s>);
+    /// The text is read again from its start (after a syntax error, a
+    /// repaired copy): what was taken before is forgotten.
+    fn restart(&mut self);
+}
+
 /// [`parse`], saying whether the text uses anchors or aliases.
 pub(crate) fn parse_whole<'s>(source: &'s Source, diags: &mut Diagnostics) -> Parsed<'s> {
-    parse_whole_unless(source, diags, Cancel::never())
+    parse_whole_unless(source, diags, Cancel::never(), None)
 }
 
 /// [`parse_whole`], stopping early once `cancel` says so: what it then
-/// returns is to be thrown away.
+/// returns is to be thrown away. With `sections`, the entries it takes are
+/// given to it as they are read ([`Sections`]).
 pub(crate) fn parse_whole_unless<'s>(
     source: &'s Source,
     diags: &mut Diagnostics,
     cancel: &Cancel,
+    mut sections: Option<&mut (dyn Sections<'s> + 'static)>,
 ) -> Parsed<'s> {
     let checkpoint = diags.checkpoint();
-    match build(source, source.text(), diags, cancel) {
+    match build(
+        source,
+        source.text(),
+        diags,
+        cancel,
+        sections.as_deref_mut(),
+    ) {
         Ok(parsed) => parsed,
         // After a repair, whether the text has anchors is not kept: it
         // is counted as having them, which no caller reuses.
         Err(error) => Parsed {
-            root: recover(source, error, checkpoint, diags, cancel),
+            root: recover(source, error, checkpoint, diags, cancel, sections),
             anchored: true,
         },
     }
@@ -390,7 +419,7 @@ pub(crate) fn parse_part<'s>(
     diags: &mut Diagnostics,
 ) -> Option<Parsed<'s>> {
     let text = source.text().get(range.clone())?;
-    let mut builder = Builder::new(source, diags, Cancel::never());
+    let mut builder = Builder::new(source, diags, Cancel::never(), None);
     builder.above = above;
     build_with(builder, text, range.start).ok()
 }
@@ -405,8 +434,12 @@ fn build<'s>(
     text: &str,
     diags: &mut Diagnostics,
     cancel: &Cancel,
+    mut sections: Option<&mut (dyn Sections<'s> + 'static)>,
 ) -> Result<Parsed<'s>, ScanError> {
-    build_with(Builder::new(source, diags, cancel), text, 0)
+    if let Some(sections) = sections.as_deref_mut() {
+        sections.restart();
+    }
+    build_with(Builder::new(source, diags, cancel, sections), text, 0)
 }
 
 /// How many YAML events are read between two questions to a [`Cancel`]:
@@ -486,6 +519,7 @@ fn recover<'s>(
     checkpoint: Checkpoint,
     diags: &mut Diagnostics,
     cancel: &Cancel,
+    mut sections: Option<&mut (dyn Sections<'s> + 'static)>,
 ) -> Option<Node<'s>> {
     let mut found: Vec<Diagnostic> = Vec::new();
     let mut more = 0;
@@ -528,7 +562,7 @@ fn recover<'s>(
         // must not be crowded out by a flood past the limit.
         diags.rollback(checkpoint);
         report(diags, &found, more);
-        match build(source, next.text(), diags, cancel) {
+        match build(source, next.text(), diags, cancel, sections.as_deref_mut()) {
             Ok(parsed) => return parsed.root,
             Err(next_error) => {
                 error = next_error;
@@ -587,6 +621,9 @@ enum Frame<'s> {
         key: Option<Result<Key<'s>, ()>>,
         /// The keys so far, once there are too many to search one by one.
         index: Option<KeyIndex<'s>>,
+        /// The section whose entries these are, when [`Sections`] takes
+        /// them as they are read.
+        taken: Option<usize>,
     },
     Sequence {
         start: Span,
@@ -623,10 +660,17 @@ struct Builder<'s, 'd> {
     above: usize,
     /// Asked every [`EVENTS_BETWEEN_ASKS`] events whether to stop.
     cancel: &'d Cancel<'d>,
+    /// Given the entries of the sections it takes as they are read.
+    sections: Option<&'d mut (dyn Sections<'s> + 'static)>,
 }
 
 impl<'s, 'd> Builder<'s, 'd> {
-    fn new(source: &'s Source, diags: &'d mut Diagnostics, cancel: &'d Cancel<'d>) -> Self {
+    fn new(
+        source: &'s Source,
+        diags: &'d mut Diagnostics,
+        cancel: &'d Cancel<'d>,
+        sections: Option<&'d mut (dyn Sections<'s> + 'static)>,
+    ) -> Self {
         Builder {
             source,
             diags,
@@ -644,6 +688,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             anchored: false,
             above: 0,
             cancel,
+            sections,
         }
     }
 
@@ -716,13 +761,27 @@ impl<'s, 'd> Builder<'s, 'd> {
                 self.skipping = 1;
                 self.skipped_from = span;
             }
-            Event::MappingStart(anchor, _) => self.stack.push(Frame::Mapping {
-                start: span,
-                anchor,
-                first: self.entries.len(),
-                key: None,
-                index: None,
-            }),
+            Event::MappingStart(anchor, _) => {
+                let taken = match (&self.sections, self.stack.as_slice()) {
+                    (
+                        Some(sections),
+                        [
+                            Frame::Mapping {
+                                key: Some(Ok(key)), ..
+                            },
+                        ],
+                    ) if anchor == 0 && self.above == 0 => sections.section(&key.text),
+                    _ => None,
+                };
+                self.stack.push(Frame::Mapping {
+                    start: span,
+                    anchor,
+                    first: self.entries.len(),
+                    key: None,
+                    index: None,
+                    taken,
+                })
+            }
             Event::SequenceStart(anchor, _) => self.stack.push(Frame::Sequence {
                 start: span,
                 anchor,
@@ -809,10 +868,27 @@ impl<'s, 'd> Builder<'s, 'd> {
             }
             Some(Frame::Sequence { .. }) => self.items.push(node),
             Some(Frame::Mapping {
-                first, key, index, ..
+                first,
+                key,
+                index,
+                taken,
+                ..
             }) => {
                 match key.take() {
-                    Some(Ok(key)) => self.entries.push(Entry { key, value: node }),
+                    Some(Ok(key)) => match (*taken, self.sections.as_deref_mut()) {
+                        (Some(section), Some(sections)) => {
+                            let span = node.span;
+                            let entry = Entry { key, value: node };
+                            sections.take(section, &entry);
+                            // The subtree is freed here; the key stays,
+                            // to find a repeated one and where each is.
+                            self.entries.push(Entry {
+                                key: entry.key,
+                                value: null_node(span),
+                            });
+                        }
+                        _ => self.entries.push(Entry { key, value: node }),
+                    },
                     Some(Err(())) => {}
                     None => {
                         *key = Some(match node.kind {

@@ -469,6 +469,18 @@ impl Diagnostics {
         self.worst_dropped = Some(worst.min(severity));
     }
 
+    /// Adds what `other` recorded, then what it only counted: the same as
+    /// pushing here what was pushed there, in the same order.
+    pub(crate) fn append(&mut self, other: Diagnostics) {
+        self.extend(other.found);
+        self.dropped += other.dropped;
+        if let Some(severity) = other.worst_dropped {
+            let worst = self.worst_dropped.unwrap_or(Severity::Info);
+            self.worst_dropped = Some(worst.min(severity));
+        }
+        self.at_least |= other.at_least;
+    }
+
     pub fn extend(&mut self, diagnostics: impl IntoIterator<Item = Diagnostic>) {
         for diagnostic in diagnostics {
             self.push(diagnostic);

@@ -125,6 +125,66 @@ impl std::fmt::Display for Titled<'_> {
 /// each section (and each type) as soon as it is lowered, so the tree and
 /// the model are never both whole in memory.
 pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
+    lower_read(root, Taken::default(), diags)
+}
+
+/// The entries of the listed sections (`types`, `tools`, `triggers`,
+/// `handlers`) lowered while the YAML was read ([`crate::yaml::Sections`]),
+/// each as soon as it was read, with what lowering them found, apart, so
+/// that [`lower_read`] reports it where [`lower`] would: the order of the
+/// diagnostics, and which are kept past [`crate::MAX_DIAGNOSTICS`], are
+/// the same.
+#[derive(Default)]
+pub(crate) struct Taken {
+    types: Vec<TypeDef>,
+    tools: Vec<Tool>,
+    triggers: Vec<Trigger>,
+    handlers: Vec<Handler>,
+    /// For each listed section whose entries were taken, what lowering
+    /// them found.
+    found: [Option<Diagnostics>; Listed::ALL.len()],
+    /// The time lowering them took, which `--timings` counts as lowering.
+    pub(crate) took: std::time::Duration,
+}
+
+impl<'s> crate::yaml::Sections<'s> for Taken {
+    fn section(&self, key: &str) -> Option<usize> {
+        Listed::of(key).map(Listed::index)
+    }
+
+    fn take(&mut self, section: usize, entry: &Entry<'s>) {
+        let (Some(&listed), Some(found)) = (Listed::ALL.get(section), self.found.get_mut(section))
+        else {
+            return;
+        };
+        let started = crate::clock::Instant::now();
+        let mut lower = Lower {
+            diags: found.get_or_insert_with(Diagnostics::default),
+        };
+        match listed {
+            Listed::Types => self.types.push(lower.type_def(entry)),
+            Listed::Tools => self.tools.push(lower.tool(entry)),
+            Listed::Triggers => self.triggers.push(lower.trigger(entry)),
+            Listed::Handlers => self.handlers.push(lower.handler(entry)),
+        }
+        self.took += started.elapsed();
+    }
+
+    fn restart(&mut self) {
+        *self = Taken::default();
+    }
+}
+
+impl Taken {
+    /// What lowering the entries of `listed` found, when they were taken.
+    fn found(&mut self, listed: Listed) -> Option<Diagnostics> {
+        self.found.get_mut(listed.index())?.take()
+    }
+}
+
+/// [`lower`], with the listed sections' entries that were lowered while
+/// the YAML was read: the tree holds only their keys.
+pub(crate) fn lower_read(root: Node, mut read: Taken, diags: &mut Diagnostics) -> Protocol {
     let mut lower = Lower { diags };
     let mut protocol = Protocol::default();
     let NodeKind::Mapping(entries) = root.kind else {
@@ -144,6 +204,19 @@ pub fn lower(root: Node, diags: &mut Diagnostics) -> Protocol {
                 lower.unknown_key(&entry, key, &grammar::PROTOCOL, "the protocol");
                 continue;
             }
+        }
+        // A section whose entries were taken as they were read: what
+        // lowering them found is reported here, where `lower` finds it.
+        let listed = Listed::of(key).and_then(|listed| Some((listed, read.found(listed)?)));
+        if let Some((listed, found)) = listed {
+            lower.diags.append(found);
+            match listed {
+                Listed::Types => protocol.types = std::mem::take(&mut read.types),
+                Listed::Tools => protocol.tools = std::mem::take(&mut read.tools),
+                Listed::Triggers => protocol.triggers = std::mem::take(&mut read.triggers),
+                Listed::Handlers => protocol.handlers = std::mem::take(&mut read.handlers),
+            }
+            continue;
         }
         match key {
             "types" => protocol.types = lower.types(entry.value),
@@ -185,6 +258,18 @@ pub(crate) enum Listed {
 }
 
 impl Listed {
+    pub(crate) const ALL: [Listed; 4] = [
+        Listed::Types,
+        Listed::Tools,
+        Listed::Triggers,
+        Listed::Handlers,
+    ];
+
+    /// Where the section is in [`Listed::ALL`].
+    fn index(self) -> usize {
+        self as usize
+    }
+
     pub(crate) fn of(key: &str) -> Option<Listed> {
         match key {
             "types" => Some(Listed::Types),
@@ -428,5 +513,147 @@ fn list(items: &[&str]) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Taken, lower, lower_read};
+    use crate::cancel::Cancel;
+    use crate::diagnostic::Diagnostics;
+    use crate::source::Source;
+    use crate::yaml::{self, NodeKind};
+    use std::path::Path;
+
+    /// What reading `text` whole and then lowering it gives, and what
+    /// lowering the listed sections' entries as they are read gives: the
+    /// protocol and every diagnostic, in the order found.
+    fn both_ways(text: &str) -> (String, String) {
+        let source = Source::new("p.yaml", text);
+        let mut whole = Diagnostics::default();
+        let protocol = yaml::parse_whole(&source, &mut whole)
+            .root
+            .map(|root| lower(root, &mut whole));
+        let whole = format!("{protocol:#?}\n{:#?}", whole.into_vec());
+        let mut taken = Taken::default();
+        let mut read = Diagnostics::default();
+        let parsed =
+            yaml::parse_whole_unless(&source, &mut read, Cancel::never(), Some(&mut taken));
+        let protocol = parsed.root.map(|root| lower_read(root, taken, &mut read));
+        let read = format!("{protocol:#?}\n{:#?}", read.into_vec());
+        (whole, read)
+    }
+
+    /// The text, and its first lines alone, cut at up to 12 lines spread
+    /// over it: cut texts end anywhere, inside a type, a tool or a handler.
+    /// A long text, or one with aliases (the fixtures of the limits, which
+    /// expand to a hundred thousand nodes), is read whole only.
+    fn with_cuts(text: &str) -> impl Iterator<Item = &str> {
+        let lines = match text.len() < 8_000 && !text.contains('*') {
+            true => text.matches('\n').count(),
+            false => 0,
+        };
+        let every = lines.div_ceil(12).max(1);
+        let cuts = text
+            .match_indices('\n')
+            .step_by(every)
+            .take(lines)
+            .map(|(at, _)| &text[..at]);
+        std::iter::once(text).chain(cuts)
+    }
+
+    const EDGES: &[&str] = &[
+        // A section with an anchor is read whole: an alias finds its entries.
+        "types: &t\n  A:\n    x: { type: string }\ntools: *t\n",
+        "types:\n  A: &a\n    x: { type: string }\n  B: *a\n  C:\n    y: { type: A }\n",
+        // A section written twice: the second is dropped, entries and all.
+        "types:\n  A: { x: { type: string } }\ntypes:\n  B: { y: 1 }\n",
+        "types:\n  A: { x: { type: string } }\n  A: { y: 1 }\n  B: { z: 2 }\n",
+        "types:\n  <<: { x: 1 }\n  A: { x: { type: string } }\n",
+        "types:\n  ? [a, b]\n  : { x: 1 }\n  A: { x: 2 }\n",
+        // A syntax error the indentation repair explains: read again.
+        "types:\n  A:\n    x: { type: string }\n   y: { type: string }\n  B:\n    z: 3\ntools:\n  t:\n    description: d\n",
+        "types:\n  A:\n    x: { type: string\n  B:\n    z: 3\n",
+        "{types: {A: {x: {type: string}, y: 1}}, tools: {t: {description: d, parameters: {p: 2}}}}",
+        "types:\n  - A\n  - B\ntools: 3\ntriggers:\nhandlers: {}\n",
+        "types: {}\ntools:\n  t: {}\ntriggers:\n  go: { input: { a: 1 } }\nhandlers:\n  go:\n    - nothing\n    - { block: next-message, x: 1 }\n",
+        "types:\n  A: { x: { type: string } }\n---\ntypes:\n  B: { y: 1 }\n",
+        "agent: { model: m }\nsteps:\n  - x\ntypes:\n  A:\n    b: { type: strin }\n    c: { enum: [a, a, 1] }\n",
+        "types:\n  A:\n    x: { type: string, description: \"esc\\taped\" }\n    'q''uoted': { type: string }\n    folded: >\n      not a mapping\n",
+    ];
+
+    #[test]
+    fn lowering_entries_as_they_are_read_changes_nothing() {
+        let mut texts: Vec<String> = EDGES.iter().map(|s| s.to_string()).collect();
+        // Nested past the limit, inside a type.
+        texts.push(format!(
+            "types:\n  A:\n    x: {}1{}\n  B: {{ y: 1 }}\n",
+            "[".repeat(200),
+            "]".repeat(200)
+        ));
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols");
+        let mut folders = vec![fixtures];
+        while let Some(folder) = folders.pop() {
+            let Ok(read) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in read.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                    texts.extend(std::fs::read_to_string(&path).ok());
+                }
+            }
+        }
+        assert!(texts.len() > 100, "the fixtures under protocols/ are read");
+        for text in &texts {
+            for cut in with_cuts(text) {
+                let (whole, read) = both_ways(cut);
+                assert!(
+                    whole == read,
+                    "{cut}\n--- whole:\n{whole}\n--- read:\n{read}"
+                );
+            }
+        }
+    }
+
+    /// Past the limit of what is recorded, the same diagnostics are kept
+    /// and the same counted: the YAML's first, then each section's.
+    #[test]
+    fn a_flood_keeps_and_counts_the_same() {
+        let mut text = String::from("variables:\n");
+        for _ in 0..2_000 {
+            text.push_str("  v: { type: string }\n");
+        }
+        text.push_str("types:\n");
+        for n in 0..51_000 {
+            text.push_str(&format!("  T{n}: {{ a: 1, b: 2 }}\n"));
+        }
+        let (whole, read) = both_ways(&text);
+        assert!(whole.contains("TooManyProblems"), "past the limit");
+        assert!(whole == read);
+    }
+
+    /// The tree holds a taken entry's key, and a null value over the span
+    /// of what was read: its subtree is freed as soon as it is lowered.
+    #[test]
+    fn the_tree_keeps_only_the_keys_of_taken_entries() {
+        let text = "types:\n  A:\n    x: { type: string }\nagent: { model: m }\n";
+        let source = Source::new("p.yaml", text);
+        let mut taken = Taken::default();
+        let mut diags = Diagnostics::default();
+        let parsed =
+            yaml::parse_whole_unless(&source, &mut diags, Cancel::never(), Some(&mut taken));
+        let root = parsed.root.expect("a tree");
+        let sections = root.as_mapping().expect("a mapping");
+        let types = sections[0].value.as_mapping().expect("the types");
+        assert_eq!(types[0].key.text, "A");
+        assert!(types[0].value.is_null());
+        assert_eq!(source.slice(types[0].value.span), "x: { type: string }");
+        assert!(matches!(sections[1].value.kind, NodeKind::Mapping(_)));
+        let protocol = lower_read(root, taken, &mut diags);
+        assert_eq!(protocol.types.len(), 1);
+        assert_eq!(protocol.types[0].name.text, "A");
     }
 }
