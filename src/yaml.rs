@@ -63,39 +63,7 @@ pub enum Value<'a> {
 
 impl Scalar<'_> {
     pub fn value(&self) -> Value<'_> {
-        if self.style != ScalarStyle::Plain {
-            return Value::Str(&self.text);
-        }
-        let t = self.text.as_ref();
-        // Most plain scalars are words: only `null`, `true` and `false`
-        // (in three spellings each) among them are not text.
-        if t.starts_with(|c: char| {
-            c.is_ascii_alphabetic() && !matches!(c, 'n' | 'N' | 't' | 'T' | 'f' | 'F')
-        }) {
-            return Value::Str(t);
-        }
-        if is_null_word(t) {
-            return Value::Null;
-        }
-        match t {
-            "true" | "True" | "TRUE" => return Value::Bool(true),
-            "false" | "False" | "FALSE" => return Value::Bool(false),
-            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-                return Value::Float(f64::INFINITY);
-            }
-            "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-            ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
-            _ => {}
-        }
-        if let Some(int) = parse_int(t) {
-            return Value::Int(int);
-        }
-        if is_float(t)
-            && let Ok(float) = t.parse::<f64>()
-        {
-            return Value::Float(float);
-        }
-        Value::Str(t)
+        value_of(&self.text, self.style)
     }
 
     /// Whether [`Scalar::value`] is [`Value::Null`], without reading the
@@ -111,6 +79,43 @@ impl Scalar<'_> {
             style: self.style,
         }
     }
+}
+
+/// What a scalar written `t` in `style` means ([`Scalar::value`]), for
+/// a scalar kept apart from its tree.
+pub fn value_of(t: &str, style: ScalarStyle) -> Value<'_> {
+    if style != ScalarStyle::Plain {
+        return Value::Str(t);
+    }
+    // Most plain scalars are words: only `null`, `true` and `false`
+    // (in three spellings each) among them are not text.
+    if t.starts_with(|c: char| {
+        c.is_ascii_alphabetic() && !matches!(c, 'n' | 'N' | 't' | 'T' | 'f' | 'F')
+    }) {
+        return Value::Str(t);
+    }
+    if is_null_word(t) {
+        return Value::Null;
+    }
+    match t {
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY);
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(int) = parse_int(t) {
+        return Value::Int(int);
+    }
+    if is_float(t)
+        && let Ok(float) = t.parse::<f64>()
+    {
+        return Value::Float(float);
+    }
+    Value::Str(t)
 }
 
 /// The plain scalars that mean null under the YAML 1.2 core schema.

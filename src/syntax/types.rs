@@ -88,8 +88,31 @@ pub struct EnumValues {
 /// A scalar written as a value (`const`, an `enum` entry).
 #[derive(Clone, Debug)]
 pub struct Literal {
-    pub scalar: Scalar<'static>,
+    pub scalar: Written,
     pub span: Span,
+}
+
+/// A scalar's text and style, kept by the model: the text inline up to 24
+/// bytes, as names are ([`Text`]), so an `enum`'s values cost no
+/// allocation each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Written {
+    pub text: Text,
+    pub style: ScalarStyle,
+}
+
+impl Written {
+    pub fn of(scalar: &Scalar) -> Written {
+        Written {
+            text: Text::from(scalar.text.as_ref()),
+            style: scalar.style,
+        }
+    }
+
+    /// What the scalar means ([`Scalar::value`]).
+    pub fn value(&self) -> Value<'_> {
+        crate::yaml::value_of(&self.text, self.style)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -402,7 +425,7 @@ impl Lower<'_> {
                 "const" => match value.as_scalar() {
                     Some(scalar) => {
                         field.const_value = Some(Box::new(Literal {
-                            scalar: scalar.clone().into_owned(),
+                            scalar: Written::of(scalar),
                             span: value.span,
                         }))
                     }
@@ -459,7 +482,7 @@ impl Lower<'_> {
                                 }
                             }
                             values.push(Literal {
-                                scalar: scalar.clone().into_owned(),
+                                scalar: Written::of(scalar),
                                 span: item.span,
                             });
                         }
