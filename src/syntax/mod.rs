@@ -635,6 +635,13 @@ mod tests {
         assert!(whole == read);
     }
 
+    #[test]
+    fn each_listed_section_is_where_its_index_says() {
+        for (at, listed) in super::Listed::ALL.into_iter().enumerate() {
+            assert_eq!(listed.index(), at);
+        }
+    }
+
     /// The tree holds a taken entry's key, and a null value over the span
     /// of what was read: its subtree is freed as soon as it is lowered.
     #[test]
