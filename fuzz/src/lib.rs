@@ -5,9 +5,10 @@
 //! the JSON and SARIF renderings are JSON, a protocol without errors emits
 //! for every target and validates against every type and tool it declares,
 //! generated code carries no raw control character or line terminator but
-//! its own line breaks, a version diffed against itself has no change, and
-//! an edited text compiled from the compile before it is what a compile
-//! from nothing makes of it.
+//! its own line breaks, a version diffed against itself has no change, an
+//! edited text compiled from the compile before it is what a compile from
+//! nothing makes of it, and lowering the listed sections' entries as they
+//! are read is lowering the whole tree.
 //! `tests/fuzz_regressions.rs` includes this file, so `cargo test` replays
 //! each crash found here on the path that found it.
 
@@ -29,6 +30,14 @@ const PROTOCOL: &str = "protocol.yaml";
 /// the targets' checks, the default configuration's severities and the
 /// file's `agentc-ignore` comments, then the report in every format.
 pub fn check(bytes: &[u8]) {
+    // The listed sections' entries are lowered as they are read: what
+    // that gives is what lowering the whole tree gives.
+    let (source, _) = source::decode(PROTOCOL, bytes);
+    let [whole, read] = agentc::syntax::lowered_both_ways(&source);
+    assert!(
+        whole == read,
+        "lowered as read differs from lowered whole:\n--- whole\n{whole}\n--- as read\n{read}"
+    );
     let mut files = vec![agentc::compile(PROTOCOL, bytes)];
     agentc::config::finish(&mut files, &Config::defaults(Path::new(".")), &Target::ALL);
     report_all(&files);

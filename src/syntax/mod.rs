@@ -182,6 +182,32 @@ impl Taken {
     }
 }
 
+/// What lowering `source` gives both ways, as text to compare: reading the
+/// tree whole and then lowering it ([`lower`]), and lowering the listed
+/// sections' entries as they are read ([`Taken`], what `agentc::compile`
+/// does); each the protocol and every diagnostic of reading and lowering,
+/// in the order found. They are the same: the unit tests hold this over
+/// the fixtures and the `check` fuzz target over whatever it makes.
+#[doc(hidden)]
+pub fn lowered_both_ways(source: &crate::Source) -> [String; 2] {
+    let mut whole = Diagnostics::default();
+    let protocol = crate::yaml::parse_whole(source, &mut whole)
+        .root
+        .map(|root| lower(root, &mut whole));
+    let whole = format!("{protocol:#?}\n{:#?}", whole.into_vec());
+    let mut taken = Taken::default();
+    let mut diags = Diagnostics::default();
+    let parsed = crate::yaml::parse_whole_unless(
+        source,
+        &mut diags,
+        crate::cancel::Cancel::never(),
+        Some(&mut taken),
+    );
+    let protocol = parsed.root.map(|root| lower_read(root, taken, &mut diags));
+    let read = format!("{protocol:#?}\n{:#?}", diags.into_vec());
+    [whole, read]
+}
+
 /// [`lower`], with the listed sections' entries that were lowered while
 /// the YAML was read: the tree holds only their keys.
 pub(crate) fn lower_read(root: Node, mut read: Taken, diags: &mut Diagnostics) -> Protocol {
@@ -518,29 +544,15 @@ fn list(items: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Taken, lower, lower_read};
+    use super::{Taken, lower_read};
     use crate::cancel::Cancel;
     use crate::diagnostic::Diagnostics;
     use crate::source::Source;
     use crate::yaml::{self, NodeKind};
     use std::path::Path;
 
-    /// What reading `text` whole and then lowering it gives, and what
-    /// lowering the listed sections' entries as they are read gives: the
-    /// protocol and every diagnostic, in the order found.
     fn both_ways(text: &str) -> (String, String) {
-        let source = Source::new("p.yaml", text);
-        let mut whole = Diagnostics::default();
-        let protocol = yaml::parse_whole(&source, &mut whole)
-            .root
-            .map(|root| lower(root, &mut whole));
-        let whole = format!("{protocol:#?}\n{:#?}", whole.into_vec());
-        let mut taken = Taken::default();
-        let mut read = Diagnostics::default();
-        let parsed =
-            yaml::parse_whole_unless(&source, &mut read, Cancel::never(), Some(&mut taken));
-        let protocol = parsed.root.map(|root| lower_read(root, taken, &mut read));
-        let read = format!("{protocol:#?}\n{:#?}", read.into_vec());
+        let [whole, read] = super::lowered_both_ways(&Source::new("p.yaml", text));
         (whole, read)
     }
 
