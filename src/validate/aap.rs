@@ -683,8 +683,11 @@ pub fn check_events(
             continue;
         }
         let doc = data.doc();
-        match json::check_syntax(&doc.text) {
-            Ok(()) => {}
+        // One index of the data, made in the pass that judges its syntax
+        // (`Index::checked`): validated through it, its problems placed by
+        // it, and what the order needs read from it.
+        let index = match Index::checked(&doc.text) {
+            Ok(index) => index,
             Err(error) => {
                 unread = true;
                 let at = json::error_offset(&doc.text, &error).min(doc.text.trim_end().len());
@@ -699,11 +702,10 @@ pub fn check_events(
                 ));
                 continue;
             }
+        };
+        if index.repeats_keys() {
+            super::data::duplicate_keys(&doc, &mut diagnostics);
         }
-        super::data::duplicate_keys(&doc, &mut diagnostics);
-        // One index of the data: validated through it, its problems
-        // placed by it, and what the order needs read from it.
-        let index = Index::new(&doc.text);
         validator.validate_event(&index, &mut |v| diagnostics.push(place(&doc, &index, v)));
         let text = |key: &str| {
             let root = index.root()?;
