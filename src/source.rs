@@ -84,9 +84,17 @@ impl Source {
         // A line ends at `\n`, `\r\n` or a lone `\r`, as YAML and LSP count
         // lines.
         let bytes = text.as_bytes();
-        let breaks = memchr::memchr2_iter(b'\n', b'\r', bytes)
-            .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'));
-        line_starts.extend(breaks.map(|i| (i + 1) as u32));
+        if memchr::memchr(b'\r', bytes).is_none() {
+            // Nearly every file: one byte to look for, which `memchr` finds
+            // quicker than either of two (7.8 against 8.7 million
+            // instructions for the 83,000 lines of 10k synthetic types; a
+            // search eight bytes at a time without SIMD took 9.3).
+            line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i + 1) as u32));
+        } else {
+            let breaks = memchr::memchr2_iter(b'\n', b'\r', bytes)
+                .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'));
+            line_starts.extend(breaks.map(|i| (i + 1) as u32));
+        }
         Source {
             name: name.into(),
             ascii: text.is_ascii(),
@@ -233,7 +241,8 @@ pub fn decode(name: &str, bytes: impl Into<Vec<u8>>) -> (Source, Option<Diagnost
         return (Source::new(name, String::new()), Some(diagnostic));
     }
     let (text, diagnostic) = match String::from_utf8(bytes) {
-        Ok(text) => match text.find('\0') {
+        // `memchr`'s search, where `str::find` takes 1 instruction a byte.
+        Ok(text) => match memchr::memchr(0, text.as_bytes()) {
             None => (text, None),
             Some(at) => (
                 text,
