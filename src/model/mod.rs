@@ -193,8 +193,13 @@ fn type_graph(protocol: &Protocol, names: &Names) -> DiGraph<TypeId, Span> {
     for i in 0..protocol.types.len() {
         graph.add_node(TypeId(i as u32));
     }
+    // One list of references, cleared for each type, rather than one
+    // allocated for each.
+    let mut found = Vec::new();
     for (i, def) in protocol.types.iter().enumerate() {
-        for (name, span) in references(def) {
+        found.clear();
+        references_into(def, &mut found);
+        for &(name, span) in &found {
             if let Some(target) = names.type_id(name) {
                 graph.add_edge(NodeIndex::new(i), NodeIndex::new(target.index()), span);
             }
@@ -311,21 +316,26 @@ impl TypeBefore {
 /// Every type name a definition mentions, with where, in source order.
 pub fn references(def: &TypeDef) -> Vec<(&str, Span)> {
     let mut out = Vec::new();
+    references_into(def, &mut out);
+    out
+}
+
+/// [`references`], added to `out`.
+fn references_into<'a>(def: &'a TypeDef, out: &mut Vec<(&'a str, Span)>) {
     match &def.kind {
         TypeDefKind::Object(properties) => {
             for property in properties {
-                field_references(property, &mut out);
+                field_references(property, out);
             }
         }
-        TypeDefKind::Array(field) => field_references(field, &mut out),
+        TypeDefKind::Array(field) => field_references(field, out),
         TypeDefKind::Union(union) => {
             for variant in &union.variants {
-                expr_references(variant, &mut out);
+                expr_references(variant, out);
             }
         }
         TypeDefKind::Invalid => {}
     }
-    out
 }
 
 pub fn field_references<'a>(field: &'a Field, out: &mut Vec<(&'a str, Span)>) {
