@@ -164,12 +164,15 @@ impl Layout {
 /// The column of the key at `at`, when only spaces come before it on its
 /// line.
 fn column_of(text: &str, at: usize) -> Option<u32> {
-    let before = text.get(..at)?;
-    let line = before.rfind('\n').map_or(0, |i| i + 1);
-    before[line..]
-        .bytes()
-        .all(|b| b == b' ')
-        .then_some((at - line) as u32)
+    let before = text.get(..at)?.as_bytes();
+    // Back over the spaces, which must reach the line's start: a few bytes
+    // each, where searching back for the line break costs a search's
+    // set-up for every key.
+    let spaces = before.iter().rev().take_while(|&&b| b == b' ').count();
+    let line = at - spaces;
+    line.checked_sub(1)
+        .is_none_or(|i| before.get(i) == Some(&b'\n'))
+        .then_some(spaces as u32)
 }
 
 fn line_start(text: &str, at: usize) -> usize {
@@ -584,4 +587,30 @@ fn inside(diagnostic: &Diagnostic, region: Span) -> bool {
     diagnostic
         .spans()
         .all(|span| region.start <= span.start && span.end <= region.end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::column_of;
+
+    proptest::proptest! {
+        /// The key's column, counted back over spaces, is the one found
+        /// from the line's start: spaces only before it, on lines ended by
+        /// `\n` or `\r\n`, after tabs and other text, at the text's start.
+        #[test]
+        fn a_keys_column_is_counted_back_to_its_lines_start(
+            text in "(( {0,4}|\t)[aé ]{0,2}(\r?\n)?){0,8}",
+            at in 0usize..72,
+        ) {
+            let from_line = |text: &str, at: usize| -> Option<u32> {
+                let before = text.get(..at)?;
+                let line = before.rfind('\n').map_or(0, |i| i + 1);
+                before[line..]
+                    .bytes()
+                    .all(|b| b == b' ')
+                    .then_some((at - line) as u32)
+            };
+            proptest::prop_assert_eq!(column_of(&text, at), from_line(&text, at));
+        }
+    }
 }
