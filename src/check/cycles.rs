@@ -65,6 +65,12 @@ fn circular_type(
 
 pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
     let graph = &model.graph;
+    // Nearly every protocol has no cycle: told in one pass without an
+    // allocation per type, where the components cost one each (at 10k
+    // types 0.7 against 9.5 million instructions).
+    if acyclic(graph) {
+        return;
+    }
     // Kosaraju's algorithm runs on petgraph's iterative DFS; Tarjan's recurses
     // once per node, and a long reference chain would overflow the stack.
     let mut components: Vec<Vec<NodeIndex>> = kosaraju_scc(graph)
@@ -119,6 +125,32 @@ pub fn check_cycles(model: &Model, diags: &mut Diagnostics) {
     }
 }
 
+/// Whether `graph` has no cycle: Kahn's topological sort removes every
+/// node (each once its references from the nodes left are gone), which
+/// it cannot do past a cycle.
+fn acyclic<N, E>(graph: &petgraph::Graph<N, E>) -> bool {
+    let mut incoming = vec![0u32; graph.node_count()];
+    for edge in graph.raw_edges() {
+        incoming[edge.target().index()] += 1;
+    }
+    let mut ready: Vec<NodeIndex> = graph
+        .node_indices()
+        .filter(|n| incoming[n.index()] == 0)
+        .collect();
+    let mut removed = 0;
+    while let Some(node) = ready.pop() {
+        removed += 1;
+        for next in graph.neighbors(node) {
+            let count = &mut incoming[next.index()];
+            *count -= 1;
+            if *count == 0 {
+                ready.push(next);
+            }
+        }
+    }
+    removed == graph.node_count()
+}
+
 /// The edges of a shortest cycle from `start` back to itself, staying
 /// inside the component (breadth-first, in edge order, so deterministic).
 fn cycle_through(model: &Model, component: &[NodeIndex], start: NodeIndex) -> Vec<EdgeIndex> {
@@ -166,6 +198,30 @@ fn cycle_through(model: &Model, component: &[NodeIndex], start: NodeIndex) -> Ve
 #[cfg(test)]
 mod tests {
     use crate::{Code, Source, compile_source};
+    use petgraph::graph::{DiGraph, NodeIndex};
+
+    proptest::proptest! {
+        /// A graph is acyclic exactly when no strongly connected component
+        /// is a cycle (more than one node, or one that refers to itself):
+        /// random graphs of up to 12 nodes, with parallel edges and loops.
+        #[test]
+        fn acyclic_is_no_component_being_a_cycle(
+            nodes in 1usize..12,
+            edges in proptest::collection::vec((0usize..12, 0usize..12), 0..30),
+        ) {
+            let mut graph = DiGraph::<(), ()>::new();
+            for _ in 0..nodes {
+                graph.add_node(());
+            }
+            for (from, to) in edges {
+                graph.add_edge(NodeIndex::new(from % nodes), NodeIndex::new(to % nodes), ());
+            }
+            let cyclic = petgraph::algo::kosaraju_scc(&graph)
+                .iter()
+                .any(|c| c.len() > 1 || graph.contains_edge(c[0], c[0]));
+            proptest::prop_assert_eq!(super::acyclic(&graph), !cyclic);
+        }
+    }
 
     #[test]
     fn a_long_cycle_is_summarized_not_listed_whole() {
