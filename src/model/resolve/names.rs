@@ -24,8 +24,8 @@ pub(super) struct Declarations {
     pub(super) trigger_inputs: HashMap<Text, Vec<(u32, u32)>>,
 }
 
-fn index_of<'a>(names: impl Iterator<Item = &'a Name>) -> HashMap<Text, u32> {
-    let mut index = HashMap::new();
+fn index_of<'a>(names: impl ExactSizeIterator<Item = &'a Name>) -> HashMap<Text, u32> {
+    let mut index = HashMap::with_capacity(names.len());
     for (i, name) in names.enumerate() {
         index.entry(name.text.clone()).or_insert(i as u32);
     }
@@ -34,7 +34,9 @@ fn index_of<'a>(names: impl Iterator<Item = &'a Name>) -> HashMap<Text, u32> {
 
 impl Declarations {
     fn new(protocol: &Protocol) -> Declarations {
-        let mut types = HashMap::new();
+        // Sized once: growing by doubling rehashes the table a dozen times
+        // on the way to 10k types.
+        let mut types = HashMap::with_capacity(protocol.types.len());
         for (i, def) in protocol.types.iter().enumerate() {
             // The syntax stage keeps only the first of duplicate names.
             types
