@@ -25,7 +25,9 @@ pub struct Position {
 pub struct Source {
     name: String,
     text: String,
-    line_starts: Vec<u32>,
+    /// Where each line starts, found the first time a position is asked
+    /// for: a check that finds nothing to report never needs them.
+    line_starts: OnceLock<Box<[u32]>>,
     /// Whether the text is all ASCII, where a column is a byte offset.
     ascii: bool,
     /// Characters and UTF-16 units before each [`BLOCK`] of the text, built
@@ -77,29 +79,33 @@ fn units(bytes: &[u8]) -> (usize, usize) {
     (chars, chars + astral)
 }
 
+/// Where each line of `text` starts: at 0, and after each `\n`, `\r\n`
+/// or lone `\r`, as YAML and LSP count lines.
+fn line_starts_of(text: &str) -> Vec<u32> {
+    let mut line_starts = vec![0u32];
+    let bytes = text.as_bytes();
+    if memchr::memchr(b'\r', bytes).is_none() {
+        // Nearly every file: one byte to look for, which `memchr` finds
+        // quicker than either of two (7.8 against 8.7 million
+        // instructions for the 83,000 lines of 10k synthetic types; a
+        // search eight bytes at a time without SIMD took 9.3).
+        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i + 1) as u32));
+    } else {
+        let breaks = memchr::memchr2_iter(b'\n', b'\r', bytes)
+            .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'));
+        line_starts.extend(breaks.map(|i| (i + 1) as u32));
+    }
+    line_starts
+}
+
 impl Source {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> Source {
         let text = text.into();
-        let mut line_starts = vec![0u32];
-        // A line ends at `\n`, `\r\n` or a lone `\r`, as YAML and LSP count
-        // lines.
-        let bytes = text.as_bytes();
-        if memchr::memchr(b'\r', bytes).is_none() {
-            // Nearly every file: one byte to look for, which `memchr` finds
-            // quicker than either of two (7.8 against 8.7 million
-            // instructions for the 83,000 lines of 10k synthetic types; a
-            // search eight bytes at a time without SIMD took 9.3).
-            line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i + 1) as u32));
-        } else {
-            let breaks = memchr::memchr2_iter(b'\n', b'\r', bytes)
-                .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'));
-            line_starts.extend(breaks.map(|i| (i + 1) as u32));
-        }
         Source {
             name: name.into(),
             ascii: text.is_ascii(),
             text,
-            line_starts,
+            line_starts: OnceLock::new(),
             counts: OnceLock::new(),
         }
     }
@@ -109,18 +115,14 @@ impl Source {
     /// ones [`Source::new`] finds, which debug builds check.
     #[cfg(feature = "lsp")]
     pub(crate) fn indexed(name: impl Into<String>, text: String, line_starts: Vec<u32>) -> Source {
-        let source = Source {
+        debug_assert_eq!(line_starts, line_starts_of(&text));
+        Source {
             name: name.into(),
             ascii: text.is_ascii(),
             text,
-            line_starts,
+            line_starts: OnceLock::from(line_starts.into_boxed_slice()),
             counts: OnceLock::new(),
-        };
-        debug_assert_eq!(
-            source.line_starts,
-            Source::new("", source.text.as_str()).line_starts
-        );
-        source
+        }
     }
 
     /// The characters and UTF-16 units in `self.text[from..to]`, both on
@@ -162,14 +164,21 @@ impl Source {
         self.text.get(span.range()).unwrap_or("")
     }
 
+    /// Where each line starts.
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts
+            .get_or_init(|| line_starts_of(&self.text).into_boxed_slice())
+    }
+
     /// 0-based line index containing `offset`, and that line's start.
     pub(crate) fn line_of(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&(offset as u32)) {
+        let line_starts = self.line_starts();
+        let line = match line_starts.binary_search(&(offset as u32)) {
             Ok(exact) => exact,
             Err(next) => next - 1,
         };
-        (line, self.line_starts[line] as usize)
+        (line, line_starts[line] as usize)
     }
 
     /// The human position of a byte offset; offsets inside a character are
@@ -195,9 +204,9 @@ impl Source {
     /// The byte range of the 0-based line `line`, without its line break;
     /// `None` past the last line.
     pub fn line_range(&self, line: usize) -> Option<std::ops::Range<usize>> {
-        let start = *self.line_starts.get(line)? as usize;
-        let end = self
-            .line_starts
+        let line_starts = self.line_starts();
+        let start = *line_starts.get(line)? as usize;
+        let end = line_starts
             .get(line + 1)
             .map_or(self.text.len(), |&next| next as usize);
         let text = self.text[start..end].trim_end_matches(['\n', '\r']);
@@ -206,16 +215,16 @@ impl Source {
 
     /// The number of lines (a final line break starts an empty last line).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// The text of the 1-based line `line`, without its line break.
     pub fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+        let line_starts = self.line_starts();
+        let Some(&start) = line_starts.get(line.wrapping_sub(1)) else {
             return "";
         };
-        let end = self
-            .line_starts
+        let end = line_starts
             .get(line)
             .map_or(self.text.len(), |&next| next as usize);
         self.text[start as usize..end].trim_end_matches(['\n', '\r'])
