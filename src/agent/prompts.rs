@@ -98,7 +98,6 @@ pub(super) fn check(
         if !checked.insert((root, trigger, signature)) {
             continue;
         }
-        let line = protocol.position(prompt_use.name.span.start as usize).line;
         // The prompt and everything it includes, each once.
         let mut seen = HashSet::new();
         let mut pending = vec![root];
@@ -106,7 +105,7 @@ pub(super) fn check(
             if !seen.insert(i) {
                 continue;
             }
-            check_variables(model, prompt_use, line, &tags[i], &mut prompts[i]);
+            check_variables(model, protocol, prompt_use, &tags[i], &mut prompts[i]);
             pending.extend(includes[i].iter().map(|&(target, _)| target));
         }
     }
@@ -275,8 +274,8 @@ fn check_cycles(includes: &[Vec<(usize, Span)>], prompts: &mut [FileFindings]) {
 /// The variables and conditions of one prompt file against one use.
 fn check_variables(
     model: &Model,
+    protocol: &Source,
     prompt_use: &Use,
-    line: usize,
     tags: &[Tag],
     report: &mut FileFindings,
 ) {
@@ -291,6 +290,9 @@ fn check_variables(
             _ => continue,
         };
         let Some(&mapping) = prompt_use.labels.get(name.as_str()) else {
+            // Where the prompt is used, found only for a message (a clean
+            // check never reads the protocol's line index).
+            let line = protocol.position(prompt_use.name.span.start as usize).line;
             let shown = match condition {
                 Some(_) => format!("condition variable `{name}`"),
                 None => format!("`{{{{{name}}}}}`"),
