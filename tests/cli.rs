@@ -584,7 +584,8 @@ fn completions_work_in_bash() {
     std::fs::write(&script_path, &script.stdout).unwrap();
     let probe = format!(
         "source '{}'; COMP_WORDS=(agentc ch); COMP_CWORD=1; _agentc agentc ch agentc; echo \"${{COMPREPLY[@]}}\"; \
-         COMP_WORDS=(agentc check --format ''); COMP_CWORD=3; _agentc agentc '' --format; echo \"${{COMPREPLY[@]}}\"",
+         COMP_WORDS=(agentc check --format ''); COMP_CWORD=3; _agentc agentc '' --format; echo \"${{COMPREPLY[@]}}\"; \
+         COMP_WORDS=(agentc help validate ''); COMP_CWORD=3; _agentc agentc '' validate; echo \"${{COMPREPLY[@]}}\"",
         script_path.display()
     );
     let Ok(bash) = std::process::Command::new("bash")
@@ -596,10 +597,46 @@ fn completions_work_in_bash() {
     };
     assert_eq!(
         stdout(&bash),
-        "check\nhuman json short github sarif markdown\n",
+        // The last line: `help` knows a command's own subcommands, which
+        // parsing builds only for the command named (`defer`).
+        "check\nhuman json short github sarif markdown\nrun-input aap\n",
         "{}",
         stderr(&bash)
     );
+}
+
+/// Each command's help opens with its summary, the line `agentc --help`
+/// lists it by, not with its arguments' own doc comment (which clap puts
+/// first when a command's arguments are built apart, as `defer` does).
+#[test]
+fn each_command_help_opens_with_its_summary() {
+    let listing = stdout(&agentc(&["--help"]));
+    for command in [
+        "init",
+        "check",
+        "diff",
+        "emit",
+        "gen",
+        "validate",
+        "explain",
+        "schema",
+        "lsp",
+        "mcp",
+        "completions",
+        "man",
+    ] {
+        let help = stdout(&agentc(&[command, "--help"]));
+        let summary = help.lines().next().unwrap_or_default();
+        let listed = listing
+            .lines()
+            .find_map(|line| line.trim_start().strip_prefix(command))
+            .map(str::trim)
+            .unwrap_or_default();
+        assert!(
+            !summary.is_empty() && summary.starts_with(listed.trim_end_matches('.')),
+            "{command}: {summary:?} against {listed:?}"
+        );
+    }
 }
 
 /// `--help` says what each exit code means, for agentc and for each

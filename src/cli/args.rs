@@ -10,18 +10,6 @@ use agentc::validate::run_input::{Profile, Version};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-#[derive(Parser)]
-#[command(
-    name = "agentc",
-    version,
-    about = "Offline compiler and linter for Octavus agent protocol files",
-    after_help = EXIT_CODES
-)]
-pub(crate) struct Cli {
-    #[command(subcommand)]
-    pub(crate) command: Command,
-}
-
 /// What every command's exit code means, in `agentc --help` and the
 /// manual page; each command's own help says what 1 and 2 are for it.
 const EXIT_CODES: &str = "\
@@ -30,92 +18,121 @@ Exit codes:
   1  problems found: errors in a protocol or its data, a breaking change, a stale generated file
   2  nothing could be done as asked: a bad argument, a path that does not exist or cannot be read, a broken agentc.toml, a revision git cannot give";
 
-#[derive(Subcommand)]
-pub(crate) enum Command {
-    /// Write a new agent folder: protocol.yaml, settings.json, prompts and
-    /// an agentc.toml that generates its bindings; never over anything.
-    #[command(after_help = "\
+/// The command line, written once and derived twice: [`Cli`], which
+/// `main` parses, builds a subcommand's arguments only when it is the one
+/// named (`defer`: building every command's arguments was most of what
+/// starting `agentc` cost, for each run of one); [`WholeCli`] builds all
+/// of them at once, for the completion scripts and the manual page, which
+/// list the whole tree. (Clap copies the `help` command's tree from the
+/// subcommands as they stand when the root is built, before a deferred
+/// one has its own subcommands, so from `Cli` the scripts would not
+/// complete `agentc help validate aap`.)
+macro_rules! command_line {
+    ($cli:ident, $command:ident, $defer:tt) => {
+        #[derive(Parser)]
+        #[command(
+            name = "agentc",
+            version,
+            about = "Offline compiler and linter for Octavus agent protocol files",
+            after_help = EXIT_CODES
+        )]
+        pub(crate) struct $cli {
+            #[command(subcommand)]
+            pub(crate) command: $command,
+        }
+
+        #[derive(Subcommand)]
+        #[command(defer = $defer)]
+        pub(crate) enum $command {
+            /// Write a new agent folder: protocol.yaml, settings.json, prompts and
+            /// an agentc.toml that generates its bindings; never over anything.
+            #[command(after_help = "\
 Exit codes:
   0  written
   2  nothing written: a file it would write is already there (or a link is), the folder's name is not a slug, a file could not be written")]
-    Init(InitArgs),
-    /// Check protocol files and report every problem.
-    #[command(after_help = "\
+            Init(InitArgs),
+            /// Check protocol files and report every problem.
+            #[command(after_help = "\
 Exit codes:
   0  no errors (with --deny-warnings, no warnings either)
   1  errors (with --against, breaking changes too)
   2  a path that does not exist, cannot be read or finds no protocol; a broken agentc.toml; with --against, a revision or an old version that cannot be read
 With --watch, each run prints its report and the watch goes on; Ctrl-C ends it with exit 0 (2 when the folders cannot be watched).")]
-    Check(CheckArgs),
-    /// Report what changed between two versions of a protocol that breaks
-    /// the code around it: tools, replies and inputs.
-    #[command(after_help = "\
+            Check(CheckArgs),
+            /// Report what changed between two versions of a protocol that breaks
+            /// the code around it: tools, replies and inputs.
+            #[command(after_help = "\
 Exit codes:
   0  no breaking change (with --deny-warnings, no warning either)
   1  breaking changes, or errors in the new version
   2  a version that cannot be read (a missing file, a revision git does not have); a broken agentc.toml")]
-    Diff(DiffArgs),
-    /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
-    #[command(after_help = "\
+            Diff(DiffArgs),
+            /// Print JSON Schema for a protocol's types or tools, shaped for a consumer.
+            #[command(after_help = "\
 Exit codes:
   0  emitted
   1  the protocol has errors, or the target cannot express it; nothing emitted
   2  a file that cannot be read or written, or a type or tool the protocol does not declare")]
-    Emit(EmitArgs),
-    #[command(about = gen_about(), after_help = "\
+            Emit(EmitArgs),
+            #[command(about = gen_about(), after_help = "\
 Exit codes:
   0  written (with --check: every generated file is current)
   1  a protocol has errors, or (--check) a generated file is stale
   2  nothing to generate, a broken agentc.toml, a file agentc would not overwrite, a path that gives nothing
 With --watch, each run prints its report and the watch goes on; Ctrl-C ends it with exit 0 (2 when the folders cannot be watched).")]
-    Gen(GenArgs),
-    #[command(
-        about = validate_about(),
-        args_conflicts_with_subcommands = true,
-        subcommand_negates_reqs = true,
-        after_help = "\
+            Gen(GenArgs),
+            #[command(
+                about = validate_about(),
+                args_conflicts_with_subcommands = true,
+                subcommand_negates_reqs = true,
+                after_help = "\
 Exit codes:
   0  valid (with --deny-warnings, no warnings either)
   1  invalid, including data that is not JSON or not UTF-8
   2  nothing could be validated: a file that cannot be read, a protocol with errors, no such type or tool"
-    )]
-    Validate(ValidateArgs),
-    /// Explain a diagnostic code (without a code: list them all).
-    #[command(after_help = "Exit codes:\n  0  explained\n  2  no such code")]
-    Explain { code: Option<String> },
-    /// Print the JSON Schema of the protocol file format, for editors' YAML
-    /// support (with --reference, the format's reference in Markdown).
-    Schema {
-        /// Print the format's reference instead: every place of a protocol
-        /// file and its keys, in Markdown.
-        #[arg(long)]
-        reference: bool,
-    },
-    /// Run the language server on standard input and output, for editors.
-    #[command(after_help = "\
+            )]
+            Validate(ValidateArgs),
+            /// Explain a diagnostic code (without a code: list them all).
+            #[command(after_help = "Exit codes:\n  0  explained\n  2  no such code")]
+            Explain { code: Option<String> },
+            /// Print the JSON Schema of the protocol file format, for editors' YAML
+            /// support (with --reference, the format's reference in Markdown).
+            Schema {
+                /// Print the format's reference instead: every place of a protocol
+                /// file and its keys, in Markdown.
+                #[arg(long)]
+                reference: bool,
+            },
+            /// Run the language server on standard input and output, for editors.
+            #[command(after_help = "\
 Exit codes:
   0  the client asked to shut down, then to exit
   1  the session ended without a shutdown request
   2  the server could not read from or write to its client")]
-    Lsp,
-    /// Run the MCP server on standard input and output, for coding agents:
-    /// check, fix, explain, emit, validate, diff and gen as tools.
-    #[command(after_help = "\
+            Lsp,
+            /// Run the MCP server on standard input and output, for coding agents:
+            /// check, fix, explain, emit, validate, diff and gen as tools.
+            #[command(after_help = "\
 Reads only under the folders the client declares as its roots (or the
 working folder), and writes only what a `fix` call asks it to.
 Exit codes:
   0  the client closed the session
   2  the server could not start, or could not read from or write to its client")]
-    Mcp,
-    /// Print a shell completion script (source it, or put it where your
-    /// shell loads completions).
-    Completions {
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
-    /// Print the manual page (roff), for `man -l -` or a `man1` folder.
-    Man,
+            Mcp,
+            /// Print a shell completion script (source it, or put it where your
+            /// shell loads completions).
+            Completions {
+                #[arg(value_enum)]
+                shell: clap_complete::Shell,
+            },
+            /// Print the manual page (roff), for `man -l -` or a `man1` folder.
+            Man,
+        }
+    };
 }
+
+command_line!(Cli, Command, true);
+command_line!(WholeCli, WholeCommand, false);
 
 /// `agentc gen`'s summary, naming the languages it writes.
 fn gen_about() -> String {
@@ -140,7 +157,7 @@ fn validate_about() -> String {
     )
 }
 
-/// `agentc check`'s arguments.
+// `agentc check`'s arguments.
 #[derive(clap::Args, Clone)]
 pub(crate) struct CheckArgs {
     /// Protocol files, folders to search, or globs (default: the current folder).
@@ -212,7 +229,7 @@ pub(crate) struct CheckArgs {
     pub(crate) no_clear: bool,
 }
 
-/// `agentc init`'s arguments.
+// `agentc init`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct InitArgs {
     /// The agent folder to write, made when missing; its name is the
@@ -225,7 +242,7 @@ pub(crate) struct InitArgs {
     pub(crate) template: Template,
 }
 
-/// `agentc diff`'s arguments.
+// `agentc diff`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct DiffArgs {
     /// The old version: a protocol file, an agent folder, or `REV:PATH`
@@ -255,7 +272,7 @@ pub(crate) struct DiffArgs {
     pub(crate) max_diagnostics: usize,
 }
 
-/// `agentc gen`'s arguments.
+// `agentc gen`'s arguments.
 #[derive(clap::Args, Clone)]
 pub(crate) struct GenArgs {
     /// Protocol files, folders to search, or globs (default: the current folder).
@@ -330,7 +347,7 @@ impl ShowLevel {
     }
 }
 
-/// `agentc emit`'s arguments.
+// `agentc emit`'s arguments.
 #[derive(clap::Args)]
 pub(crate) struct EmitArgs {
     /// The protocol file, or its agent folder.
@@ -358,7 +375,7 @@ pub(crate) struct EmitArgs {
     pub(crate) output: Option<PathBuf>,
 }
 
-/// `agentc validate`'s arguments: a protocol and data, or a subcommand.
+// `agentc validate`'s arguments: a protocol and data, or a subcommand.
 #[derive(clap::Args)]
 pub(crate) struct ValidateArgs {
     #[command(subcommand)]
@@ -385,6 +402,7 @@ pub(crate) struct ValidateArgs {
 }
 
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub(crate) enum ValidateCommand {
     /// Check an AG-UI `RunAgentInput` payload.
     RunInput {
@@ -429,7 +447,7 @@ pub(crate) enum ValidateCommand {
     },
 }
 
-/// How `agentc validate` reads data and reports.
+// How `agentc validate` reads data and reports.
 #[derive(clap::Args, Clone, Copy)]
 pub(crate) struct DataOptions {
     /// The data is JSON Lines: one value per line.

@@ -1,7 +1,7 @@
 //! The shell completion scripts and the manual page, both written by clap
 //! from the arguments in [`super::args`].
 
-use super::args::Cli;
+use super::args::WholeCli;
 use super::output::print;
 use clap::CommandFactory;
 use std::process::ExitCode;
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 /// `agentc completions`: the completion script for `shell`.
 pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "agentc", &mut script);
+    clap_complete::generate(shell, &mut WholeCli::command(), "agentc", &mut script);
     print(&String::from_utf8_lossy(&script));
     ExitCode::SUCCESS
 }
@@ -17,7 +17,7 @@ pub(crate) fn completions(shell: clap_complete::Shell) -> ExitCode {
 /// `agentc man`: the manual page, in roff.
 pub(crate) fn man() -> ExitCode {
     let mut page = Vec::new();
-    match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+    match clap_mangen::Man::new(WholeCli::command()).render(&mut page) {
         Ok(()) => {
             print(&String::from_utf8_lossy(&page));
             ExitCode::SUCCESS
