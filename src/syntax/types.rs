@@ -580,9 +580,21 @@ impl Lower<'_> {
                 return None;
             }
         };
-        let trimmed = scalar.text.trim_start();
-        let leading = scalar.text.len() - trimmed.len();
-        let text = trimmed.trim_end();
+        // Nearly every type is written without white space around it, told
+        // from its first and last bytes before `trim`'s character by
+        // character reading.
+        let written: &str = &scalar.text;
+        let bare = written
+            .as_bytes()
+            .first()
+            .zip(written.as_bytes().last())
+            .is_some_and(|(&first, &last)| first.is_ascii_graphic() && last.is_ascii_graphic());
+        let (leading, text) = if bare {
+            (0, written)
+        } else {
+            let trimmed = written.trim_start();
+            (written.len() - trimmed.len(), trimmed.trim_end())
+        };
         // Where the text starts inside the node: past an opening quote.
         let quoted = matches!(
             scalar.style,
@@ -735,5 +747,54 @@ pub fn quote_type(text: &str) -> String {
         format!("\"{text}\"")
     } else {
         text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TypeDefKind, TypeExprKind};
+    use crate::grammar::Builtin;
+
+    /// Each field's type in `types: { A: ... }`, with the text its span
+    /// covers.
+    fn types_of(fields: &str) -> Vec<(TypeExprKind, String)> {
+        let text = format!("types:\n  A:\n{fields}");
+        let report = crate::compile("p.yaml", text);
+        let model = report.model.expect("a model");
+        let TypeDefKind::Object(fields) = &model.protocol.types[0].kind else {
+            panic!("an object type");
+        };
+        fields
+            .iter()
+            .map(|field| {
+                let ty = field.ty.as_ref().expect("a type");
+                (ty.kind.clone(), report.source.slice(ty.span).to_string())
+            })
+            .collect()
+    }
+
+    /// A type is read without the white space around it, ASCII or not, and
+    /// its span covers the name alone; most types have none, and skip the
+    /// trimming (`type_expr`'s `bare`).
+    #[test]
+    fn white_space_around_a_type_is_not_part_of_it() {
+        let types = types_of(concat!(
+            "    a: { type: string }\n",
+            "    b: { type: \" string \" }\n",
+            "    c: { type: \"\u{a0}Foo\u{3000}\" }\n",
+            "    d: { type: 'x\u{a0}' }\n",
+            "    e: { type: \"\tFoo \" }\n",
+        ));
+        let foo = TypeExprKind::Named("Foo".into());
+        assert_eq!(
+            types,
+            [
+                (TypeExprKind::Builtin(Builtin::String), "string".to_string()),
+                (TypeExprKind::Builtin(Builtin::String), "string".to_string()),
+                (foo.clone(), "Foo".to_string()),
+                (TypeExprKind::Named("x".into()), "x".to_string()),
+                (foo, "Foo".to_string()),
+            ]
+        );
     }
 }
