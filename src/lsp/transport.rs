@@ -163,7 +163,9 @@ impl<R: Read> Reader<R> {
                 self.queue.push_back(Frame::Dropped {
                     reply: None,
                     log: format!(
-                        "dropped a message of {length} bytes: over the limit of {} MiB",
+                        "dropped a message of {}{length} bytes: over the limit of {} MiB",
+                        // A length past `u64` was read as its largest value.
+                        if length == u64::MAX { "at least " } else { "" },
                         MAX_MESSAGE_BYTES >> 20
                     ),
                 });
@@ -676,6 +678,43 @@ mod tests {
 
     const HOVER: &str = r#"{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{}}"#;
     const EXIT: &str = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+
+    /// A message over the limit is read past and logged with its length;
+    /// one whose length does not fit in 64 bits, as at least the most that
+    /// does (the rest of the stream is then read past).
+    #[test]
+    fn a_message_over_the_limit_is_logged_with_its_length() {
+        let logs = |input: String| -> Vec<String> {
+            frames(Cursor::new(input))
+                .into_iter()
+                .filter_map(|frame| match frame {
+                    Frame::Dropped { reply: None, log } => Some(log),
+                    _ => None,
+                })
+                .collect()
+        };
+        let over = MAX_MESSAGE_BYTES + 1;
+        let mut input = format!("Content-Length: {over}\r\n\r\n");
+        input.push_str(&" ".repeat(over));
+        input.push_str(&framed(EXIT));
+        assert_eq!(
+            logs(input),
+            [format!(
+                "dropped a message of {over} bytes: over the limit of 64 MiB"
+            )]
+        );
+        let input = format!(
+            "Content-Length: 99999999999999999999\r\n\r\n{}",
+            framed(EXIT)
+        );
+        assert_eq!(
+            logs(input),
+            [format!(
+                "dropped a message of at least {} bytes: over the limit of 64 MiB",
+                u64::MAX
+            )]
+        );
+    }
 
     #[test]
     fn good_messages_read_in_order() {
