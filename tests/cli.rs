@@ -633,7 +633,7 @@ fn each_command_help_opens_with_its_summary() {
             .map(str::trim)
             .unwrap_or_default();
         assert!(
-            !summary.is_empty() && summary.starts_with(listed.trim_end_matches('.')),
+            !listed.is_empty() && summary.starts_with(listed.trim_end_matches('.')),
             "{command}: {summary:?} against {listed:?}"
         );
     }
