@@ -26,7 +26,9 @@ Exit codes:
 /// list the whole tree. (Clap copies the `help` command's tree from the
 /// subcommands as they stand when the root is built, before a deferred
 /// one has its own subcommands, so from `Cli` the scripts would not
-/// complete `agentc help validate aap`.)
+/// complete `agentc help validate aap`.) The argument structs below carry
+/// plain comments, not doc comments: a deferred command's arguments are
+/// applied after its summary, and their doc comment would replace it.
 macro_rules! command_line {
     ($cli:ident, $command:ident, $defer:tt) => {
         #[derive(Parser)]
