@@ -189,11 +189,17 @@ fn many_paths_files_folders_and_globs() {
         "a",
         "nothing/*.yaml",
         "missing.yaml",
+        "missing[.yaml",
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         files(&output),
-        ["a/protocol.yaml", "nothing/*.yaml", "missing.yaml"]
+        [
+            "a/protocol.yaml",
+            "nothing/*.yaml",
+            "missing.yaml",
+            "missing[.yaml"
+        ]
     );
     let printed = stdout(&output);
     assert!(
@@ -206,7 +212,14 @@ fn many_paths_files_folders_and_globs() {
         ),
         "{printed}"
     );
-    assert_eq!(stderr(&output), "checked 1 file: 3 errors, 1 warning\n");
+    // A path that is neither a file nor a pattern says both.
+    assert!(
+        printed.contains(
+            "missing[.yaml: error[invalid-path] `missing[.yaml` was not read: no such file, and as a glob: unclosed character class; missing ']'\n"
+        ),
+        "{printed}"
+    );
+    assert_eq!(stderr(&output), "checked 1 file: 4 errors, 1 warning\n");
 }
 
 #[test]

@@ -198,11 +198,12 @@ fn search(
         });
     }
     let text = path.to_string_lossy();
+    // Not a file: a pattern that does not read as one says so, and why.
     let glob = config::command_line_glob(&text)
         .map_err(|e| {
             disk::FileError::Io(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
-                e.kind().to_string(),
+                format!("no such file, and as a glob: {}", e.kind()),
             ))
         })?
         .compile_matcher();
