@@ -173,6 +173,18 @@ fn explain_prints_each_code_and_lists_them_all() {
     let output = agentc(&["explain", "circular-types"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("did you mean `circular-type`?"));
+
+    // A long name is shown as far as a code could be, not whole.
+    let long = "x".repeat(10_000);
+    let output = agentc(&["explain", &long]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "error: no diagnostic code `{}…` (run `agentc explain` to list every code)\n",
+            "x".repeat(40)
+        )
+    );
 }
 
 #[test]

@@ -527,6 +527,13 @@ fn hostile_calls_get_errors_and_the_server_goes_on() {
     // The help says what was meant.
     let result = session.call("explain", json!({"code": "unknown-tpye"}));
     assert!(refusal(&result).contains("unknown-type"));
+    // A long name is shown as far as a code could be, not whole.
+    let result = session.call("explain", json!({"code": "x".repeat(10_000)}));
+    let reason = refusal(&result);
+    assert!(
+        reason.starts_with(&format!("no diagnostic code `{}…`", "x".repeat(40))),
+        "{reason}"
+    );
 
     // An unknown tool, a resource and a prompt that are not there: errors.
     for (method, params) in [

@@ -32,7 +32,10 @@ pub(crate) fn run(code: Option<&str>) -> ExitCode {
         None => {
             let help = agentc::diagnostic::did_you_mean(name, Code::ALL.iter().map(|c| c.name()))
                 .unwrap_or_else(|| "run `agentc explain` to list every code".to_string());
-            say!("error: no diagnostic code `{name}` ({help})");
+            // Codes are short names; whatever was given is shown as far
+            // as one could be.
+            let shown = agentc::yaml::abbreviate(name);
+            say!("error: no diagnostic code `{shown}` ({help})");
             ExitCode::from(2)
         }
     }

@@ -809,7 +809,7 @@ fn explain(args: ExplainArgs) -> Outcome {
             .unwrap_or_else(|| "the resource `agentc://codes` lists every code".to_string());
         return Err(format!(
             "no diagnostic code `{}` ({help})",
-            crate::render::inert(&args.code)
+            crate::render::inert(&crate::yaml::abbreviate(&args.code))
         ));
     };
     Ok(json!({
