@@ -215,7 +215,7 @@ fn many_paths_files_folders_and_globs() {
     // A path that is neither a file nor a pattern says both.
     assert!(
         printed.contains(
-            "missing[.yaml: error[invalid-path] `missing[.yaml` was not read: no such file, and as a glob: unclosed character class; missing ']'\n"
+            "missing[.yaml: error[invalid-path] `missing[.yaml` was not read: no such file or directory, and as a glob: unclosed character class; missing ']'\n"
         ),
         "{printed}"
     );

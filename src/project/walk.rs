@@ -198,12 +198,17 @@ fn search(
         });
     }
     let text = path.to_string_lossy();
-    // Not a file: a pattern that does not read as one says so, and why.
+    // Neither a file nor a pattern: what looking for the file found, and
+    // why the pattern does not read as one.
     let glob = config::command_line_glob(&text)
         .map_err(|e| {
+            let file = match disk::look(path) {
+                Err(io) => disk::describe_io(&io),
+                Ok(_) => "not a file".to_string(),
+            };
             disk::FileError::Io(std::io::Error::new(
                 std::io::ErrorKind::InvalidInput,
-                format!("no such file, and as a glob: {}", e.kind()),
+                format!("{file}, and as a glob: {}", e.kind()),
             ))
         })?
         .compile_matcher();
