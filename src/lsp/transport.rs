@@ -693,10 +693,10 @@ mod tests {
                 })
                 .collect()
         };
+        // The log comes before the body is read past: no body is needed
+        // (the input ends inside it).
         let over = MAX_MESSAGE_BYTES + 1;
-        let mut input = format!("Content-Length: {over}\r\n\r\n");
-        input.push_str(&" ".repeat(over));
-        input.push_str(&framed(EXIT));
+        let input = format!("Content-Length: {over}\r\n\r\n");
         assert_eq!(
             logs(input),
             [format!(
