@@ -1136,7 +1136,7 @@ fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic
             .with_help(format!(
                 "in a flow mapping `[]` starts a list; quote the type: `\"{written}\"`"
             ))
-            .with_fix(
+            .with_exact_fix(
                 format!("quote `{written}`"),
                 vec![Edit {
                     span: shorthand,
@@ -1149,7 +1149,7 @@ fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic
         let quoted = quote(written);
         diagnostic = diagnostic
             .with_help(format!("quote the value: {quoted}"))
-            .with_fix(
+            .with_exact_fix(
                 "quote the value",
                 vec![Edit {
                     span: value,

@@ -388,7 +388,7 @@ fn check_fix_removes_the_baseline_entries_nothing_matches() {
     let dir = scratch.path();
     std::fs::write(
         dir.join("a.yaml"),
-        "types:\n  A:\n    b_c: { type: string }\n",
+        "types:\n  A:\n    b_c: { type: string }\n    \"v1.note\": { type: string }\n",
     )
     .unwrap();
     std::fs::write(
@@ -403,25 +403,43 @@ fn check_fix_removes_the_baseline_entries_nothing_matches() {
         "{}",
         common::stderr(&written)
     );
-    assert!(
-        std::fs::read_to_string(dir.join("base.toml"))
-            .unwrap()
-            .contains("[[accepted]]")
-    );
-    // The problem is fixed by hand: its entry accepts nothing now.
+    // The quoted name's path is written with escapes, which the removal
+    // of its entry replaces as it is.
+    let before = std::fs::read_to_string(dir.join("base.toml")).unwrap();
+    assert!(before.contains("[[accepted]]"), "{before}");
+    assert!(before.contains(r#"path = "types.A.\"v1.note\"""#), "{before}");
+    // The problems are fixed by hand: their entries accept nothing now.
     std::fs::write(
         dir.join("a.yaml"),
-        "types:\n  A:\n    bC: { type: string }\n",
+        "types:\n  A:\n    bC: { type: string }\n    v1Note: { type: string }\n",
     )
     .unwrap();
     let fixed = run(&["check", "--fix"], dir);
     assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
-    assert!(common::stderr(&fixed).contains("fixed 1 problem in 1 file; 0 problems remain"));
+    let said = common::stderr(&fixed);
+    assert!(
+        said.contains("fixed 2 problems in 1 file; 0 problems remain"),
+        "{said}"
+    );
     let baseline = std::fs::read_to_string(dir.join("base.toml")).unwrap();
     assert!(!baseline.contains("[[accepted]]"), "{baseline}");
     let again = run(&["check", "--format", "short"], dir);
     assert_eq!(
         (again.status.code(), common::stdout(&again).as_str()),
         (Some(0), "")
+    );
+}
+
+#[test]
+fn check_fix_quotes_a_value_with_a_backslash_in_it() {
+    let scratch = common::scratch("fix");
+    let dir = scratch.path();
+    let text = "tools:\n  get-order:\n    description: Note: see C:\\temp\n";
+    std::fs::write(dir.join("bs.yaml"), text).unwrap();
+    let fixed = run(&["check", "--no-config", "--fix", "bs.yaml"], dir);
+    assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bs.yaml")).unwrap(),
+        "tools:\n  get-order:\n    description: 'Note: see C:\\temp'\n"
     );
 }

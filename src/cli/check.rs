@@ -130,7 +130,7 @@ fn once(args: CheckArgs, written: &mut Vec<PathBuf>, last: bool) -> ExitCode {
             if refused.is_empty() && count > 0 {
                 fixed.0 += count;
                 fixed.1 += 1;
-                report.diagnostics.retain(|d| d.fix.is_none());
+                agentc::workspace::take_fixed(report, least_sure);
             }
             failures.extend(refused);
         }

@@ -244,7 +244,7 @@ impl Baseline {
             )
             .with_note(format!("there is no `{}`", entry.file))
             .with_help("remove the entry: the file was removed or renamed")
-            .with_fix(
+            .with_exact_fix(
                 "remove the entry",
                 vec![Edit {
                     span: entry.removal,
@@ -259,7 +259,7 @@ impl Baseline {
             )
             .with_note(format!("no `{code}` problem is at {place}"))
             .with_help("remove the entry: the problem is fixed, or moved to another node")
-            .with_fix(
+            .with_exact_fix(
                 "remove the entry",
                 vec![Edit {
                     span: entry.removal,
@@ -277,7 +277,7 @@ impl Baseline {
             )
             .with_note(format!("at {place}"))
             .with_help(format!("lower the count to {found}"))
-            .with_fix(
+            .with_exact_fix(
                 format!("set the count to {found}"),
                 vec![Edit {
                     span: entry.count_at,

@@ -573,7 +573,7 @@ fn no_colon(keyword: Span, names_a_code: bool) -> Diagnostic {
     )
     .with_help("write `# agentc-ignore: CODE reason`");
     if names_a_code {
-        problem.with_fix(
+        problem.with_exact_fix(
             "add `:`",
             vec![Edit {
                 span: Span::empty(keyword.end as usize),
@@ -641,7 +641,7 @@ fn unused(code: Code, name: Span, cover: Cover, repeated: bool, removal: Span) -
     )
     .with_note(note)
     .with_help("remove it")
-    .with_fix(
+    .with_exact_fix(
         "remove the suppression",
         vec![Edit {
             span: removal,

@@ -56,18 +56,24 @@ pub struct Fix {
     /// ([`Code::fix`]), or [`Applicability::Suggestion`] when it is a
     /// guess for a person to judge.
     pub applicability: Applicability,
+    /// Whether each edit's span was read off the written text itself (a
+    /// value quoted, a line's indentation, a comment or a baseline entry
+    /// removed) rather than given by a name, whose span in a scalar
+    /// written with escapes is the whole scalar's.
+    pub exact: bool,
 }
 
 impl Fix {
     /// Whether the fix can be made in `text`: each edit within it, on
-    /// character boundaries, and none over a scalar written with escapes
-    /// (a name in one has only its whole scalar's span, which the edit
-    /// would overwrite with more than the name).
+    /// character boundaries, and, unless the fix is [`exact`](Fix::exact),
+    /// none over a scalar written with escapes (a name in one has only its
+    /// whole scalar's span, which the edit would overwrite with more than
+    /// the name).
     pub fn fits(&self, text: &str) -> bool {
         self.edits.iter().all(|edit| {
             let range = edit.span.range();
             text.get(range)
-                .is_some_and(|replaced| !replaced.contains('\\'))
+                .is_some_and(|replaced| self.exact || !replaced.contains('\\'))
         })
     }
 }
@@ -232,6 +238,7 @@ impl Diagnostic {
                 title: _,
                 edits,
                 applicability: _,
+                exact: _,
             } = &mut **fix;
             for Edit { span, text: _ } in edits {
                 place(span);
@@ -285,8 +292,20 @@ impl Diagnostic {
             title: title.into(),
             edits,
             applicability: self.code.fix().unwrap_or(Applicability::Suggestion),
+            exact: false,
         }));
         self
+    }
+
+    /// [`with_fix`](Diagnostic::with_fix), for edits whose spans were read
+    /// off the written text itself ([`Fix::exact`]): they may replace
+    /// text with escapes in it (`C:\temp` quoted).
+    pub fn with_exact_fix(self, title: impl Into<String>, edits: Vec<Edit>) -> Diagnostic {
+        let mut diagnostic = self.with_fix(title, edits);
+        if let Some(fix) = &mut diagnostic.fix {
+            fix.exact = true;
+        }
+        diagnostic
     }
 
     /// "did you mean `x`?" as the help, and writing `x` over `span` as the

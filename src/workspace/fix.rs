@@ -297,11 +297,31 @@ fn made_worse(before: &[FileReport], after: &[FileReport], file: &Path) -> bool 
 /// that overlaps one before it is left whole for the next round. How many
 /// were applied.
 pub fn apply(text: &str, fixes: &[&Fix]) -> (String, usize) {
+    let applied = applicable(text, fixes);
+    let count = applied.len();
+    let mut taken: Vec<&Edit> = applied.iter().flat_map(|fix| &fix.edits).collect();
+    taken.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for edit in taken {
+        let std::ops::Range { start, end } = edit.span.range();
+        out.push_str(&text[at..start]);
+        out.push_str(&edit.text);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    (out, count)
+}
+
+/// The fixes [`apply`] applies: in order of place, each whose edits lie
+/// on the text's character boundaries and overlap no edit of a fix before
+/// it.
+fn applicable<'f>(text: &str, fixes: &[&'f Fix]) -> Vec<&'f Fix> {
     let mut fixes: Vec<&Fix> = fixes.to_vec();
     let first = |fix: &&Fix| fix.edits.iter().map(|e| e.span.start).min();
     fixes.sort_by_key(first);
     let mut taken: Vec<&Edit> = Vec::new();
-    let mut count = 0;
+    let mut applied = Vec::new();
     for fix in fixes {
         let before = taken.len();
         let fits = fix.edits.iter().all(|edit| {
@@ -317,21 +337,29 @@ pub fn apply(text: &str, fixes: &[&Fix]) -> (String, usize) {
             fits
         });
         match fits {
-            true => count += 1,
+            true => applied.push(fix),
             false => taken.truncate(before),
         }
     }
-    taken.sort_by_key(|edit| (edit.span.start, edit.span.end));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0usize;
-    for edit in taken {
-        let std::ops::Range { start, end } = edit.span.range();
-        out.push_str(&text[at..start]);
-        out.push_str(&edit.text);
-        at = end;
-    }
-    out.push_str(&text[at..]);
-    (out, count)
+    applied
+}
+
+/// Takes out of `report` the problems whose fixes [`Fixed::of_report`]
+/// applies to its text, leaving those it does not (a fix that does not
+/// fit, or overlaps one before it): the report as one round of fixes
+/// leaves it, without checking the text again. For the baseline's unused
+/// entries, each of which is its own problem.
+pub fn take_fixed(report: &mut FileReport, least_sure: Applicability) {
+    let fixes = fixes_of(report, least_sure);
+    let applied: Vec<*const Fix> = applicable(report.source.text(), &fixes)
+        .into_iter()
+        .map(std::ptr::from_ref)
+        .collect();
+    report.diagnostics.retain(|d| {
+        d.fix
+            .as_deref()
+            .is_none_or(|fix| !applied.contains(&std::ptr::from_ref(fix)))
+    });
 }
 
 /// Whether two edits touch the same text, or insert at the same place (in
@@ -357,6 +385,7 @@ mod tests {
                 })
                 .collect(),
             applicability: Applicability::Safe,
+            exact: false,
         }
     }
 
@@ -384,6 +413,45 @@ mod tests {
             ("abcdef".to_string(), 0)
         );
         assert_eq!(apply("é", &[&inside]), ("é".to_string(), 0));
+    }
+
+    #[test]
+    fn only_a_fix_read_off_the_text_replaces_text_with_escapes() {
+        use crate::diagnostic::{Code, Diagnostic};
+        // A name in a scalar written with escapes has the whole scalar's
+        // span: writing a name over it would lose the rest of the scalar.
+        let text = "description: Note: see C:\\temp\ntype: \"Ordr\\x5b]\"\n";
+        let span = |needle: &str| {
+            let at = text.find(needle).expect("needle");
+            Span::new(at, at + needle.len())
+        };
+        let value = span("Note: see C:\\temp");
+        let name = span("\"Ordr\\x5b]\"");
+        let quoted = Diagnostic::new(Code::UnknownType, value, "quoted").with_exact_fix(
+            "quote the value",
+            vec![Edit {
+                span: value,
+                text: "'Note: see C:\\temp'".to_string(),
+            }],
+        );
+        let renamed = Diagnostic::new(Code::UnknownType, name, "no such type").with_fix(
+            "change to `Order`",
+            vec![Edit {
+                span: name,
+                text: "Order".to_string(),
+            }],
+        );
+        let (quoted_fix, renamed_fix) = (quoted.fix.as_deref(), renamed.fix.as_deref());
+        assert!(quoted_fix.is_some_and(|fix| fix.exact && fix.fits(text)));
+        assert!(renamed_fix.is_some_and(|fix| !fix.exact && !fix.fits(text)));
+        // One round takes out of the report only the problem it fixed.
+        let mut report = FileReport::uncompiled(
+            crate::source::Source::new("t.yaml", text),
+            vec![quoted, renamed],
+        );
+        take_fixed(&mut report, Applicability::Unsafe);
+        let left: Vec<_> = report.diagnostics.iter().map(|d| &d.message).collect();
+        assert_eq!(left, ["no such type"]);
     }
 
     #[test]

@@ -47,7 +47,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 mod fix;
-pub use fix::{Change, Fixed, MAX_ROUNDS, apply, fixes_of};
+pub use fix::{Change, Fixed, MAX_ROUNDS, apply, fixes_of, take_fixed};
 
 /// Files in memory and the configuration that governs them.
 #[derive(Clone, Debug)]

@@ -1420,7 +1420,7 @@ impl Problem {
         if let ([only], false) = (self.places.as_slice(), self.block_moves) {
             let tab_run = matches!(self.kind, Kind::Tab { more, .. } if more > 0);
             if !tab_run {
-                diagnostic = diagnostic.with_fix(
+                diagnostic = diagnostic.with_exact_fix(
                     format!("indent {short} to column {}", only.col + 1),
                     vec![Edit {
                         span: Span::new(self.line_start, self.content),
