@@ -187,6 +187,41 @@ fn explain_prints_each_code_and_lists_them_all() {
     );
 }
 
+/// Each code's page whose "Fix" is a protocol (a YAML block): that block,
+/// checked, no longer reports the code; and the three whose fixes are
+/// whole protocols check clean (one once showed handlers with no `agent`
+/// and no trigger, which a user who copied it met as two errors).
+#[test]
+fn each_codes_fix_no_longer_reports_it() {
+    let fix_of = |code: &agentc::Code| {
+        let (_, after) = code.explanation().split_once("## Fix")?;
+        let after = after.split("\n## ").next().unwrap_or_default();
+        let (_, block) = after.split_once("```yaml\n")?;
+        Some(block.split_once("```").expect("a closed block").0)
+    };
+    let mut checked = 0;
+    for code in agentc::Code::ALL {
+        let Some(block) = fix_of(code) else { continue };
+        let report = common::compile_text(block);
+        let codes: Vec<&str> = report.diagnostics.iter().map(|d| d.code.name()).collect();
+        assert!(
+            !codes.contains(&code.name()),
+            "{code}: its fix reports {codes:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} pages have a YAML fix");
+    for name in ["missing-field", "invalid-response-type", "file-reference"] {
+        let code = agentc::Code::from_name(name).expect("a code");
+        let report = common::compile_text(fix_of(&code).expect("a YAML fix"));
+        assert!(
+            report.diagnostics.is_empty(),
+            "{name}: {:?}",
+            report.diagnostics
+        );
+    }
+}
+
 #[test]
 fn emit_prints_a_type_a_tool_or_everything() {
     let compiled = common::compile(Path::new(&common::root().join(VALID)));

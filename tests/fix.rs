@@ -407,7 +407,10 @@ fn check_fix_removes_the_baseline_entries_nothing_matches() {
     // of its entry replaces as it is.
     let before = std::fs::read_to_string(dir.join("base.toml")).unwrap();
     assert!(before.contains("[[accepted]]"), "{before}");
-    assert!(before.contains(r#"path = "types.A.\"v1.note\"""#), "{before}");
+    assert!(
+        before.contains(r#"path = "types.A.\"v1.note\"""#),
+        "{before}"
+    );
     // The problems are fixed by hand: their entries accept nothing now.
     std::fs::write(
         dir.join("a.yaml"),
