@@ -551,7 +551,9 @@ fn recover<'s>(
             .and_then(|bytes| String::from_utf8(bytes).ok());
         let Some(text) = text.filter(|_| explained) else {
             // What the earlier rounds found is already reported.
-            diags.push(syntax_error(current, &error, offset));
+            if let Some(diagnostic) = syntax_error(current, &error, offset, diags) {
+                diags.push(diagnostic);
+            }
             return None;
         };
         for problem in &analysis.problems {
@@ -754,14 +756,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             {
                 if !self.nesting_reported {
                     self.nesting_reported = true;
-                    self.diags.push(
-                        Diagnostic::new(
-                            Code::NestingLimit,
-                            span,
-                            format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
-                        )
-                        .with_help("a protocol needs only a few levels; this is likely generated or broken input"),
-                    );
+                    self.diags.push(nested_too_deep(span));
                 }
                 self.skipping = 1;
                 self.skipped_from = span;
@@ -1122,9 +1117,36 @@ fn next_char_end(text: &str, offset: usize) -> usize {
         .map_or(offset, |c| offset + c.len_utf8())
 }
 
+/// `nesting-limit`, at the collection that opens past [`MAX_DEPTH`].
+fn nested_too_deep(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        Code::NestingLimit,
+        span,
+        format!("the YAML is nested more than {MAX_DEPTH} levels deep"),
+    )
+    .with_help("a protocol needs only a few levels; this is likely generated or broken input")
+}
+
+/// What saphyr's scanner says when flow collections open past its own
+/// bound (255 levels): in a flow collection it reads ahead to the end of a
+/// possible key, so it can reach that bound before the tree has seen
+/// [`MAX_DEPTH`] levels.
+const SCANNER_DEPTH_ERROR: &str = "recursion limit exceeded";
+
 /// The parser's error, as a diagnostic, with what agentc can add to it.
-fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic {
+/// The scanner's own depth bound is `nesting-limit`, reported once: not
+/// again when the tree has reported it already.
+fn syntax_error(
+    source: &Source,
+    error: &ScanError,
+    offset: usize,
+    diags: &Diagnostics,
+) -> Option<Diagnostic> {
     let text = source.text();
+    if error.info() == SCANNER_DEPTH_ERROR {
+        return (!diags.contains(Code::NestingLimit))
+            .then(|| nested_too_deep(Span::new(offset, next_char_end(text, offset))));
+    }
     let mut diagnostic = Diagnostic::new(
         Code::YamlSyntax,
         Span::new(offset, next_char_end(text, offset)),
@@ -1158,7 +1180,7 @@ fn syntax_error(source: &Source, error: &ScanError, offset: usize) -> Diagnostic
             )
             .with_note("in a value without quotes, `: ` starts a mapping");
     }
-    diagnostic
+    Some(diagnostic)
 }
 
 /// `text` as a YAML quoted scalar: in single quotes when it has no `'`,
@@ -1376,8 +1398,21 @@ mod tests {
             .map(|i| format!("{}k:\n", "  ".repeat(i)))
             .collect();
         assert_eq!(codes(&deep), ["nesting-limit"]);
-        let flow = format!("a: {}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert_eq!(codes(&flow), ["yaml-syntax"]);
+        // Flow collections past the scanner's own bound (255 levels, which
+        // it can reach reading ahead before the tree sees 128): one
+        // `nesting-limit`, as for block collections, however they nest.
+        for depth in [256, 300, 100_000] {
+            let lists = format!("a: {}{}", "[".repeat(depth), "]".repeat(depth));
+            assert_eq!(codes(&lists), ["nesting-limit"], "{depth} lists");
+            let maps = format!("a: {}x{}", "{b: ".repeat(depth), "}".repeat(depth));
+            assert_eq!(codes(&maps), ["nesting-limit"], "{depth} mappings");
+        }
+        let (_, diags) = parse_str(&format!("a: {}", "[".repeat(300)));
+        assert_eq!(
+            diags[0].message,
+            format!("the YAML is nested more than {MAX_DEPTH} levels deep")
+        );
+        assert!(diags[0].help.is_some());
     }
 
     #[test]

@@ -506,6 +506,11 @@ impl Diagnostics {
         }
     }
 
+    /// Whether a problem of `code` was found (and kept).
+    pub(crate) fn contains(&self, code: Code) -> bool {
+        self.found.iter().any(|d| d.code == code)
+    }
+
     pub fn has_errors(&self) -> bool {
         self.has_errors_since(0)
     }
