@@ -527,12 +527,23 @@ impl Reader<'_> {
             self.wrong(value, "a table of codes and severities, as `[severity]`");
             return;
         };
-        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
         let levels = Level::ALL.map(Level::name);
         for (key, value) in table.iter() {
             let name = key.get_ref().as_ref();
             let Some(code) = Code::from_name(name) else {
-                self.unknown(span(key), name, &codes, "a diagnostic code");
+                // Too many to list: the nearest, or where the list is.
+                let help = match Code::nearest(name, Code::ALL.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => "run `agentc explain` to list every code".to_string(),
+                };
+                self.problems.push(
+                    Diagnostic::new(
+                        Code::InvalidConfig,
+                        span(key),
+                        format!("`{name}` is not a diagnostic code"),
+                    )
+                    .with_help(help),
+                );
                 continue;
             };
             let DeValue::String(level) = value.get_ref() else {
@@ -913,6 +924,23 @@ mod tests {
         assert!(!config.excludes(Path::new("/project/agents")));
         assert!(!config.excludes(Path::new("/project")));
         assert!(!config.excludes(Path::new("/elsewhere/agents/legacy")));
+    }
+
+    #[test]
+    fn an_unknown_code_is_helped_by_the_nearest_never_by_the_whole_list() {
+        let text = "[severity]\nunused-refernce = \"off\"\nfoo = \"off\"\n";
+        let Err((_, problems)) = Config::parse(Path::new("/project/agentc.toml"), text.as_bytes())
+        else {
+            panic!("two unknown codes");
+        };
+        let helps: Vec<_> = problems.iter().map(|d| d.help.as_deref()).collect();
+        assert_eq!(
+            helps,
+            [
+                Some("did you mean `unused-reference`?"),
+                Some("run `agentc explain` to list every code")
+            ]
+        );
     }
 
     #[test]

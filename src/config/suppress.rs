@@ -69,7 +69,7 @@
 //!   as it is dead (ruff reports `noqa` of a disabled rule the same way).
 
 use crate::FileReport;
-use crate::diagnostic::{Code, Diagnostic, Edit, nearest};
+use crate::diagnostic::{Code, Diagnostic, Edit};
 use crate::source::Source;
 use crate::span::Span;
 use std::collections::HashMap;
@@ -545,17 +545,12 @@ fn resolve(written: &str, span: Span, problems: &mut Vec<Diagnostic>) -> Option<
         }
         Some(code) => return Some(code),
         None => {
-            // `nearest` compares a bounded number of candidates, fewer than
-            // there are codes; offer the likeliest lengths first.
-            let length = written.chars().count();
-            let mut candidates: Vec<&str> = Code::ALL
+            let silenced = Code::ALL
                 .iter()
-                .filter(|c| c.can_be_silenced() && !is_suppression_code(**c))
-                .map(|c| c.name())
-                .collect();
-            candidates.sort_by_key(|name| name.len().abs_diff(length));
+                .copied()
+                .filter(|c| c.can_be_silenced() && !is_suppression_code(*c));
             let unknown = problem(format!("`{written}` is not a diagnostic code"));
-            match nearest(written, candidates) {
+            match Code::nearest(written, silenced) {
                 Some(candidate) => unknown.did_you_mean(span, candidate),
                 None => unknown.with_help("run `agentc explain` to list every code"),
             }

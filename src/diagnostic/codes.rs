@@ -259,6 +259,20 @@ impl Code {
         Code::ALL.iter().copied().find(|code| code.name() == name)
     }
 
+    /// The code among `codes` that an unknown name `written` most likely
+    /// meant ([`super::nearest`]). `nearest` compares a bounded number of
+    /// candidates, fewer than there are codes, so the likeliest lengths
+    /// are offered first.
+    pub fn nearest(
+        written: &str,
+        codes: impl IntoIterator<Item = Code>,
+    ) -> Option<super::Near<'static>> {
+        let length = written.chars().count();
+        let mut candidates: Vec<&'static str> = codes.into_iter().map(Code::name).collect();
+        candidates.sort_by_key(|name| name.len().abs_diff(length));
+        super::nearest(written, candidates)
+    }
+
     /// How sure the fixes this code's diagnostics carry are, for the codes
     /// that carry one (`agentc explain` says it, `agentc check --fix`
     /// applies the safe ones). A diagnostic whose fix is one answer among
