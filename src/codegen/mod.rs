@@ -149,6 +149,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_python_file_is_a_module_import_takes() {
+        for (slug, file) in [
+            ("shop-assistant", "shop_assistant.py"),
+            ("1-weird-name", "_1_weird_name.py"),
+            ("class", "class_.py"),
+            ("classy", "classy.py"),
+            ("", ".py"),
+        ] {
+            assert_eq!(Lang::Python.file_name(slug), file);
+        }
+        assert_eq!(Lang::Ts.file_name("1-weird-name"), "1-weird-name.ts");
+    }
+
+    #[test]
     fn slugs_are_file_names() {
         assert_eq!(slug("shop-assistant"), "shop-assistant");
         assert_eq!(slug("Shop Assistant"), "shop-assistant");

@@ -9,8 +9,8 @@ pub enum Lang {
     /// zod 4 schemas, checked at compile time against the TypeScript
     /// types: `{slug}.zod.ts`, beside `{slug}.ts`.
     Zod,
-    /// pydantic v2 models: `{slug}.py`, the slug's `-` made `_` so that it
-    /// is a module name.
+    /// pydantic v2 models: `{slug}.py`, the slug made a module name that
+    /// `import` takes ([`super::python::module_name`]).
     Python,
 }
 
@@ -43,7 +43,7 @@ impl Lang {
         match self {
             Lang::Ts => format!("{slug}.ts"),
             Lang::Zod => format!("{slug}.zod.ts"),
-            Lang::Python => format!("{}.py", slug.replace('-', "_")),
+            Lang::Python => format!("{}.py", super::python::module_name(slug)),
         }
     }
 
