@@ -129,6 +129,15 @@ fn malformed_messages_are_answered_or_logged_and_the_session_goes_on() {
     assert_eq!(error_code(&server.response(&Value::Null)), -32700);
     let answer = server.request(3, "textDocument/hover", json!({"textDocument": {"uri": "untitled:a.yaml"}, "position": {"line": 0, "character": 0}}));
     assert!(answer.get("result").is_some(), "{answer}");
+    // Parameters of the wrong shape: invalid params, said as serde says
+    // it, not as a Rust value's debug text.
+    let answer = server.request(30, "textDocument/hover", json!([1, 2]));
+    assert_eq!(error_code(&answer), -32602, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("invalid parameters for `textDocument/hover`: invalid type: sequence"),
+        "{message}"
+    );
     // Shutdown, a request after it, a notification after it, exit.
     let answer = server.request(4, "shutdown", Value::Null);
     assert_eq!(answer["result"], Value::Null, "{answer}");

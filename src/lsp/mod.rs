@@ -981,7 +981,14 @@ fn handle_fallible<R: lsp::request::Request>(
         .extract::<R::Params>(R::METHOD)
         .map_err(|error| ResponseError {
             code: ErrorCode::InvalidParams as i32,
-            message: format!("invalid parameters for `{}`: {error:?}", R::METHOD),
+            message: match error {
+                lsp_server::ExtractError::JsonError { error, .. } => {
+                    format!("invalid parameters for `{}`: {error}", R::METHOD)
+                }
+                lsp_server::ExtractError::MethodMismatch(_) => {
+                    format!("not a `{}` request", R::METHOD)
+                }
+            },
             data: None,
         })?;
     let result = f(params)?;
