@@ -236,11 +236,19 @@ pub(crate) fn lower_read(root: Node, mut read: Taken, diags: &mut Diagnostics) -
         let listed = Listed::of(key).and_then(|listed| Some((listed, read.found(listed)?)));
         if let Some((listed, found)) = listed {
             lower.diags.append(found);
+            // Each grew by doubling as its entries were read, not knowing
+            // how many there would be: what it holds is kept at its size
+            // (at 10k types, 0.3 MB of the heap's peak).
+            fn whole<T>(entries: &mut Vec<T>) -> Vec<T> {
+                let mut entries = std::mem::take(entries);
+                entries.shrink_to_fit();
+                entries
+            }
             match listed {
-                Listed::Types => protocol.types = std::mem::take(&mut read.types),
-                Listed::Tools => protocol.tools = std::mem::take(&mut read.tools),
-                Listed::Triggers => protocol.triggers = std::mem::take(&mut read.triggers),
-                Listed::Handlers => protocol.handlers = std::mem::take(&mut read.handlers),
+                Listed::Types => protocol.types = whole(&mut read.types),
+                Listed::Tools => protocol.tools = whole(&mut read.tools),
+                Listed::Triggers => protocol.triggers = whole(&mut read.triggers),
+                Listed::Handlers => protocol.handlers = whole(&mut read.handlers),
             }
             continue;
         }
