@@ -525,8 +525,8 @@ fn config_problems_point_into_the_file_and_stop_the_run() {
         "{printed}"
     );
     assert!(
-        printed.ends_with("agentc.toml has problems; nothing was checked: 1 error\n"),
-        "nothing is checked: {printed}"
+        printed.ends_with("`missing.toml` has problems; nothing was checked: 1 error\n"),
+        "nothing is checked, and the file is named as given: {printed}"
     );
 }
 

@@ -5,7 +5,7 @@ use super::args::Format;
 use agentc::render::human::{self, Style};
 use agentc::{Failure, FileReport, Source, Timings, emit, render};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
@@ -207,11 +207,23 @@ pub(crate) fn broken_configs(
     unreadable: &[Failure],
     format: Format,
 ) -> ExitCode {
+    // Named as given when it is not an `agentc.toml` (`--config FILE`).
+    let names: Vec<&str> = broken
+        .iter()
+        .map(|(source, _)| source.name())
+        .chain(unreadable.iter().map(|failure| failure.path.as_str()))
+        .collect();
+    let named = |name: &&str| Path::new(name).file_name().is_some_and(|n| n == "agentc.toml");
+    let which = match names.as_slice() {
+        [one] if !named(one) => format!("`{one}`"),
+        _ if names.iter().all(named) => "agentc.toml".to_string(),
+        _ => "the configuration".to_string(),
+    };
     broken_files(
         broken,
         unreadable,
         format,
-        "agentc.toml has problems; nothing was checked",
+        &format!("{which} has problems; nothing was checked"),
     )
 }
 

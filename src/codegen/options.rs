@@ -10,7 +10,7 @@ pub enum Lang {
     /// types: `{slug}.zod.ts`, beside `{slug}.ts`.
     Zod,
     /// pydantic v2 models: `{slug}.py`, the slug made a module name that
-    /// `import` takes ([`super::python::module_name`]).
+    /// `import` takes (`-` made `_`, `_` before a digit or after a keyword).
     Python,
 }
 
