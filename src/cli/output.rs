@@ -213,7 +213,11 @@ pub(crate) fn broken_configs(
         .map(|(source, _)| source.name())
         .chain(unreadable.iter().map(|failure| failure.path.as_str()))
         .collect();
-    let named = |name: &&str| Path::new(name).file_name().is_some_and(|n| n == "agentc.toml");
+    let named = |name: &&str| {
+        Path::new(name)
+            .file_name()
+            .is_some_and(|n| n == "agentc.toml")
+    };
     let which = match names.as_slice() {
         [one] if !named(one) => format!("`{one}`"),
         _ if names.iter().all(named) => "agentc.toml".to_string(),

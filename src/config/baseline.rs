@@ -55,7 +55,7 @@
 
 use super::quote;
 use crate::FileReport;
-use crate::diagnostic::{Code, Diagnostic, Edit, Severity, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Edit, Severity, article, did_you_mean};
 use crate::source::{self, Source};
 use crate::span::Span;
 use crate::yaml::{self, Step};
@@ -239,7 +239,8 @@ impl Baseline {
                 Code::UnusedBaselineEntry,
                 entry.at,
                 format!(
-                    "this baseline entry accepts a `{code}` problem in a file that no longer exists"
+                    "this baseline entry accepts {} `{code}` problem in a file that no longer exists",
+                    article(code.name())
                 ),
             )
             .with_note(format!("there is no `{}`", entry.file))
@@ -255,7 +256,10 @@ impl Baseline {
             Diagnostic::new(
                 Code::UnusedBaselineEntry,
                 entry.at,
-                format!("this baseline entry accepts a `{code}` problem the check no longer finds"),
+                format!(
+                    "this baseline entry accepts {} `{code}` problem the check no longer finds",
+                    article(code.name())
+                ),
             )
             .with_note(format!("no `{code}` problem is at {place}"))
             .with_help("remove the entry: the problem is fixed, or moved to another node")

@@ -646,6 +646,18 @@ impl Reader<'_> {
                                 .unwrap_or_default(),
                         };
                         let names = Lang::ALL.map(Lang::name);
+                        if let DeValue::Array(list) = value.get_ref()
+                            && list.is_empty()
+                        {
+                            self.problems.push(
+                                Diagnostic::new(
+                                    Code::InvalidConfig,
+                                    span(value),
+                                    "`lang` lists no language: this entry would generate nothing",
+                                )
+                                .with_help(format!("list one or more of: {}", names.join(", "))),
+                            );
+                        }
                         for (name, at) in items {
                             match Lang::from_name(&name) {
                                 Some(lang) if !langs.contains(&lang) => langs.push(lang),
@@ -940,6 +952,18 @@ mod tests {
                 Some("did you mean `unused-reference`?"),
                 Some("run `agentc explain` to list every code")
             ]
+        );
+    }
+
+    #[test]
+    fn a_gen_entry_with_no_language_is_a_problem() {
+        let problems = parse("[[gen]]\nlang = []\nout = \"gen\"\n").unwrap_err();
+        assert_eq!(
+            problems,
+            [(
+                "[]".to_string(),
+                "`lang` lists no language: this entry would generate nothing".to_string()
+            )]
         );
     }
 
