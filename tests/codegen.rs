@@ -988,6 +988,41 @@ fn agentc(dir: &Path, args: &[&str]) -> Output {
         .expect("run agentc")
 }
 
+/// A `protocol.yaml` with no `settings.json` is named for its folder,
+/// whether `agentc gen` runs inside the folder or above it (inside, the
+/// folder of `protocol.yaml` is the empty path, which once named nothing,
+/// and the file was `protocol.ts`).
+#[test]
+fn a_protocol_is_named_for_its_folder_from_inside_it_too() {
+    let folder = scratch("cli");
+    let dir = folder.path().join("billing");
+    std::fs::create_dir(&dir).expect("create the folder");
+    std::fs::copy(
+        common::root().join("protocols/worker/protocol.yaml"),
+        dir.join("protocol.yaml"),
+    )
+    .expect("copy the protocol");
+    std::fs::write(
+        dir.join("agentc.toml"),
+        "[[gen]]\nlang = [\"ts\"]\nout = \"gen\"\n",
+    )
+    .expect("write agentc.toml");
+    let inside = agentc(&dir, &["gen"]);
+    assert_eq!(inside.status.code(), Some(0), "{}", text(&inside));
+    assert!(dir.join("gen/billing.ts").is_file(), "{}", text(&inside));
+    let above = agentc(
+        folder.path(),
+        &[
+            "gen",
+            "--check",
+            "--config",
+            "billing/agentc.toml",
+            "billing",
+        ],
+    );
+    assert_eq!(above.status.code(), Some(0), "{}", text(&above));
+}
+
 #[test]
 fn gen_writes_checks_and_refuses_to_overwrite() {
     let folder = scratch("cli");

@@ -815,6 +815,12 @@ pub fn command_line_glob(glob: &str) -> Result<Glob, globset::Error> {
 /// `path` from the current folder, without resolving links (so names in
 /// diagnostics stay as the user wrote them), and without `.` components.
 pub fn absolute(path: &Path) -> PathBuf {
+    // The folder of a bare file name (`protocol.yaml`) is the empty path,
+    // which `std::path::absolute` refuses: it is the current folder.
+    let path = match path.as_os_str().is_empty() {
+        true => Path::new("."),
+        false => path,
+    };
     normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
