@@ -284,6 +284,16 @@ fn diff_reads_revisions_files_and_folders() {
         "agents/shop/protocol.yaml"
     );
     assert_eq!(report["diagnostics"][0]["base"]["line"], 7);
+    // A folder at a revision is named by the file read in it, as a folder
+    // on disk is, never as a folder with a line in it.
+    for (folder, named) in [
+        ("HEAD~1:agents/shop", "HEAD~1:agents/shop/protocol.yaml"),
+        ("HEAD~1:agents/shop/", "HEAD~1:agents/shop/protocol.yaml"),
+    ] {
+        let output = repo.agentc(&["diff", "agents/shop", folder, "--format", "json"]);
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(report["diagnostics"][0]["file"], named, "{report:#}");
+    }
 
     let output = repo.agentc(&[
         "diff",

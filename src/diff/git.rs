@@ -363,13 +363,19 @@ mod with_gix {
         /// The file at `path` (from the repository's top, `/`-separated,
         /// as [`super::tree_path`] gives it) in `commit`: an agent folder's
         /// `protocol.yaml`, `None` when nothing is at that path. Anything
-        /// else that is not a file, or cannot be read, is an error.
-        pub fn read(&self, commit: &Commit, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        /// else that is not a file, or cannot be read, is an error. With
+        /// its bytes, whether it is the folder's `protocol.yaml`.
+        pub fn read(
+            &self,
+            commit: &Commit,
+            path: &str,
+        ) -> Result<Option<(Vec<u8>, bool)>, GitError> {
             let named = |path: &str| format!("{}:{path}", commit.revision);
             let Some((kind, id)) = self.entry(commit, path)? else {
                 return Ok(None);
             };
-            let (kind, id, path) = if kind == EntryKind::Tree {
+            let folder = kind == EntryKind::Tree;
+            let (kind, id, path) = if folder {
                 let is_protocol = path.rsplit('/').next() == Some("protocol.yaml");
                 let protocol = if path.is_empty() {
                     "protocol.yaml".to_string()
@@ -407,7 +413,7 @@ mod with_gix {
                 }
             }
             match self.object(id, &what)? {
-                Some((Kind::Blob, data)) => Ok(Some(data)),
+                Some((Kind::Blob, data)) => Ok(Some((data, folder))),
                 Some((kind, _)) => Err(GitError::new(format!(
                     "`{what}` is a {kind} in the object database where its folder says a file (object {id})"
                 ))),
@@ -596,7 +602,11 @@ mod without_gix {
             Err(unsupported())
         }
 
-        pub fn read(&self, _commit: &Commit, _path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        pub fn read(
+            &self,
+            _commit: &Commit,
+            _path: &str,
+        ) -> Result<Option<(Vec<u8>, bool)>, GitError> {
             Err(unsupported())
         }
     }

@@ -68,8 +68,13 @@ pub fn load(spec: &str) -> Result<Loaded, Failure> {
         .and_then(|top| inside_repository(here, top));
     let path = git::tree_path(inside, place.as_deref()).map_err(failure)?;
     match repository.read(&commit, &path).map_err(failure)? {
-        Some(bytes) => Ok(Loaded {
-            name: spec.to_string(),
+        // A folder is named by the file read in it, as one on disk is.
+        Some((bytes, folder)) => Ok(Loaded {
+            name: match (folder, spec.ends_with([':', '/'])) {
+                (false, _) => spec.to_string(),
+                (true, true) => format!("{spec}protocol.yaml"),
+                (true, false) => format!("{spec}/protocol.yaml"),
+            },
             bytes,
             path: None,
         }),
@@ -155,7 +160,7 @@ pub fn against(
             continue;
         };
         let bytes = match repository.read(commit, &inside) {
-            Ok(Some(bytes)) => bytes,
+            Ok(Some((bytes, _))) => bytes,
             Ok(None) => continue,
             Err(error) => {
                 push_failure(&mut failures, path, error);
