@@ -1023,6 +1023,44 @@ fn a_protocol_is_named_for_its_folder_from_inside_it_too() {
     assert_eq!(above.status.code(), Some(0), "{}", text(&above));
 }
 
+/// Two `[[gen]]` entries that write one file: once when they agree (`zod`
+/// writes the TypeScript types too); when they do not, a failure, and the
+/// first entry's file, so that `gen --check` compares what `gen` wrote.
+#[test]
+fn two_gen_entries_writing_one_file_agree_or_fail() {
+    let folder = scratch("cli");
+    let dir = folder.path();
+    common::copy_dir(&common::root().join("protocols/worker"), dir);
+    let write = |config: &str| std::fs::write(dir.join("agentc.toml"), config).expect("write");
+    write("[[gen]]\nlang = [\"ts\"]\nout = \"gen\"\n\n[[gen]]\nlang = [\"zod\"]\nout = \"gen/\"\n");
+    let agreeing = agentc(dir, &["gen"]);
+    assert_eq!(agreeing.status.code(), Some(0), "{}", text(&agreeing));
+    let checked = agentc(dir, &["gen", "--check"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
+
+    std::fs::remove_dir_all(dir.join("gen")).expect("remove gen");
+    write(
+        "[[gen]]\nlang = [\"zod\"]\nout = \"gen\"\nstrict = true\n\n[[gen]]\nlang = [\"zod\"]\nout = \"gen/\"\n",
+    );
+    let differing = agentc(dir, &["gen", "--format", "short"]);
+    assert_eq!(differing.status.code(), Some(2), "{}", text(&differing));
+    assert!(
+        text(&differing)
+            .contains("error[gen-name-collision] two `[[gen]]` entries would write `gen/"),
+        "{}",
+        text(&differing)
+    );
+    let written = std::fs::read_dir(dir.join("gen"))
+        .expect("gen")
+        .filter_map(Result::ok)
+        .find(|entry| entry.file_name().to_string_lossy().ends_with(".zod.ts"))
+        .expect("a zod file");
+    let zod = std::fs::read_to_string(written.path()).expect("read");
+    assert!(zod.contains("z.strictObject"), "the first entry's: {zod}");
+    let checked = agentc(dir, &["gen", "--check", "--format", "short"]);
+    assert!(!text(&checked).contains("gen-stale"), "{}", text(&checked));
+}
+
 #[test]
 fn gen_writes_checks_and_refuses_to_overwrite() {
     let folder = scratch("cli");

@@ -138,6 +138,8 @@ pub fn generate(
     let mut all: Vec<Output> = Vec::new();
     // Each real folder, with the folder as the user sees it.
     let mut folders: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // Each file's path as shown and, when its folder exists, as it is.
+    let mut taken: BTreeMap<PathBuf, usize> = BTreeMap::new();
     for (job, written) in jobs.iter().zip(outputs) {
         let Some(out) = &job.out else {
             continue;
@@ -167,12 +169,47 @@ pub fn generate(
         {
             folders.push((real.clone(), out.shown.clone()));
         }
-        all.extend(written.into_iter().map(|(shown, (file, _))| Output {
-            real: real.as_ref().map(|folder| folder.join(&file.name)),
-            folder: real.clone(),
-            shown,
-            file,
-        }));
+        for (shown, (file, from)) in written {
+            // Two jobs (`[[gen]]` entries) writing one file (`zod` writes
+            // the TypeScript types too): once when they agree; when they
+            // do not, the first keeps it and the run fails, or `gen` would
+            // write the last and `gen --check` compare with the first.
+            let real_file = real.as_ref().map(|folder| folder.join(&file.name));
+            let earlier = taken
+                .get(&shown)
+                .or_else(|| real_file.as_ref().and_then(|path| taken.get(path)))
+                .copied();
+            if let Some(earlier) = earlier {
+                if all
+                    .get(earlier)
+                    .is_some_and(|o: &Output| o.file.text == file.text)
+                {
+                    continue;
+                }
+                failures.push(
+                    Failure::new(
+                        shown.display().to_string(),
+                        Code::GenNameCollision,
+                        format!(
+                            "two `[[gen]]` entries would write `{}` (from `{from}`) differently",
+                            shown.display()
+                        ),
+                    )
+                    .with_help("write each language once, or with the same options: give the entries other `out` folders, or take the language out of one"),
+                );
+                continue;
+            }
+            taken.insert(shown.clone(), all.len());
+            if let Some(path) = &real_file {
+                taken.insert(path.clone(), all.len());
+            }
+            all.push(Output {
+                real: real_file,
+                folder: real.clone(),
+                shown,
+                file,
+            });
+        }
     }
     // Files agentc generated that no protocol generates now (a protocol
     // removed or renamed), when the run covers every protocol: with paths
