@@ -281,6 +281,29 @@ fn check_of_a_text_is_the_cli_on_a_folder_holding_it() {
     assert_eq!(structured(&result), &expected);
 }
 
+/// `gen` of the `protocol.yaml` of the folder the server runs in names its
+/// files for that folder, as `agentc gen` there does.
+#[test]
+fn gen_names_a_protocol_for_its_folder_from_inside_it() {
+    let scratch = common::scratch("mcp-gen");
+    let folder = scratch.path().join("billing");
+    std::fs::create_dir(&folder).expect("create");
+    std::fs::copy(
+        common::root().join("protocols/worker/protocol.yaml"),
+        folder.join("protocol.yaml"),
+    )
+    .expect("copy");
+    let mut session = Session::start_in(&folder);
+    for path in ["protocol.yaml", "."] {
+        let generated = session.call("gen", json!({"path": path, "lang": "ts"}));
+        assert_eq!(
+            structured(&generated)["files"][0]["name"],
+            json!("billing.ts"),
+            "{path}: {generated}"
+        );
+    }
+}
+
 #[test]
 fn fix_returns_the_fixed_text_and_writes_only_when_asked() {
     let scratch = common::scratch("mcp-fix");

@@ -658,10 +658,16 @@ impl Workspace {
             .parent()
             .map(|folder| folder.join("settings.json"))
             .and_then(|settings| self.get(settings));
+        // The folder of a bare `protocol.yaml` is the current one, as
+        // `agentc gen` names it (in the browser, which has none, nothing).
         let folder = path
             .parent()
-            .and_then(Path::file_name)
-            .map(|name| name.to_string_lossy().into_owned());
+            .map(crate::config::absolute)
+            .and_then(|folder| {
+                folder
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+            });
         let slug = codegen::slug_for(path, settings.map(str::as_bytes), folder.as_deref());
         let source = path.display().to_string().replace('\\', "/");
         codegen::generate(model, &slug, &source, langs, options).map_err(|problems| {
