@@ -446,3 +446,28 @@ fn check_fix_quotes_a_value_with_a_backslash_in_it() {
         "tools:\n  get-order:\n    description: 'Note: see C:\\temp'\n"
     );
 }
+
+/// A folder whose name is not UTF-8: reports name it with `�`, and the fix
+/// is still written to the file it is for, not refused as a link out.
+#[cfg(unix)]
+#[test]
+fn check_fix_writes_in_a_folder_whose_name_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = common::scratch("fix");
+    let folder = scratch
+        .path()
+        .join("agents")
+        .join(std::ffi::OsStr::from_bytes(b"caf\xff"));
+    std::fs::create_dir_all(&folder).unwrap();
+    let protocol = folder.join("protocol.yaml");
+    std::fs::write(&protocol, "types:\n  Order:\n    id:\n      type: strng\n").unwrap();
+    let fixed = run(&["check", "--no-config", "--fix", "agents"], scratch.path());
+    let said = common::stdout(&fixed);
+    // What remains is the protocol's format (types alone), not a refusal.
+    assert_eq!(fixed.status.code(), Some(1), "{said}");
+    assert!(!said.contains("was not fixed"), "{said}");
+    assert_eq!(
+        std::fs::read_to_string(&protocol).unwrap(),
+        "types:\n  Order:\n    id:\n      type: string\n"
+    );
+}

@@ -140,7 +140,7 @@ impl Workspace {
         for _ in 0..MAX_ROUNDS {
             let round: Vec<(PathBuf, String, usize)> = reports
                 .iter()
-                .filter_map(|report| fix_report(report, least_sure))
+                .filter_map(|report| fix_report(report, least_sure, path))
                 .collect();
             if round.is_empty() {
                 break;
@@ -148,7 +148,7 @@ impl Workspace {
             let mut next = changed.clone();
             for (file, text, _) in &round {
                 next.insert(file.clone(), text.clone());
-                if let Some(report) = reports.iter().find(|r| Path::new(r.source.name()) == file) {
+                if let Some(report) = reports.iter().find(|r| read_from(r, path) == *file) {
                     before
                         .entry(file.clone())
                         .or_insert_with(|| report.source.text().to_string());
@@ -159,7 +159,7 @@ impl Workspace {
             let worse: Vec<&PathBuf> = round
                 .iter()
                 .map(|(file, _, _)| file)
-                .filter(|file| made_worse(&reports, &after, file))
+                .filter(|file| made_worse(&reports, &after, file, path))
                 .collect();
             if !worse.is_empty() {
                 for file in &worse {
@@ -225,16 +225,42 @@ impl Workspace {
     }
 }
 
+/// The path a report of the check of `protocol` was read from. A report
+/// is named by its path as text, with `�` where the path is not UTF-8:
+/// the protocol's own, and those of the files in its folder, are found
+/// again from `protocol`, so that a fix is written to the file it is for.
+fn read_from(report: &FileReport, protocol: &Path) -> PathBuf {
+    let name = report.source.name();
+    if name == protocol.display().to_string() {
+        return protocol.to_path_buf();
+    }
+    let inside = protocol.parent().and_then(|folder| {
+        let shown = folder.display().to_string();
+        let rest = name
+            .strip_prefix(shown.as_str())
+            .filter(|_| !shown.is_empty())?;
+        let rest = rest
+            .strip_prefix('/')
+            .or_else(|| rest.strip_prefix(std::path::MAIN_SEPARATOR))?;
+        Some(folder.join(rest))
+    });
+    inside.unwrap_or_else(|| PathBuf::from(name))
+}
+
 /// The file's text with this round's fixes applied, and how many, when
 /// any apply.
-fn fix_report(report: &FileReport, least_sure: Applicability) -> Option<(PathBuf, String, usize)> {
+fn fix_report(
+    report: &FileReport,
+    least_sure: Applicability,
+    protocol: &Path,
+) -> Option<(PathBuf, String, usize)> {
     let fixes = fixes_of(report, least_sure);
     if fixes.is_empty() {
         return None;
     }
     let text = report.source.text();
     let (fixed, count) = apply(text, &fixes);
-    (count > 0 && fixed != text).then(|| (PathBuf::from(report.source.name()), fixed, count))
+    (count > 0 && fixed != text).then(|| (read_from(report, protocol), fixed, count))
 }
 
 /// The fixes of a report that `--fix` may make in its file: at most as
@@ -277,11 +303,9 @@ fn parses(report: &FileReport) -> bool {
 /// Whether `file`, checked again, parses no longer or has more errors; a
 /// file that did not parse is made better by parsing, whatever its checks
 /// then find.
-fn made_worse(before: &[FileReport], after: &[FileReport], file: &Path) -> bool {
+fn made_worse(before: &[FileReport], after: &[FileReport], file: &Path, protocol: &Path) -> bool {
     let find = |reports: &'_ [FileReport]| -> Option<(bool, usize)> {
-        let report = reports
-            .iter()
-            .find(|r| Path::new(r.source.name()) == file)?;
+        let report = reports.iter().find(|r| read_from(r, protocol) == file)?;
         Some((parses(report), report.count(Severity::Error)))
     };
     match (find(before), find(after)) {
