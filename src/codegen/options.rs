@@ -43,7 +43,7 @@ impl Lang {
         match self {
             Lang::Ts => format!("{slug}.ts"),
             Lang::Zod => format!("{slug}.zod.ts"),
-            Lang::Python => format!("{}.py", super::python::module_name(slug)),
+            Lang::Python => format!("{}.py", module_name(slug)),
         }
     }
 
@@ -69,4 +69,27 @@ pub struct Options {
     /// Python fields in snake_case, each with its wire name as its alias
     /// (`field-case = "snake"`); by default the wire names themselves.
     pub snake_case: bool,
+}
+
+/// Python's keywords, which a property or a module cannot be named.
+pub(super) const PYTHON_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// The module a slug's bindings are, as `import` takes it: the slug's `-`
+/// made `_`, with `_` before a leading digit (`1-agent` is `_1_agent`) and
+/// after a keyword (`class` is `class_`). A slug holds only lowercase
+/// letters, digits, `-` and `_` ([`super::slug`]).
+fn module_name(slug: &str) -> String {
+    let name = slug.replace('-', "_");
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{name}")
+    } else if PYTHON_KEYWORDS.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
 }

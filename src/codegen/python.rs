@@ -17,33 +17,10 @@
 //! `Field(discriminator=...)` names.
 
 use super::bindings::{self, Bindings, Decl, Prop, Ty};
-use super::options::Options;
+use super::options::{Options, PYTHON_KEYWORDS as KEYWORDS};
 use super::text::{docstring, string_literal, string_literals};
 use heck::ToSnakeCase;
 use std::collections::{HashMap, HashSet};
-
-/// Python's keywords, which a property cannot be named.
-const KEYWORDS: [&str; 35] = [
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
-
-/// The module a slug's bindings are, as `import` takes it: the slug's `-`
-/// made `_`, with `_` before a leading digit (`1-agent` is `_1_agent`) and
-/// after a keyword (`class` is `class_`). A slug holds only lowercase
-/// letters, digits, `-` and `_` ([`super::slug`]).
-pub fn module_name(slug: &str) -> String {
-    let name = slug.replace('-', "_");
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{name}")
-    } else if KEYWORDS.contains(&name.as_str()) {
-        format!("{name}_")
-    } else {
-        name
-    }
-}
 
 /// Names a pydantic model's field cannot take: `BaseModel`'s own
 /// attributes and methods (pydantic 2.14: `dir(BaseModel)` without those
