@@ -995,13 +995,7 @@ fn agentc(dir: &Path, args: &[&str]) -> Output {
 #[test]
 fn a_protocol_is_named_for_its_folder_from_inside_it_too() {
     let folder = scratch("cli");
-    let dir = folder.path().join("billing");
-    std::fs::create_dir(&dir).expect("create the folder");
-    std::fs::copy(
-        common::root().join("protocols/worker/protocol.yaml"),
-        dir.join("protocol.yaml"),
-    )
-    .expect("copy the protocol");
+    let dir = common::worker_folder(folder.path(), "billing");
     std::fs::write(
         dir.join("agentc.toml"),
         "[[gen]]\nlang = [\"ts\"]\nout = \"gen\"\n",

@@ -286,13 +286,7 @@ fn check_of_a_text_is_the_cli_on_a_folder_holding_it() {
 #[test]
 fn gen_names_a_protocol_for_its_folder_from_inside_it() {
     let scratch = common::scratch("mcp-gen");
-    let folder = scratch.path().join("billing");
-    std::fs::create_dir(&folder).expect("create");
-    std::fs::copy(
-        common::root().join("protocols/worker/protocol.yaml"),
-        folder.join("protocol.yaml"),
-    )
-    .expect("copy");
+    let folder = common::worker_folder(scratch.path(), "billing");
     let mut session = Session::start_in(&folder);
     for path in ["protocol.yaml", "."] {
         let generated = session.call("gen", json!({"path": path, "lang": "ts"}));

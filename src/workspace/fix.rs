@@ -375,7 +375,8 @@ fn applicable<'f>(text: &str, fixes: &[&'f Fix]) -> Vec<&'f Fix> {
 /// entries, each of which is its own problem.
 pub fn take_fixed(report: &mut FileReport, least_sure: Applicability) {
     let fixes = fixes_of(report, least_sure);
-    let applied: Vec<*const Fix> = applicable(report.source.text(), &fixes)
+    // By address: which of the report's own fixes, however many it has.
+    let applied: std::collections::HashSet<*const Fix> = applicable(report.source.text(), &fixes)
         .into_iter()
         .map(std::ptr::from_ref)
         .collect();

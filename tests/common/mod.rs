@@ -217,3 +217,16 @@ pub fn scratch(name: &str) -> tempfile::TempDir {
         .tempdir()
         .expect("create a temporary folder")
 }
+
+/// A folder `name` under `parent` holding the worker fixture's
+/// `protocol.yaml` alone (no `settings.json`: it is named for its folder).
+pub fn worker_folder(parent: &Path, name: &str) -> PathBuf {
+    let folder = parent.join(name);
+    std::fs::create_dir(&folder).expect("create the folder");
+    std::fs::copy(
+        root().join("protocols/worker/protocol.yaml"),
+        folder.join("protocol.yaml"),
+    )
+    .expect("copy the protocol");
+    folder
+}
