@@ -995,6 +995,42 @@ fn rename_reaches_tools_and_scoped_variables() {
     client.shutdown();
 }
 
+/// A variable passed by its own name in quotes (`input: ["X"]`) keeps its
+/// label as written, outside the quotes: inside, `"X: NEW"` would be one
+/// string, and the protocol would no longer check.
+#[test]
+fn rename_keeps_a_quoted_label_outside_its_quotes() {
+    let folder = common::scratch("lsp-quoted-label");
+    let dir = folder.path();
+    std::fs::create_dir(dir.join("prompts")).unwrap();
+    std::fs::write(
+        dir.join("settings.json"),
+        r#"{"slug":"q","name":"Q","description":"q","format":"interactive"}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("prompts/system.md"), "Shop {{STORE_NAME}}\n").unwrap();
+    let text = "input:\n  STORE_NAME: { type: string }\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  input: [\"STORE_NAME\", 'STORE_NAME']\n";
+    std::fs::write(dir.join("protocol.yaml"), text).unwrap();
+    let mut client = Client::start(false);
+    let doc = uri(&dir.join("protocol.yaml"));
+    assert!(client.open(&doc, text).is_empty());
+    let edit = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": {"line": 1, "character": 3}, "newName": "SHOP_NAME"}),
+    );
+    let edits = edit["changes"][doc.as_str()].as_array().unwrap().clone();
+    let renamed = apply(text, &edits);
+    assert_eq!(
+        renamed,
+        text.replace("  STORE_NAME:", "  SHOP_NAME:").replace(
+            "[\"STORE_NAME\", 'STORE_NAME']",
+            "[\"STORE_NAME\": SHOP_NAME, 'STORE_NAME': SHOP_NAME]"
+        )
+    );
+    assert!(client.replace(&doc, &renamed).is_empty());
+    client.shutdown();
+}
+
 /// What a review found, each kept fixed: a curly quote before a key in
 /// completion; a client that escapes a path differently from the server;
 /// closing the protocol while its settings stay open; names YAML would not

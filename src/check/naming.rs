@@ -4,7 +4,7 @@
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Edit};
 use crate::model::Model;
-use crate::model::resolve::{Occurrence, SymbolId, SymbolKind, unquoted};
+use crate::model::resolve::{Occurrence, SymbolId, SymbolKind, rename_edit, unquoted};
 use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::{EnumValues, Name, TypeDef};
@@ -336,16 +336,10 @@ impl<'a> Renaming<'a> {
         }
         of.iter()
             .map(|o| {
-                let edit = rewrite(self.source, o.span, &symbol.name, new)?;
-                match o.labelled {
-                    // `input: [X]` passes `X` as `X`: the label stays.
-                    true if edit.span == o.span => Some(Edit {
-                        text: format!("{}: {new}", symbol.name),
-                        ..edit
-                    }),
-                    true => None,
-                    false => Some(edit),
-                }
+                // Only where the name is written as it is (no escapes).
+                rewrite(self.source, o.span, &symbol.name, new)?;
+                let (span, text) = rename_edit(self.source, o.span, o.labelled, new);
+                Some(Edit { span, text })
             })
             .collect()
     }

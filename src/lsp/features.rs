@@ -6,7 +6,7 @@ use super::convert::{self, Encoding};
 use crate::Code;
 use crate::diagnostic::{Applicability, Diagnostics};
 use crate::emit::{self, Selection, Target};
-use crate::model::resolve::{Occurrence, SymbolKind, unquoted};
+use crate::model::resolve::{Occurrence, SymbolKind, rename_edit, unquoted};
 use crate::source::Source;
 use crate::span::Span;
 use lsp_server::{ErrorCode, ResponseError};
@@ -249,14 +249,10 @@ pub fn rename(
         .index()
         .occurrences(occurrence.symbol)
         .map(|o| {
-            let (span, old) = unquoted(source, o.span);
+            let (span, new_text) = rename_edit(source, o.span, o.labelled, new_name);
             lsp::TextEdit {
                 range: convert::range(source, span, encoding),
-                new_text: if o.labelled {
-                    format!("{old}: {new_name}")
-                } else {
-                    new_name.to_string()
-                },
+                new_text,
             }
         })
         .collect();

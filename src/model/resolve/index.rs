@@ -81,6 +81,18 @@ impl Index {
     }
 }
 
+/// The edit that writes `new` in place of the name an occurrence at `span`
+/// names: inside its quotes when it is quoted; for a labelled occurrence
+/// (`input: [X]` passes `X` as `X`), the label kept as written and the new
+/// name as its source (`X: NEW`, `"X": NEW`), never inside the quotes,
+/// where `"X: NEW"` would be one string. The span replaced, and the text.
+pub fn rename_edit(source: &Source, span: Span, labelled: bool, new: &str) -> (Span, String) {
+    match labelled {
+        true => (span, format!("{}: {new}", source.slice(span))),
+        false => (unquoted(source, span).0, new.to_string()),
+    }
+}
+
 /// The name under a span without the quotes of a quoted scalar: its span
 /// and its text.
 pub fn unquoted(source: &Source, span: Span) -> (Span, &str) {

@@ -23,7 +23,7 @@ mod index;
 mod names;
 mod occurrences;
 
-pub use index::{Index, unquoted};
+pub use index::{Index, rename_edit, unquoted};
 pub use names::Names;
 pub(crate) use names::read_of;
 pub use occurrences::Resolution;
