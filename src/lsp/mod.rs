@@ -6,8 +6,9 @@
 //! next request): a burst of keystrokes queued behind each other costs one
 //! check, after the last, and a request is answered about the text as it
 //! is then. A check compiled from nothing looks at the queue as it goes
-//! ([`Inbox::edit_waiting`]) and stops once an edit is waiting, since its
-//! text is then already stale: nothing waits behind it, and the edit is
+//! ([`Inbox::edit_waiting`]) and stops once an edit to its protocol or its
+//! folder is waiting, since its text is then already stale (an edit to
+//! another document is not: [`concerns`]): nothing waits behind it, and the edit is
 //! checked next, from the compile before (an edit an entry can take in
 //! place is one frame's work and always runs to its end). A request about
 //! a document whose check stopped for edits sent after the request is
@@ -141,22 +142,59 @@ impl<'c> Inbox<'c> {
     }
 
     /// Whether a message that opens, changes, saves or closes a document
-    /// is waiting, without waiting for one. It reads ahead only until it
-    /// finds one, and at most [`MAX_AHEAD`] messages, so a client that
-    /// floods the server still waits for it rather than filling its
-    /// memory.
-    fn edit_waiting(&self) -> bool {
+    /// that `concerns` picks is waiting, without waiting for one. It reads
+    /// ahead only until it finds one, and at most [`MAX_AHEAD`] messages,
+    /// so a client that floods the server still waits for it rather than
+    /// filling its memory.
+    fn edit_waiting(&self, concerns: &dyn Fn(&Message) -> bool) -> bool {
         let mut ahead = self.ahead();
-        while ahead.edits == 0 && ahead.messages.len() < MAX_AHEAD {
+        let relevant = |message: &Message| is_edit(message) && concerns(message);
+        if ahead.edits > 0 && ahead.messages.iter().any(relevant) {
+            return true;
+        }
+        while ahead.messages.len() < MAX_AHEAD {
             let Ok(message) = self.receiver.try_recv() else {
                 break;
             };
+            let found = relevant(&message);
             if is_edit(&message) {
                 ahead.edits += 1;
             }
             ahead.messages.push_back(message);
+            if found {
+                return true;
+            }
         }
-        ahead.edits > 0
+        false
+    }
+}
+
+/// Whether an edit waiting makes the check of the protocol `uri` stale: an
+/// edit to the protocol itself, or to a file in its folder or below it
+/// (its `settings.json`, its prompts; a protocol in a folder below, which
+/// stops the check for nothing, is rare). An edit to a document elsewhere
+/// does not: a request about this protocol is then answered, not refused as
+/// changed. An edit whose document cannot be read concerns every check.
+fn concerns(uri: &lsp::Uri, message: &Message) -> bool {
+    let Message::Notification(n) = message else {
+        return false;
+    };
+    let edited = n
+        .params
+        .get("textDocument")
+        .and_then(|document| document.get("uri"))
+        .and_then(Value::as_str)
+        .and_then(|edited| edited.parse::<lsp::Uri>().ok());
+    let Some(edited) = edited.map(|edited| convert::canonical(&edited)) else {
+        return true;
+    };
+    if edited == *uri {
+        return true;
+    }
+    let folder = convert::path_of(uri).and_then(|path| path.parent().map(Path::to_path_buf));
+    match (folder, convert::path_of(&edited)) {
+        (Some(folder), Some(path)) => path.starts_with(folder),
+        _ => false,
     }
 }
 
@@ -759,7 +797,8 @@ impl<'c> Server<'c> {
             },
         };
         let inbox = self.inbox;
-        let waiting = move || inbox.edit_waiting();
+        let protocol = uri.clone();
+        let waiting = move || inbox.edit_waiting(&|message| concerns(&protocol, message));
         let cancel = Cancel::when(&waiting);
         #[cfg(test)]
         if let Some(document) = self.documents.get(uri) {
@@ -1180,6 +1219,58 @@ mod tests {
         assert_eq!(ended.held.kept, 0);
     }
 
+    /// An edit to another document does not make a protocol's check stale:
+    /// a request about the protocol sent before it is answered, not refused
+    /// as changed (typing in one file while the editor asks about another).
+    #[test]
+    fn an_edit_elsewhere_leaves_a_request_answered() {
+        let (server, connection) = Connection::memory();
+        let client = Client {
+            connection,
+            next: 0,
+        };
+        let (big, small) = ("untitled:big.yaml", "untitled:small.yaml");
+        let send = |message: Message| client.connection.sender.send(message).unwrap();
+        client.queue_open(
+            big,
+            "types:\n  A:\n    x: { type: B }\n  B:\n    y: { type: string }\n",
+        );
+        client.queue_open(small, "types:\n  S:\n    x: { type: string }\n");
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": big, "version": 2},
+                "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                    "end": {"line": 0, "character": 0}}, "text": "# a comment\n"}]}),
+        );
+        send(
+            Request::new(
+                RequestId::from(2),
+                "textDocument/definition".into(),
+                json!({"textDocument": {"uri": big}, "position": {"line": 3, "character": 16}}),
+            )
+            .into(),
+        );
+        client.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": small, "version": 2},
+                "contentChanges": [{"range": {"start": {"line": 0, "character": 0},
+                    "end": {"line": 0, "character": 0}}, "text": "#"}]}),
+        );
+        send(Request::new(RequestId::from(3), "shutdown".into(), Value::Null).into());
+        client.notify("exit", Value::Null);
+        serve(&server).unwrap();
+        let mut answers = BTreeMap::new();
+        while let Ok(message) = client.connection.receiver.try_recv() {
+            if let Message::Response(response) = message {
+                answers.insert(response.id.to_string(), response);
+            }
+        }
+        let Ok(found) = &answers["2"].response_result else {
+            panic!("answered: {:?}", answers["2"]);
+        };
+        assert_eq!(found[0]["range"]["start"]["line"], json!(4), "{found}");
+    }
+
     /// Looking for an edit reads ahead at most `MAX_AHEAD` messages and
     /// stops at the first edit; every message read ahead comes out in the
     /// order sent.
@@ -1195,7 +1286,11 @@ mod tests {
         }
         sender.send(edit(MAX_AHEAD + 10)).unwrap();
         sender.send(log(MAX_AHEAD + 11)).unwrap();
-        assert!(!inbox.edit_waiting(), "the edit is past what is read ahead");
+        let any = |_: &Message| true;
+        assert!(
+            !inbox.edit_waiting(&any),
+            "the edit is past what is read ahead"
+        );
         assert_eq!(inbox.ahead().messages.len(), MAX_AHEAD);
         let params = |message: Option<Message>| match message {
             Some(Message::Notification(n)) => n.params,
@@ -1204,7 +1299,7 @@ mod tests {
         for i in 0..20 {
             assert_eq!(params(inbox.next()), json!(i));
         }
-        assert!(inbox.edit_waiting());
+        assert!(inbox.edit_waiting(&any));
         assert_eq!(
             inbox.ahead().messages.len(),
             MAX_AHEAD - 20 + 11,
@@ -1214,7 +1309,7 @@ mod tests {
             assert_eq!(params(inbox.next()), json!(i));
         }
         assert!(inbox.is_empty());
-        assert!(!inbox.edit_waiting());
+        assert!(!inbox.edit_waiting(&any));
     }
 
     /// A request that panics is answered with `InternalError`; a
