@@ -466,6 +466,70 @@ handlers:
     client.shutdown();
 }
 
+/// A value in a flow mapping is completed for the key it is under on its
+/// line (`OTHER: { type: ` is `OTHER`'s type), and nothing is offered
+/// after a flow mapping that is closed: completion once read the path
+/// without the line's own key, and offered nothing for a variable's or a
+/// parameter's type and types after `{ type: string }`.
+#[test]
+fn completion_reads_the_flow_mapping_of_the_line() {
+    let mut client = Client::start(false);
+    let text = "\
+types:
+  Money:
+    amount: { type: number }
+variables:
+  OTHER: { type:  }
+tools:
+  refund:
+    description: Refund
+    parameters:
+      n: { type:  }
+      m: { type: string }
+";
+    let doc = scratch("flow-complete.yaml");
+    client.open(&doc, text);
+    let at = |client: &mut Client, line, character| {
+        labels(&client.at("textDocument/completion", &doc, line, character))
+    };
+    for (line, character) in [(4, 16), (9, 17)] {
+        let offered = at(&mut client, line, character);
+        for wanted in ["string", "integer", "Money"] {
+            assert!(offers(&offered, wanted), "{line}: {offered:?}");
+        }
+    }
+    assert_eq!(at(&mut client, 10, 25), Vec::<String>::new());
+    client.shutdown();
+}
+
+/// A block's `output` writes a variable: completion offers those under
+/// `variables:`, not the trigger's or the protocol's inputs, which
+/// `agentc check` refuses there.
+#[test]
+fn completion_offers_an_output_the_variables_only() {
+    let mut client = Client::start(false);
+    let text = "\
+input:
+  STORE: { type: string }
+variables:
+  SUMMARY: { type: string }
+triggers:
+  ask:
+    input:
+      QUESTION: { type: string }
+handlers:
+  ask:
+    Answer:
+      block: next-message
+      output: 
+";
+    let doc = scratch("output-complete.yaml");
+    client.open(&doc, text);
+    let offered = labels(&client.at("textDocument/completion", &doc, 12, 14));
+    assert_eq!(offered, ["SUMMARY"]);
+    client.shutdown();
+}
+
 /// Completion once missed the keys under `anthropic:`, `contextRetention:`,
 /// `onDemandSkills:` and `anthropic.tools`, and offered fixed values only
 /// for `block:`; both now come from the grammar.

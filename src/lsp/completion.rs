@@ -198,9 +198,9 @@ pub fn complete(
     // A value: after `key:` on this line (flow collections included), or
     // a list item under a `key:` line. The path runs to the key.
     let mut path = place.path.clone();
-    match value_key(head) {
-        Some(key) => path.push(key),
-        None if head.contains(": ") => return Vec::new(),
+    match value_keys(after_item) {
+        Some(keys) => path.extend(keys),
+        None if after_item.contains(':') => return Vec::new(),
         None if trimmed.starts_with("- ") && after_item.is_empty() => {}
         None if after_item.is_empty() => {
             // A key.
@@ -279,25 +279,94 @@ pub fn key_hover(
     })
 }
 
-/// The key whose value the text before the cursor ends in: the word before
-/// the last `: ` (or a final `:`), unless a flow mapping has moved on to
-/// its next key (`{type: string, de`).
-fn value_key(head: &str) -> Option<&str> {
-    let colon = match head.rfind(": ") {
-        Some(at) => at,
-        None => head.strip_suffix(':').map(str::len)?,
-    };
-    let after = &head[colon + 1..];
-    let opened = |c: char| head[..colon].rfind(c);
-    if after.contains(',') && opened('{') > opened('[') {
+/// The keys from the line's own to the one whose value the text before the
+/// cursor ends at, through the flow collections the line opens: `type: `
+/// gives `[type]`, `OTHER: { type: ` gives `[OTHER, type]`, `tools: [a, `
+/// gives `[tools]` (an item of its list). `None` where no value is due:
+/// after one is written (`type: string `, `{ type: string }`), or where a
+/// flow mapping moves on to its next key (`{type: string, de`).
+fn value_keys(head: &str) -> Option<Vec<&str>> {
+    struct Level<'h> {
+        /// The key whose value this collection is (none for the line).
+        owner: Option<&'h str>,
+        list: bool,
+        /// The key just written, whose value is due.
+        key: Option<&'h str>,
+        /// A value is due: after `key:`, or at an item of a list.
+        due: bool,
+    }
+    let mut levels = vec![Level {
+        owner: None,
+        list: false,
+        key: None,
+        due: false,
+    }];
+    let bytes = head.as_bytes();
+    let mut word: Option<usize> = None;
+    let mut quote: Option<u8> = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let level = levels.last_mut()?;
+        if let Some(q) = quote {
+            if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        match b {
+            b'"' | b'\'' => {
+                word.get_or_insert(i);
+                quote = Some(b);
+            }
+            b':' if bytes.get(i + 1).is_none_or(|&next| next == b' ') => {
+                let key = head[word.take().unwrap_or(i)..i].trim();
+                let key = key.trim_matches(|c| c == '"' || c == '\'');
+                level.key = Some(key);
+                level.due = true;
+            }
+            b'{' | b'[' => {
+                let owner = if level.due { level.key } else { None };
+                level.due = false;
+                word = None;
+                levels.push(Level {
+                    owner,
+                    list: b == b'[',
+                    key: None,
+                    due: b == b'[',
+                });
+            }
+            b'}' | b']' => {
+                if levels.len() > 1 {
+                    levels.pop();
+                }
+                let parent = levels.last_mut()?;
+                parent.due = false;
+                word = None;
+            }
+            b',' => {
+                level.key = None;
+                level.due = level.list;
+                word = None;
+            }
+            b' ' | b'\t' => {
+                if word.take().is_some() {
+                    // A value written, or a word that is no key.
+                    level.due = false;
+                }
+            }
+            _ => {
+                word.get_or_insert(i);
+            }
+        }
+    }
+    let last = levels.last()?;
+    if !last.due || word.is_some() {
         return None;
     }
-    let key_text = &head[..colon];
-    let key_start = key_text
-        .char_indices()
-        .rfind(|&(_, c)| !(c.is_alphanumeric() || "_-".contains(c)))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    Some(&key_text[key_start..])
+    let mut keys: Vec<&str> = levels.iter().filter_map(|level| level.owner).collect();
+    if !last.list {
+        keys.push(last.key?);
+    }
+    Some(keys)
 }
 
 type Choice<'a> = (&'a str, lsp::CompletionItemKind, &'a str);
@@ -344,6 +413,11 @@ fn value_choices<'a>(
     let Some(key) = grammar::key_at(path, place.block) else {
         return Vec::new();
     };
+    // A block's `output` writes a variable; a worker's own `output`, at the
+    // top level, reads one.
+    if key.name == "output" && place.block.is_some() {
+        return named(names.writable(), Kind::VARIABLE, "variable");
+    }
     let mut choices = value_of(key, names, analysis, &variables);
     if key.dynamic {
         choices.extend(variables());
@@ -455,4 +529,40 @@ fn key_choices<'a>(place: &Place<'a>, names: &'a Resolution) -> Vec<(&'a str, &'
         return spot.fixed_keys().iter().map(|k| (*k, "")).collect();
     }
     keys.into_iter().map(|key| (key.name, key.doc)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_keys;
+
+    #[test]
+    fn the_value_due_is_found_through_the_flow_collections_of_the_line() {
+        let due = |head: &'static str| value_keys(head);
+        assert_eq!(due("type: "), Some(vec!["type"]));
+        assert_eq!(due("type:"), Some(vec!["type"]));
+        assert_eq!(due("OTHER: { type: "), Some(vec!["OTHER", "type"]));
+        assert_eq!(
+            due("n: { type: string, optional: "),
+            Some(vec!["n", "optional"])
+        );
+        assert_eq!(
+            due("\"Call\": { block: tool-call, tool: "),
+            Some(vec!["Call", "tool"])
+        );
+        assert_eq!(due("a: { b: { c: "), Some(vec!["a", "b", "c"]));
+        assert_eq!(due("tools: ["), Some(vec!["tools"]));
+        assert_eq!(due("tools: [a, "), Some(vec!["tools"]));
+        assert_eq!(due("x: { items: [a, "), Some(vec!["x", "items"]));
+        // No value due: written, closed, or a flow mapping's next key.
+        assert_eq!(due("type: string "), None);
+        assert_eq!(due("x: { type: string }"), None);
+        assert_eq!(due("x: { type: string } "), None);
+        assert_eq!(due("x: { type: string, "), None);
+        assert_eq!(due("tools: [a "), None);
+        assert_eq!(due(""), None);
+        assert_eq!(due("description: \"a: b\" "), None);
+        // A colon inside quotes or a word is no key's.
+        assert_eq!(due("x: \"a: "), None);
+        assert_eq!(due("url: http://x"), None);
+    }
 }

@@ -136,6 +136,28 @@ impl Resolution {
         self.names.threads()
     }
 
+    /// The variables a block's `output` may write: those declared under
+    /// `variables:` (an input or a resource is not written so).
+    pub fn writable(&self) -> Vec<&str> {
+        let mut seen = vec![false; self.symbols.len()];
+        let mut names = Vec::new();
+        for occurrence in &self.occurrences {
+            let i = occurrence.symbol.0 as usize;
+            let Some(symbol) = self.symbols.get(i) else {
+                continue;
+            };
+            if occurrence.role.is_definition()
+                && occurrence.key == "variables"
+                && symbol.kind == SymbolKind::Variable
+                && !seen[i]
+            {
+                seen[i] = true;
+                names.push(symbol.name.as_str());
+            }
+        }
+        names
+    }
+
     /// The variables readable in the handler of the trigger named `trigger`
     /// (or outside any): its inputs, then the protocol-level ones.
     pub fn readable(&self, trigger: Option<&str>) -> Vec<&str> {
