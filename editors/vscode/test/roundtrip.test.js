@@ -34,7 +34,11 @@ function copy(from, to) {
 }
 
 test("initialize, diagnostics as the protocol changes, shutdown", { skip: !process.env.AGENTC_TEST_BINARY && "AGENTC_TEST_BINARY is not set (tests/vscode_extension.rs sets it)" }, async () => {
-  assert.deepEqual(documentSelector, [{ scheme: "file", pattern: "**/protocol.yaml" }]);
+  assert.deepEqual(documentSelector, [
+    { scheme: "file", pattern: "**/protocol.yaml" },
+    { scheme: "file", pattern: "**/settings.json" },
+    { scheme: "file", pattern: "**/{prompts,references,skills}/**/*.md" },
+  ]);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "agentc-vscode-rt-"));
   copy(path.join(root, "protocols", "worker"), path.join(workspace, "agents", "reviews"));
   const file = path.join(workspace, "agents", "reviews", "protocol.yaml");
