@@ -6,7 +6,7 @@
 use super::naming;
 use super::references::{TOOL, check_listed, unknown};
 use super::settings::check_presentation;
-use crate::diagnostic::{Code, Diagnostic, Diagnostics, article};
+use crate::diagnostic::{Applicability, Code, Diagnostic, Diagnostics, article};
 use crate::model::resolve::SymbolKind;
 use crate::model::{Model, format};
 use crate::span::Span;
@@ -483,25 +483,35 @@ pub(super) fn check_handlers(model: &Model, diags: &mut Diagnostics) {
     if model.is_worker() {
         return;
     }
-    for handler in &protocol.handlers {
-        if model.trigger(&handler.trigger.text).is_none() {
-            diags.push(
-                unknown(
-                    Code::UnknownTrigger,
-                    "trigger",
-                    &handler.trigger,
-                    protocol.triggers.iter().map(|t| t.name.text.as_str()),
-                    "triggers:",
-                )
-                .with_note("a handler runs when the trigger of the same name fires"),
-            );
-        }
-    }
     let handled: HashSet<&str> = protocol
         .handlers
         .iter()
         .map(|h| h.trigger.text.as_str())
         .collect();
+    for handler in &protocol.handlers {
+        if model.trigger(&handler.trigger.text).is_none() {
+            let mut diagnostic = unknown(
+                Code::UnknownTrigger,
+                "trigger",
+                &handler.trigger,
+                protocol.triggers.iter().map(|t| t.name.text.as_str()),
+                "triggers:",
+            )
+            .with_note("a handler runs when the trigger of the same name fires");
+            // The trigger meant already has its handler: renaming this one
+            // so would write the handler twice, so it is for a person to
+            // judge (merge the two, or rename the other), never `--fix`.
+            if let Some(fix) = &mut diagnostic.fix
+                && let Some(meant) = fix.edits.first().map(|edit| edit.text.as_str())
+                && handled.contains(meant)
+            {
+                fix.applicability = Applicability::Suggestion;
+                let note = format!("`{meant}` has its handler already");
+                diagnostic.notes.push(note);
+            }
+            diags.push(diagnostic);
+        }
+    }
     for trigger in &protocol.triggers {
         if !handled.contains(trigger.name.text.as_str()) {
             let handlers = protocol.section("handlers").map(|s| s.span);
