@@ -768,6 +768,19 @@ types:
             .contains("not a plain name"),
         "{refused}"
     );
+    // A name taken: by another type (the two would merge, and `types`
+    // would declare it twice), or by a built-in (every use would become
+    // the built-in).
+    for (taken, why) in [
+        ("Order", "`Order` is already the name of a type"),
+        ("string", "`string` is a built-in type"),
+    ] {
+        let refused = client.request(
+            "textDocument/rename",
+            json!({"textDocument": {"uri": doc}, "position": {"line": 1, "character": 3}, "newName": taken}),
+        );
+        assert_eq!(refused["error"]["message"], json!(why), "{refused}");
+    }
     client.shutdown();
 }
 

@@ -6,9 +6,10 @@ use super::convert::{self, Encoding};
 use crate::Code;
 use crate::diagnostic::{Applicability, Diagnostics};
 use crate::emit::{self, Selection, Target};
-use crate::model::resolve::{Occurrence, SymbolKind, rename_edit, unquoted};
+use crate::model::resolve::{Occurrence, Symbol, SymbolKind, rename_edit, unquoted};
 use crate::source::Source;
 use crate::span::Span;
+use crate::syntax::Builtin;
 use lsp_server::{ErrorCode, ResponseError};
 use lsp_types as lsp;
 use std::collections::HashMap;
@@ -244,6 +245,9 @@ pub fn rename(
     if let Some(problem) = name_problem(symbol.kind, new_name) {
         return Err(refuse(format!("`{new_name}` {problem}")));
     }
+    if let Some(problem) = taken(analysis, symbol, new_name) {
+        return Err(refuse(format!("`{new_name}` {problem}")));
+    }
     let source = &analysis.compilation.source;
     let edits = analysis
         .index()
@@ -258,6 +262,27 @@ pub fn rename(
         .collect();
     let changes = HashMap::from([(analysis.uri.clone(), edits)]);
     Ok(Some(lsp::WorkspaceEdit::new(changes)))
+}
+
+/// Why a new name is taken where the symbol is declared: by a built-in
+/// type, or by a declared name of its kind it would merge with (for a
+/// trigger's input, one its handler reads too). Renaming into it would
+/// declare the name twice, or make every use of a type the built-in.
+fn taken(analysis: &Analysis, symbol: &Symbol, new: &str) -> Option<String> {
+    if symbol.name == new {
+        return None;
+    }
+    if symbol.kind == SymbolKind::Type && Builtin::from_name(new).is_some() {
+        return Some("is a built-in type".to_string());
+    }
+    let names = analysis.names();
+    let declared = match (symbol.kind, &symbol.trigger) {
+        (SymbolKind::Variable, Some(trigger)) => names.readable(Some(trigger)),
+        (kind, _) => names.declared(kind),
+    };
+    declared
+        .contains(&new)
+        .then(|| format!("is already the name of a {}", symbol.kind.describe()))
 }
 
 /// Why a new name cannot be written in place of an old one: it would not
