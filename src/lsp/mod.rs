@@ -1050,6 +1050,17 @@ mod tests {
     }
 
     impl Client {
+        /// The responses the server sent, by id, once it has ended.
+        fn answers(&self) -> BTreeMap<String, Response> {
+            let mut answers = BTreeMap::new();
+            while let Ok(message) = self.connection.receiver.try_recv() {
+                if let Message::Response(response) = message {
+                    answers.insert(response.id.to_string(), response);
+                }
+            }
+            answers
+        }
+
         fn request(&mut self, method: &str, params: Value) -> Response {
             self.next += 1;
             let id = RequestId::from(self.next);
@@ -1197,12 +1208,7 @@ mod tests {
         send(Request::new(RequestId::from(4), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
         let ended = serve(&server).unwrap();
-        let mut answers = BTreeMap::new();
-        while let Ok(message) = client.connection.receiver.try_recv() {
-            if let Message::Response(response) = message {
-                answers.insert(response.id.to_string(), response);
-            }
-        }
+        let answers = client.answers();
         let Err(error) = &answers["2"].response_result else {
             panic!("the text changed after it: {:?}", answers["2"]);
         };
@@ -1259,12 +1265,7 @@ mod tests {
         send(Request::new(RequestId::from(3), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
         serve(&server).unwrap();
-        let mut answers = BTreeMap::new();
-        while let Ok(message) = client.connection.receiver.try_recv() {
-            if let Message::Response(response) = message {
-                answers.insert(response.id.to_string(), response);
-            }
-        }
+        let answers = client.answers();
         let Ok(found) = &answers["2"].response_result else {
             panic!("answered: {:?}", answers["2"]);
         };
