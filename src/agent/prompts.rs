@@ -13,7 +13,6 @@ use super::FileFindings;
 use super::template::{self, Condition, Tag};
 use crate::diagnostic::{Code, Diagnostic, did_you_mean, nearest};
 use crate::model::Model;
-use crate::model::resolve::{Site, SymbolKind};
 use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::{BlockKind, Field, InputMapping, Name, Trigger};
@@ -111,48 +110,30 @@ pub(super) fn check(
     }
 }
 
-/// Every place that names a prompt, in protocol order: the resolution's
-/// prompt occurrences where a prompt is rendered (an agent's or
-/// `start-thread`'s `system`, an `add-message`'s `prompt`).
+/// Every place that renders a prompt, in the order the resolution lists
+/// its occurrences: the agent's `system`, then each handler's blocks and
+/// the steps (an `add-message`'s `prompt`, a `start-thread`'s `system`).
+/// Read off the protocol: the whole resolution (every name's every
+/// occurrence), which a check of an agent folder needs nowhere else, is
+/// not built for these few.
 fn uses(model: &Model) -> Vec<Use<'_>> {
     let protocol = &model.protocol;
-    let resolution = model.resolution();
     let mut uses = Vec::new();
-    for occurrence in resolution.occurrences() {
-        if resolution.symbol(occurrence.symbol).kind != SymbolKind::Prompt {
-            continue;
-        }
-        let (block, trigger) = match occurrence.site {
-            Site::Agent => {
-                if let Some(agent) = &protocol.agent
-                    && let Some(system) = &agent.config.system
-                {
-                    let place = "the `agent` system prompt".to_string();
-                    uses.push(Use::new(system, &agent.config.input, None, place));
-                }
-                continue;
-            }
-            Site::Handler {
-                handler,
-                block: Some(block),
-            } => {
-                let Some(handler) = protocol.handlers.get(handler as usize) else {
-                    continue;
-                };
-                let trigger = model.trigger(&handler.trigger.text);
-                (handler.blocks.get(block as usize), trigger)
-            }
-            Site::Step { block } => (protocol.steps.get(block as usize), None),
-            _ => continue,
-        };
-        let Some(block) = block else {
-            continue;
-        };
-        let name = match (block.kind, occurrence.key) {
-            (Some(BlockKind::AddMessage), "prompt") => block.prompt.as_ref(),
-            (Some(BlockKind::StartThread), "system") => {
-                block.config.as_ref().and_then(|c| c.system.as_ref())
-            }
+    if let Some(agent) = &protocol.agent
+        && let Some(system) = &agent.config.system
+    {
+        let place = "the `agent` system prompt".to_string();
+        uses.push(Use::new(system, &agent.config.input, None, place));
+    }
+    let handlers = protocol.handlers.iter().flat_map(|handler| {
+        let trigger = model.trigger(&handler.trigger.text);
+        handler.blocks.iter().map(move |block| (block, trigger))
+    });
+    let steps = protocol.steps.iter().map(|block| (block, None));
+    for (block, trigger) in handlers.chain(steps) {
+        let name = match block.kind {
+            Some(BlockKind::AddMessage) => block.prompt.as_ref(),
+            Some(BlockKind::StartThread) => block.config.as_ref().and_then(|c| c.system.as_ref()),
             _ => None,
         };
         if let Some(name) = name {
@@ -362,4 +343,103 @@ fn check_literal(
             )),
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::resolve::{Site, SymbolKind};
+    use std::path::Path;
+
+    /// What `uses` read off the resolution before it read the protocol: the
+    /// prompt occurrences where a prompt is rendered, in the resolution's
+    /// order.
+    fn uses_by_resolution(model: &Model) -> Vec<Use<'_>> {
+        let protocol = &model.protocol;
+        let resolution = model.resolution();
+        let mut uses = Vec::new();
+        for occurrence in resolution.occurrences() {
+            if resolution.symbol(occurrence.symbol).kind != SymbolKind::Prompt {
+                continue;
+            }
+            let (block, trigger) = match occurrence.site {
+                Site::Agent => {
+                    if let Some(agent) = &protocol.agent
+                        && let Some(system) = &agent.config.system
+                    {
+                        let place = "the `agent` system prompt".to_string();
+                        uses.push(Use::new(system, &agent.config.input, None, place));
+                    }
+                    continue;
+                }
+                Site::Handler {
+                    handler,
+                    block: Some(block),
+                } => {
+                    let handler = &protocol.handlers[handler as usize];
+                    let trigger = model.trigger(&handler.trigger.text);
+                    (&handler.blocks[block as usize], trigger)
+                }
+                Site::Step { block } => (&protocol.steps[block as usize], None),
+                _ => continue,
+            };
+            let name = match (block.kind, occurrence.key) {
+                (Some(BlockKind::AddMessage), "prompt") => block.prompt.as_ref(),
+                (Some(BlockKind::StartThread), "system") => {
+                    block.config.as_ref().and_then(|c| c.system.as_ref())
+                }
+                _ => None,
+            };
+            if let Some(name) = name {
+                let place = format!("block `{}`", block.name.text);
+                uses.push(Use::new(name, &block.input, trigger, place));
+            }
+        }
+        uses
+    }
+
+    fn summary<'m>(uses: &[Use<'m>]) -> Vec<(Span, String, Option<Span>, usize)> {
+        uses.iter()
+            .map(|u| {
+                let trigger = u.trigger.map(|t| t.name.span);
+                (u.name.span, u.place.clone(), trigger, u.input.len())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_uses_read_off_the_protocol_are_the_resolutions() {
+        // A handler's blocks before the agent, which the resolution walks
+        // first; a block of another kind with a `prompt`; a handler of an
+        // unknown trigger. The worker fixtures have steps.
+        let mut texts = vec![
+            "handlers:\n  go:\n    Start:\n      block: start-thread\n      thread: t\n      system: a\n      input: [X]\n    Say:\n      block: add-message\n      thread: t\n      role: user\n      prompt: b\n      input: { Y: X }\n    Next:\n      block: next-message\n      prompt: c\n  nope:\n    Other:\n      block: add-message\n      role: user\n      prompt: d\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: e\n  input: [X]\nvariables:\n  X: { type: string }\ntriggers:\n  go: { input: { Z: { type: string } } }\n".to_string(),
+        ];
+        let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols")];
+        while let Some(folder) = folders.pop() {
+            let Ok(read) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in read.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "yaml") {
+                    texts.extend(std::fs::read_to_string(&path).ok());
+                }
+            }
+        }
+        assert!(texts.len() > 100, "the fixtures under protocols/ are read");
+        let mut seen = 0;
+        for text in &texts {
+            let report = crate::compile("p.yaml", text.as_bytes());
+            let Some(model) = &report.model else {
+                continue;
+            };
+            let read = summary(&uses(model));
+            seen += read.len();
+            assert_eq!(read, summary(&uses_by_resolution(model)), "{text}");
+        }
+        assert!(seen > 20, "prompts are rendered in the fixtures: {seen}");
+    }
 }
