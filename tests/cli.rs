@@ -940,3 +940,52 @@ fn every_command_takes_an_agent_folder() {
     );
     assert_eq!(stdout(&validated), stdout(&by_file));
 }
+
+/// A file agentc writes anew gets 0666 less the umask, as any program's
+/// would, not the 0600 of the temporary file it is written through; a
+/// file it replaces keeps its own.
+#[cfg(unix)]
+#[test]
+fn written_files_get_the_umasks_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = common::scratch("umask");
+    let folder = scratch.path();
+    let protocol = common::root().join(VALID);
+    let under = |umask: &str, args: &str| {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask}; exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_agentc"))
+            .current_dir(folder)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run sh");
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    };
+    let mode = |name: &str| {
+        let meta = std::fs::metadata(folder.join(name)).expect("written");
+        meta.permissions().mode() & 0o777
+    };
+    let p = protocol.display();
+    under("022", &format!("emit '{p}' -o new.json"));
+    assert_eq!(mode("new.json"), 0o644);
+    under("077", &format!("emit '{p}' -o private.json"));
+    assert_eq!(mode("private.json"), 0o600);
+    std::fs::set_permissions(
+        folder.join("new.json"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .expect("chmod");
+    under("022", &format!("emit '{p}' -o new.json"));
+    assert_eq!(mode("new.json"), 0o640);
+    under("022", &format!("gen --lang ts '{p}' --out bindings"));
+    let written: Vec<_> = std::fs::read_dir(folder.join("bindings"))
+        .expect("bindings written")
+        .flatten()
+        .collect();
+    assert!(!written.is_empty());
+    for entry in written {
+        let name = format!("bindings/{}", entry.file_name().to_string_lossy());
+        assert_eq!(mode(&name), 0o644, "{name}");
+    }
+}

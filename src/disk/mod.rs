@@ -206,13 +206,17 @@ pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
 /// Writes `bytes` to `target` through a temporary file in `folder`.
 #[cfg(not(target_family = "wasm"))]
 fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".agentc-")
-        .suffix(".tmp")
-        .tempfile_in(folder)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".agentc-").suffix(".tmp");
+    // A new file gets what any program's would, 0666 less the umask
+    // (0644 under the usual 022), not the temporary file's 0600, which
+    // would leave generated code and schemas unreadable to the rest of a
+    // team's or a CI job's users.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temporary = builder.tempfile_in(folder)?;
     std::io::Write::write_all(&mut temporary, bytes)?;
-    // A file replaced keeps its permissions (a temporary file is made
-    // readable by its owner alone).
+    // A file replaced keeps its permissions.
     if let Ok(meta) = std::fs::symlink_metadata(target)
         && meta.is_file()
     {
