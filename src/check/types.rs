@@ -7,9 +7,10 @@ use crate::model::Model;
 use crate::source::Source;
 use crate::span::Span;
 use crate::syntax::{
-    Builtin, Field, FieldContext, TypeDefKind, TypeExpr, TypeExprKind, quote_type,
+    Builtin, EnumValues, Field, FieldContext, Literal, TypeDefKind, TypeExpr, TypeExprKind,
+    quote_type,
 };
-use crate::yaml::Value;
+use crate::yaml::{ScalarStyle, Value};
 use heck::ToUpperCamelCase;
 
 fn array_without_items(context: FieldContext, name: &str, span: Span) -> Diagnostic {
@@ -118,6 +119,34 @@ fn const_of_another_type(
     )
     .with_label(type_span, "the type is given here")
     .with_help(help)
+}
+
+/// A `const` with an `enum` beside it: the `const` fixes the value, so the
+/// `enum` is redundant at best, and when it does not list the `const`, no
+/// value satisfies both (and targets that keep one of the two would
+/// disagree about which).
+fn const_beside_enum(literal: &Literal, values: &EnumValues) -> Diagnostic {
+    let listed = values
+        .values
+        .iter()
+        .any(|v| v.scalar.value() == literal.scalar.value());
+    let text = crate::yaml::abbreviate(&literal.scalar.text);
+    let diagnostic = Diagnostic::new(
+        Code::InvalidConst,
+        literal.span,
+        "a property takes `const` or `enum`, not both",
+    )
+    .with_label(values.span, "the `enum` is here");
+    match listed {
+        true => diagnostic.with_help(format!(
+            "remove the `enum`: `const: {text}` already fixes the value"
+        )),
+        false => diagnostic
+            .with_help("keep `const` for one fixed value, or `enum` for a choice of values")
+            .with_note(format!(
+                "`{text}` is not among the `enum`'s values, so no value satisfies both"
+            )),
+    }
 }
 
 /// `what` is what the `responseType` is (`the primitive `string``);
@@ -294,11 +323,40 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
     };
     let text = &literal.scalar.text;
     let value = literal.scalar.value();
+    if let Some(values) = &field.enum_values {
+        diags.push(const_beside_enum(literal, values));
+        return;
+    }
+    // Digits that no 64-bit number holds: a number, but not one a
+    // provider or a validator reads as written.
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let integer = ty.kind == TypeExprKind::Builtin(Builtin::Integer);
+    let out_of_range = literal.scalar.style == ScalarStyle::Plain
+        && match value {
+            Value::Float(f) => f.is_infinite() || (integer && whole),
+            Value::Str(_) => integer && whole,
+            _ => false,
+        };
     let problem = match &ty.kind {
         TypeExprKind::Builtin(Builtin::String) => match value {
             Value::Str(_) => None,
             _ => Some(format!("quote it to make it a string: `\"{text}\"`")),
         },
+        TypeExprKind::Builtin(Builtin::Number | Builtin::Integer) if out_of_range => {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidConst,
+                    literal.span,
+                    format!(
+                        "`const` value `{}` is out of the range of a 64-bit number",
+                        crate::yaml::abbreviate(text)
+                    ),
+                )
+                .with_help("JSON Schema consumers read numbers as 64-bit floats or integers; write a value within that range"),
+            );
+            return;
+        }
         TypeExprKind::Builtin(Builtin::Number) => match value {
             Value::Int(_) => None,
             Value::Float(f) if f.is_finite() => None,
