@@ -258,6 +258,31 @@ fn what_cannot_be_validated_exits_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// Data past the 16 MiB agentc reads was not read, so nothing was
+/// validated: exit 2 and "0 values", as for a file that cannot be opened,
+/// for every kind of data.
+#[test]
+fn data_past_the_limit_is_not_validated() {
+    let mut big = b"{\"query\": \"".to_vec();
+    big.resize(16 * 1024 * 1024 + 1, b'a');
+    for (args, against) in [
+        (
+            &["validate", SHOP, "--tool", "search-products", "-"][..],
+            "the arguments of `search-products`",
+        ),
+        (&["validate", "run-input", "-"][..], "AG-UI"),
+    ] {
+        let output = with_stdin(args, &big);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let printed = stdout(&output);
+        assert!(
+            printed.contains("× standard input was not read: it is larger than 16 MiB")
+                && printed.contains(&format!("validated 0 values against {against}")),
+            "{printed}"
+        );
+    }
+}
+
 #[test]
 fn data_that_is_not_text_is_invalid_data() {
     let output = with_stdin(

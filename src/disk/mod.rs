@@ -71,6 +71,19 @@ pub fn read_data(path: &Path) -> Result<(Source, Option<Diagnostic>), Failure> {
             }
         }
     };
+    // Past the limit nothing was read, so nothing can be validated: a
+    // failure to read, as a FIFO is, not a finding in the data.
+    if bytes.len() > MAX_FILE_BYTES {
+        let limit = MAX_FILE_BYTES / (1024 * 1024);
+        let what = match path.as_os_str() == "-" {
+            true => "standard input".to_string(),
+            false => format!("`{name}`"),
+        };
+        let message =
+            format!("{what} was not read: it is larger than {limit} MiB, the most agentc reads");
+        return Err(Failure::new(name, Code::FileTooLarge, message)
+            .with_help("split the data into files under the limit and validate each"));
+    }
     Ok(crate::source::decode(&name, bytes))
 }
 
