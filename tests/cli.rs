@@ -989,3 +989,35 @@ fn written_files_get_the_umasks_permissions() {
         assert_eq!(mode(&name), 0o644, "{name}");
     }
 }
+
+/// `emit -o` never writes over the protocol it reads, however the path is
+/// spelled; `-o -` is standard output, not a file named `-`.
+#[test]
+fn emit_output_is_never_the_protocol_and_dash_is_standard_output() {
+    let scratch = common::scratch("emit-self");
+    let folder = scratch.path();
+    let protocol = std::fs::read(common::root().join(VALID)).expect("fixture");
+    std::fs::write(folder.join("protocol.yaml"), &protocol).expect("copy");
+    for output in ["protocol.yaml", "./protocol.yaml"] {
+        let run = common::agentc_in(folder, &["emit", "protocol.yaml", "-o", output]);
+        assert_eq!(run.status.code(), Some(2), "{output}");
+        assert!(
+            stderr(&run).contains("is the protocol being emitted"),
+            "{}",
+            stderr(&run)
+        );
+    }
+    let run = common::agentc_in(folder, &["emit", ".", "-o", "protocol.yaml"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read(folder.join("protocol.yaml")).expect("kept"),
+        protocol
+    );
+    let run = common::agentc_in(folder, &["emit", "protocol.yaml", "-o", "-"]);
+    assert_eq!(run.status.code(), Some(0));
+    assert_eq!(
+        run.stdout,
+        common::agentc_in(folder, &["emit", "protocol.yaml"]).stdout
+    );
+    assert!(!folder.join("-").exists());
+}

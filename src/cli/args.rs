@@ -372,7 +372,7 @@ pub(crate) struct EmitArgs {
     /// The agent's semantic version, for `--meta`.
     #[arg(long, value_name = "VERSION", requires = "meta")]
     pub(crate) agent_version: Option<String>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (`-` is standard output).
     #[arg(short, long, value_name = "PATH")]
     pub(crate) output: Option<PathBuf>,
 }

@@ -26,7 +26,30 @@ pub(crate) fn run(args: EmitArgs) -> ExitCode {
         _ => Request::Emit(selection),
     };
     let file = agentc::project::protocol_file(&args.file);
-    emit(&file, args.target, request, args.output.as_deref())
+    // `-o -` is standard output, as `-` is standard input to `validate`.
+    let output = args
+        .output
+        .as_deref()
+        .filter(|path| path.as_os_str() != "-");
+    if let Some(path) = output
+        && writes_over(&file, path)
+    {
+        say!(
+            "error: `{}` is the protocol being emitted; `--output` would write over it",
+            path.display()
+        );
+        return ExitCode::from(2);
+    }
+    emit(&file, args.target, request, output)
+}
+
+/// Whether writing `output` would replace the protocol `file` itself,
+/// however either is spelled or linked.
+fn writes_over(file: &Path, output: &Path) -> bool {
+    match (std::fs::canonicalize(file), std::fs::canonicalize(output)) {
+        (Ok(file), Ok(output)) => file == output,
+        _ => false,
+    }
 }
 
 /// What `agentc emit` was asked for.
