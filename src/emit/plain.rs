@@ -5,8 +5,9 @@
 //! parameter schema stands alone, with every type written out, because
 //! these schemas are pasted into requests and prompts one tool at a time.
 
-use super::kit::{Cx, EmitError, Entries, Output, Selection, Target};
+use super::kit::{self, Cx, EmitError, Entries, Output, Selection, Target};
 use super::schema::render;
+use crate::diagnostic::{Code, Diagnostic};
 use crate::syntax::Tool;
 use serde_json::{Map, Value};
 
@@ -31,6 +32,11 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
     let mut entries = Entries::new(selection, "", 0);
     let mut prompt = ToolsPrompt::default();
     for tool in cx.tools(selection)? {
+        // Every tool's name is checked, whether or not an error before
+        // means no output is made.
+        if cx.target == Target::ToolsPrompt && !prompt_name(cx, tool) {
+            continue;
+        }
         let Some(schema) = cx.parameters(tool) else {
             continue;
         };
@@ -54,6 +60,27 @@ pub(super) fn emit(cx: &mut Cx, selection: Selection) -> Result<Output, EmitErro
         Target::ToolsPrompt => Output::Text(prompt.finish()),
         _ => entries.finish(""),
     })
+}
+
+/// Whether the tools prompt can write `tool`'s name, reported when not:
+/// the prompt gives each tool two lines, its name first, so a name holding
+/// a line break would write lines of its own (another tool, say).
+fn prompt_name(cx: &mut Cx, tool: &Tool) -> bool {
+    if !tool.name.text.chars().any(char::is_control) {
+        return true;
+    }
+    cx.diags.push(
+        Diagnostic::new(
+            Code::InvalidToolName,
+            tool.name.span,
+            format!(
+                "{} is not valid as a tool name for the tools prompt: it holds a line break or another control character",
+                kit::quote_name(&tool.name.text)
+            ),
+        )
+        .with_help("rename it to letters, digits, `_` or `-`; the prompt writes each tool's name on a line of its own"),
+    );
+    false
 }
 
 /// An AG-UI `Tool` (`name`, `description`, `parameters`) or an AAP
