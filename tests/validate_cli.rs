@@ -83,6 +83,7 @@ fn data_fixtures_report_exactly_what_they_declare() {
             let unparsed = [
                 "invalid-json",
                 "invalid-arguments",
+                "nesting-limit",
                 "byte-order-mark",
                 "invalid-event-stream",
                 "event-order",

@@ -65,7 +65,7 @@ codes! {
     NonScalarKey = "non-scalar-key", Error, "a mapping key is a list or mapping";
     MergeKey = "merge-key", Error, "a YAML merge key (`<<`), which YAML 1.2 does not have";
     AliasLimit = "alias-limit", Error, "YAML aliases expand to too much data";
-    NestingLimit = "nesting-limit", Error, "the YAML is nested too deeply";
+    NestingLimit = "nesting-limit", Error, "the YAML, or JSON data, is nested too deeply";
     ScalarTooLarge = "scalar-too-large", Error, "a YAML value longer than agentc reads";
 
     // The shape of the protocol.

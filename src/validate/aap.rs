@@ -692,13 +692,23 @@ pub fn check_events(
                 unread = true;
                 let at = json::error_offset(&doc.text, &error).min(doc.text.trim_end().len());
                 let range = doc.range(at..(at + 1).min(doc.text.len()));
-                diagnostics.push(Diagnostic::new(
-                    Code::InvalidJson,
-                    Span::new(range.start, range.end),
-                    format!(
-                        "the event's data is not JSON: {}",
-                        json::syntax_reason(&error)
+                let (code, message) = match json::Beyond::of(&error) {
+                    Some(beyond) => (
+                        beyond.code(Code::InvalidJson),
+                        beyond.message("the event's data"),
                     ),
+                    None => (
+                        Code::InvalidJson,
+                        format!(
+                            "the event's data is not JSON: {}",
+                            json::syntax_reason(&error)
+                        ),
+                    ),
+                };
+                diagnostics.push(Diagnostic::new(
+                    code,
+                    Span::new(range.start, range.end),
+                    message,
                 ));
                 continue;
             }

@@ -68,9 +68,21 @@ fn syntax<'d>(
     // At the end of the text ("EOF while parsing"), point after its last
     // character rather than at the line after it.
     let at = error_offset(&doc.text, &error).min(doc.text.trim_end().len());
-    let reason = syntax_reason(&error);
     let range = doc.range(at..next_char(&doc.text, at));
     let span = Span::new(range.start, range.end);
+    if let Some(beyond) = json::Beyond::of(&error) {
+        let whose = match code {
+            Code::InvalidArguments => "the arguments",
+            _ => "the data",
+        };
+        diagnostics.push(Diagnostic::new(
+            beyond.code(code),
+            span,
+            beyond.message(whose),
+        ));
+        return None;
+    }
+    let reason = syntax_reason(&error);
     diagnostics.push(match code {
         Code::InvalidArguments => {
             Diagnostic::new(code, span, format!("the arguments are not JSON: {reason}"))

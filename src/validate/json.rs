@@ -81,6 +81,59 @@ pub fn syntax_reason(error: &serde_json::Error) -> String {
     }
 }
 
+/// What stopped `serde_json` when it is one of the bounds of what agentc
+/// reads rather than a mistake in the syntax: RFC 8259 lets a reader bound
+/// nesting and the range of numbers, and a surrogate escape without its
+/// pair names no character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beyond {
+    Depth,
+    Range,
+    Surrogate,
+}
+
+impl Beyond {
+    pub fn of(error: &serde_json::Error) -> Option<Beyond> {
+        let message = error.to_string();
+        // serde_json says "unexpected end of hex escape" only where a
+        // leading surrogate is not followed by `\u` (a malformed escape is
+        // "invalid escape").
+        [
+            ("recursion limit exceeded", Beyond::Depth),
+            ("number out of range", Beyond::Range),
+            ("lone leading surrogate", Beyond::Surrogate),
+            ("unexpected end of hex escape", Beyond::Surrogate),
+        ]
+        .into_iter()
+        .find(|(said, _)| message.starts_with(said))
+        .map(|(_, beyond)| beyond)
+    }
+
+    /// The code it is reported with: its own for the depth, a limit; the
+    /// caller's for the others, which are the text's.
+    pub fn code(self, otherwise: Code) -> Code {
+        match self {
+            Beyond::Depth => Code::NestingLimit,
+            Beyond::Range | Beyond::Surrogate => otherwise,
+        }
+    }
+
+    /// The message, about `whose` text (`the data`, `the arguments`).
+    pub fn message(self, whose: &str) -> String {
+        match self {
+            Beyond::Depth => format!(
+                "arrays and objects nest more than 128 levels deep in {whose}, the most agentc reads"
+            ),
+            Beyond::Range => format!(
+                "a number in {whose} is past the range of a 64-bit float (about ±1.8e308), which agentc reads numbers as"
+            ),
+            Beyond::Surrogate => format!(
+                "a UTF-16 surrogate escape (`\\uD800` to `\\uDFFF`) in {whose} has no pair, so it names no character"
+            ),
+        }
+    }
+}
+
 /// The byte offset in `text` of a `serde_json` error: its line, and its
 /// column counted in bytes from that line's start.
 pub fn error_offset(text: &str, error: &serde_json::Error) -> usize {

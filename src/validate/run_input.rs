@@ -369,15 +369,21 @@ impl RunInputValidator {
                 Ok(value) => value,
                 Err(error) => {
                     let offset = super::json::error_offset(arguments, &error);
-                    let mut violation = Violation::new(
-                        Code::InvalidArguments,
-                        arguments_at,
-                        format!(
-                            "the arguments are not JSON: {}",
-                            super::json::syntax_reason(&error)
+                    let (code, message) = match super::json::Beyond::of(&error) {
+                        Some(beyond) => (
+                            beyond.code(Code::InvalidArguments),
+                            beyond.message("the arguments"),
                         ),
-                    )
-                    .with_help("`function.arguments` is a JSON text encoded as a string");
+                        None => (
+                            Code::InvalidArguments,
+                            format!(
+                                "the arguments are not JSON: {}",
+                                super::json::syntax_reason(&error)
+                            ),
+                        ),
+                    };
+                    let mut violation = Violation::new(code, arguments_at, message)
+                        .with_help("`function.arguments` is a JSON text encoded as a string");
                     violation.inside = Some(Inside::Offset(offset));
                     out.push(violation);
                     continue;
