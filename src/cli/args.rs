@@ -399,6 +399,10 @@ pub(crate) struct ValidateArgs {
     /// Validate this tool's arguments: a JSON object, or a string holding one (as AG-UI sends them).
     #[arg(long, value_name = "NAME")]
     pub(crate) tool: Option<String>,
+    /// An optional property may also be `null`, as in data that passed
+    /// through OpenAI's strict mode, which writes `null` for one left out.
+    #[arg(long)]
+    pub(crate) optional_null: bool,
     #[command(flatten)]
     pub(crate) options: DataOptions,
 }

@@ -56,6 +56,7 @@ pub(crate) fn run(args: ValidateArgs) -> ExitCode {
             data: Some(data),
             type_name,
             tool,
+            optional_null,
             options,
         } => {
             let subject = match (&type_name, &tool) {
@@ -64,7 +65,7 @@ pub(crate) fn run(args: ValidateArgs) -> ExitCode {
                 // clap requires one of the two.
                 (None, None) => return ExitCode::from(2),
             };
-            validate(&file, subject, &data, options)
+            validate(&file, subject, &data, optional_null, options)
         }
         // clap requires both paths when there is no subcommand.
         ValidateArgs { .. } => ExitCode::from(2),
@@ -77,7 +78,13 @@ enum Subject<'a> {
     Tool(&'a str),
 }
 
-fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) -> ExitCode {
+fn validate(
+    file: &Path,
+    subject: Subject,
+    data: &Path,
+    optional_null: bool,
+    options: DataOptions,
+) -> ExitCode {
     let model = match protocol_model(file) {
         Ok(model) => model,
         Err(code) => return code,
@@ -99,6 +106,12 @@ fn validate(file: &Path, subject: Subject, data: &Path, options: DataOptions) ->
     };
     // The model goes before the schema is compiled: never both at once.
     drop(model);
+    let schema = schema.map(|mut schema| {
+        if optional_null {
+            agentc::validate::optional_null(&mut schema);
+        }
+        schema
+    });
     let validator = match schema.and_then(Validator::from_schema) {
         Ok(validator) => validator,
         Err(error) => return usage_error(&error),

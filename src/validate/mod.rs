@@ -287,6 +287,90 @@ pub fn schema_of(model: &Model, selection: Selection) -> Result<Value, EmitError
     }
 }
 
+/// `schema` with every optional property (one of `properties` that
+/// `required` does not list) also admitting `null`, at every level: what
+/// data that passed through OpenAI's strict mode holds, where a model must
+/// write every property and writes `null` for one it leaves out (`agentc
+/// validate --optional-null`, as `gen`'s `optional-null` types it). The
+/// forms are those of the openai target's strict schemas: a primitive's
+/// `type` takes `"null"` (and its `enum` the value `null`); anything else
+/// becomes `anyOf` with `{"type": "null"}`; a schema that admits anything
+/// already admits `null`.
+pub fn optional_null(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    let required: Vec<String> = match map.get("required") {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (key, value) in map.iter_mut() {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(properties)) => {
+                for (name, property) in properties.iter_mut() {
+                    optional_null(property);
+                    if !required.contains(name) {
+                        nullable(property);
+                    }
+                }
+            }
+            ("$defs", Value::Object(definitions)) => {
+                definitions.values_mut().for_each(optional_null);
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(branches)) => {
+                branches.iter_mut().for_each(optional_null);
+            }
+            ("items" | "additionalProperties" | "not", sub @ Value::Object(_)) => {
+                optional_null(sub);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One schema made to admit `null` besides what it admits ([`optional_null`]).
+fn nullable(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    let null = Value::Null;
+    let admits_anything = map
+        .keys()
+        .all(|k| matches!(k.as_str(), "description" | "title" | "default"));
+    if admits_anything {
+        return;
+    }
+    let primitive = !map.contains_key("const")
+        && match map.get("type") {
+            Some(Value::String(ty)) => !matches!(ty.as_str(), "object" | "array"),
+            _ => false,
+        };
+    if primitive {
+        if let Some(Value::String(ty)) = map.get("type") {
+            let ty = ty.clone();
+            map.insert("type".into(), Value::Array(vec![ty.into(), "null".into()]));
+        }
+        if let Some(Value::Array(values)) = map.get_mut("enum")
+            && !values.contains(&null)
+        {
+            values.push(null);
+        }
+        return;
+    }
+    let inner = std::mem::take(map);
+    map.insert(
+        "anyOf".into(),
+        Value::Array(vec![
+            Value::Object(inner),
+            serde_json::json!({"type": "null"}),
+        ]),
+    );
+}
+
 /// One validator per tool of a protocol, by name: what a service needs to
 /// check every tool call it receives.
 pub struct ToolValidators {
@@ -449,6 +533,61 @@ pub(crate) fn describe_node(index: &Index, id: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn optional_properties_admit_null_in_the_openai_targets_forms() {
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "note": {"type": "string", "description": "d"},
+                "size": {"type": "string", "enum": ["s", "m"]},
+                "kind": {"type": "string", "const": "k"},
+                "address": {"$ref": "#/$defs/Address"},
+                "tags": {"type": "array", "items": {"$ref": "#/$defs/Address"}},
+                "extra": {"description": "anything"},
+                "properties": {"type": "integer"}
+            },
+            "required": ["id"],
+            "$defs": {
+                "Address": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}, "zip": {"type": "integer"}},
+                    "required": ["city"]
+                }
+            }
+        });
+        optional_null(&mut schema);
+        let null = serde_json::json!({"type": "null"});
+        let p = &schema["properties"];
+        assert_eq!(p["id"], serde_json::json!({"type": "string"}));
+        assert_eq!(p["note"]["type"], serde_json::json!(["string", "null"]));
+        assert_eq!(p["size"]["enum"], serde_json::json!(["s", "m", null]));
+        assert_eq!(p["kind"]["anyOf"][1], null);
+        assert_eq!(
+            p["address"]["anyOf"][0],
+            serde_json::json!({"$ref": "#/$defs/Address"})
+        );
+        assert_eq!(p["tags"]["anyOf"][1], null);
+        assert_eq!(p["extra"], serde_json::json!({"description": "anything"}));
+        // A property named like a keyword is a property.
+        assert_eq!(
+            p["properties"]["type"],
+            serde_json::json!(["integer", "null"])
+        );
+        let address = &schema["$defs"]["Address"]["properties"];
+        assert_eq!(address["city"]["type"], "string");
+        assert_eq!(
+            address["zip"]["type"],
+            serde_json::json!(["integer", "null"])
+        );
+        let validator = Validator::from_schema(schema).expect("compiles");
+        let valid = serde_json::json!({"id": "1", "note": null, "size": null, "kind": null,
+            "address": {"city": "c", "zip": null}, "tags": null, "extra": null, "properties": null});
+        assert!(validator.validate(&valid).is_ok());
+        let invalid = serde_json::json!({"id": null, "address": {"city": null}});
+        assert_eq!(validator.validate(&invalid).map_err(|v| v.len()), Err(2));
+    }
 
     #[test]
     fn validators_can_be_shared_between_threads() {
