@@ -1286,3 +1286,52 @@ fn the_reserved_names_are_what_the_printers_declare() {
         }
     }
 }
+
+/// A pydantic model reads a key by a field's name as well as by its alias
+/// (`validate_by_name`), so no field is named as another property is
+/// written on the wire: `userId` in snake_case is not `user_id` beside a
+/// property `user_id`, which would read the one key into both and accept
+/// data missing `userId`.
+#[test]
+fn python_fields_are_never_named_as_another_property_is_written() {
+    let text = "types:\n  Pair:\n    userId: { type: string }\n    user_id: { type: string }\n    a-b: { type: string }\n    a_b: { type: string }\n";
+    let report = common::compile_text(text);
+    let options = Options {
+        strict: false,
+        optional_null: false,
+        snake_case: true,
+    };
+    let python = generate(&report, "pair", &options)
+        .into_iter()
+        .find(|file| file.lang == Lang::Python)
+        .expect("a Python module");
+    let fields: Vec<(String, String)> = python
+        .text
+        .lines()
+        .filter(|line| line.starts_with("    ") && line.contains(": str"))
+        .map(|line| {
+            let name = line
+                .trim()
+                .split(':')
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            let alias = line
+                .split("alias=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .map_or_else(|| name.clone(), str::to_string);
+            (name, alias)
+        })
+        .collect();
+    assert_eq!(fields.len(), 4, "{}", python.text);
+    for (name, alias) in &fields {
+        assert!(
+            fields
+                .iter()
+                .all(|(_, other)| other == alias || other != name),
+            "field `{name}` is named as another property is written:\n{}",
+            python.text
+        );
+    }
+}

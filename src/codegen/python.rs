@@ -169,10 +169,15 @@ impl<'b> Fields<'b> {
     /// The field names of a model's properties, in order: the
     /// discriminators of the unions it is a variant of first, each its own
     /// field name, then the rest, a later property that would get a field
-    /// name already taken getting `_` until it is free.
+    /// name already taken getting `_` until it is free. A field is never
+    /// named as another property is written on the wire: a model reads a
+    /// key by its field name as well as its alias (`validate_by_name`), so
+    /// `userId` as `user_id` beside a property `user_id` would read the one
+    /// key into both.
     fn of(&self, model: &str, props: &[Prop]) -> Vec<String> {
         let mut names: Vec<Option<String>> = vec![None; props.len()];
         let mut taken: HashSet<String> = HashSet::with_capacity(props.len());
+        let wire: HashSet<&str> = props.iter().map(|p| p.name).collect();
         for (i, prop) in props.iter().enumerate() {
             if self.variants.contains(&(model, prop.name))
                 && let Some(field) = self.discriminators.get(prop.name)
@@ -187,7 +192,9 @@ impl<'b> Fields<'b> {
             .map(|(prop, name)| {
                 name.unwrap_or_else(|| {
                     let mut field = self.name(prop.name);
-                    while taken.contains(&field) {
+                    while taken.contains(&field)
+                        || (field != prop.name && wire.contains(field.as_str()))
+                    {
                         field.push('_');
                     }
                     taken.insert(field.clone());
