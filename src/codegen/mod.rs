@@ -155,6 +155,14 @@ mod tests {
             ("1-weird-name", "_1_weird_name.py"),
             ("class", "class_.py"),
             ("classy", "classy.py"),
+            // A module `import` finds first: the standard library's, or
+            // one the bindings import.
+            ("email", "email_.py"),
+            ("typing", "typing_.py"),
+            ("types", "types_.py"),
+            ("pydantic", "pydantic_.py"),
+            ("typing-extensions", "typing_extensions_.py"),
+            ("emails", "emails.py"),
             ("", ".py"),
         ] {
             assert_eq!(Lang::Python.file_name(slug), file);
