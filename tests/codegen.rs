@@ -1335,3 +1335,30 @@ fn python_fields_are_never_named_as_another_property_is_written() {
         );
     }
 }
+
+/// A tool is a key of the object `toolHandlers()` takes: one named like a
+/// member of every JavaScript object (`constructor`, `__proto__`) could
+/// not be typed or set there, and is refused for every language, as the
+/// bindings are one contract.
+#[test]
+fn a_tool_named_like_a_member_of_every_object_is_refused() {
+    let text = "tools:\n  constructor:\n    description: Builds\n  __proto__:\n    description: p\n  to-string:\n    description: fine\n";
+    let report = common::compile_text(text);
+    let model = report.model.as_ref().expect("a model");
+    let refused = codegen::generate(model, "t", "t.yaml", &[Lang::Python], &VARIANTS[0])
+        .expect_err("refused");
+    let codes: Vec<_> = refused.iter().map(|d| (d.code, d.span.start)).collect();
+    assert_eq!(
+        codes,
+        [
+            (
+                agentc::Code::GenReservedName,
+                text.find("constructor").unwrap() as u32
+            ),
+            (
+                agentc::Code::GenReservedName,
+                text.find("__proto__").unwrap() as u32
+            ),
+        ]
+    );
+}

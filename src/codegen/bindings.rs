@@ -486,6 +486,41 @@ fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
             }
         }
     }
+    // A tool is a key of the handlers' object: one named like a member
+    // every JavaScript object has is not a key TypeScript can type there
+    // (`constructor` is `Function` on any object literal), and
+    // `__proto__` sets the object's prototype instead.
+    for (entry, tool) in bindings.tools.iter().zip(&model.protocol.tools) {
+        if OBJECT_MEMBERS.contains(&entry.key) {
+            problems.push(
+                Diagnostic::new(
+                    Code::GenReservedName,
+                    tool.name.span,
+                    format!(
+                        "a tool named `{}` cannot be generated: every JavaScript object has a member of that name, so `toolHandlers()` could not take its handler",
+                        entry.key
+                    ),
+                )
+                .with_help(format!("rename the tool (`{}-tool`, say)", entry.key)),
+            );
+        }
+    }
     crate::order(&mut problems);
     problems
 }
+
+/// The members of `Object.prototype`, which every JavaScript object has.
+const OBJECT_MEMBERS: [&str; 12] = [
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+    "__proto__",
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
