@@ -1362,3 +1362,50 @@ fn a_tool_named_like_a_member_of_every_object_is_refused() {
         ]
     );
 }
+
+/// A protocol in error generates nothing, and the files it generated are
+/// not orphans to delete; `settings.json`, which names the files (its
+/// `slug`), in error stops `gen` as the protocol does.
+#[test]
+fn a_protocol_or_its_settings_in_error_generate_nothing_and_orphan_nothing() {
+    let folder = scratch("gen-errors");
+    let dir = folder.path();
+    let output = agentc(dir, &["init", "bot"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let bot = dir.join("bot");
+    let output = agentc(&bot, &["gen"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+
+    let protocol = bot.join("protocol.yaml");
+    let yaml = std::fs::read_to_string(&protocol).expect("read");
+    std::fs::write(&protocol, yaml.replacen("type: string", "type: strng", 1)).expect("write");
+    for args in [&["gen"][..], &["gen", "--check"][..]] {
+        let output = agentc(&bot, args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains("unknown-type"), "{}", text(&output));
+        assert!(
+            !text(&output).contains("no protocol generates"),
+            "{args:?}: {}",
+            text(&output)
+        );
+    }
+
+    std::fs::write(&protocol, &yaml).expect("write");
+    let settings = bot.join("settings.json");
+    let json = std::fs::read_to_string(&settings).expect("read");
+    std::fs::write(
+        &settings,
+        json.replacen("\"slug\": \"bot\"", "\"slug\": \"\"", 1),
+    )
+    .expect("write");
+    std::fs::remove_dir_all(bot.join("generated")).expect("remove");
+    let output = agentc(&bot, &["gen"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    assert!(
+        text(&output).contains("`slug` is empty"),
+        "{}",
+        text(&output)
+    );
+    let written = std::fs::read_dir(bot.join("generated")).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "nothing is written");
+}

@@ -78,15 +78,30 @@ pub fn generate(
     let mut outputs: Vec<BTreeMap<PathBuf, (GenFile, String)>> =
         jobs.iter().map(|_| BTreeMap::new()).collect();
     let mut printed = String::new();
+    // A protocol that generated nothing (an error) would generate files
+    // that are not known: none of the files on disk is then an orphan.
+    let mut incomplete = false;
     for (planned, files) in planned.iter().zip(checked) {
-        let Some(protocol) = files.into_iter().next() else {
+        let mut files = files.into_iter();
+        let Some(protocol) = files.next() else {
             continue;
         };
-        if protocol.has_errors() {
-            reports.push(errors_only(protocol));
+        // `settings.json` names the files (its `slug`): with an error
+        // there, what they would be named is not known.
+        let settings: Vec<FileReport> = files
+            .filter(|f| Path::new(f.source.name()).ends_with("settings.json") && f.has_errors())
+            .map(errors_only)
+            .collect();
+        if protocol.has_errors() || !settings.is_empty() {
+            incomplete = true;
+            if protocol.has_errors() {
+                reports.push(errors_only(protocol));
+            }
+            reports.extend(settings);
             continue;
         }
         let Some(model) = protocol.sound_model() else {
+            incomplete = true;
             reports.push(silenced_errors(&protocol));
             continue;
         };
@@ -123,6 +138,7 @@ pub fn generate(
                     }
                 }
                 Err(problems) => {
+                    incomplete = true;
                     let mut report = FileReport::uncompiled(protocol.source.clone(), problems);
                     report.model = None;
                     reports.push(report);
@@ -212,9 +228,10 @@ pub fn generate(
         }
     }
     // Files agentc generated that no protocol generates now (a protocol
-    // removed or renamed), when the run covers every protocol: with paths
-    // given, the others' files are not orphans.
-    let orphans: Vec<PathBuf> = if every_protocol {
+    // removed or renamed), when the run covers every protocol and each
+    // generated what it does: with paths given, the others' files are not
+    // orphans, nor, with a protocol in error, the files it generated.
+    let orphans: Vec<PathBuf> = if every_protocol && !incomplete {
         find_orphans(&folders, &all)
     } else {
         Vec::new()
