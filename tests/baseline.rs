@@ -572,3 +572,36 @@ proptest! {
         prop_assert_eq!(workspace.record_baseline("agentc-baseline.toml"), recorded);
     }
 }
+
+/// An entry whose file lies outside the configuration's folder is never
+/// looked for: whether such a path exists on the machine that runs the
+/// check (a pull request's baseline naming `../../etc/passwd`) makes no
+/// difference to the output.
+#[test]
+fn entries_outside_the_project_never_tell_whether_a_path_exists() {
+    let tree = project();
+    let outside = tree.0.path().parent().expect("a parent folder");
+    let name = tree.0.path().file_name().expect("a name").to_string_lossy();
+    let there = outside.join(format!("{name}-probe-exists.txt"));
+    std::fs::write(&there, "x").expect("write a file beside the project");
+    let entry = |file: &str| {
+        format!(
+            "[[accepted]]\nfile = \"{file}\"\ncode = \"property-name-case\"\npath = \"types\"\ncount = 1\n"
+        )
+    };
+    tree.write(
+        "agentc-baseline.toml",
+        &format!(
+            "{}\n{}",
+            entry(&format!("../{name}-probe-exists.txt")),
+            entry(&format!("../{name}-probe-missing.txt"))
+        ),
+    );
+    let run = tree.run(&["check", "--format", "short"]);
+    std::fs::remove_file(&there).expect("remove");
+    assert!(
+        !stdout(&run).contains("unused-baseline-entry"),
+        "{}",
+        stdout(&run)
+    );
+}

@@ -81,9 +81,16 @@ pub fn apply(files: &[Planned], results: &mut [Vec<FileReport>], named: Option<&
             .filter(|(index, _)| members.binary_search(index).is_ok())
             .flat_map(|(_, reports)| reports.iter_mut());
         // An entry for a file not checked is judged when the file is gone
-        // (not when it is merely outside this run's paths).
+        // (not when it is merely outside this run's paths). Only a file
+        // below the configuration's folder, where the files it governs
+        // are, is looked for: a baseline from a pull request must not tell
+        // which paths elsewhere on the machine exist.
         let folder = baseline.folder().to_path_buf();
-        let gone = |file: &str| !disk::exists(&folder.join(file));
+        let root = crate::config::normalize(config.root());
+        let gone = |file: &str| {
+            let path = crate::config::normalize(&folder.join(file));
+            path.starts_with(&root) && !disk::exists(&path)
+        };
         if let Some(mut unused) = baseline.apply_judging(governed, gone) {
             config.apply(&mut unused.diagnostics);
             applied.unused.push(unused);
