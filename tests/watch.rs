@@ -318,3 +318,72 @@ fn a_path_whose_folder_is_not_there_is_not_watched() {
         common::stderr(&output)
     );
 }
+
+/// The folder watched, removed and made again (a `git checkout` or `git
+/// stash` of an agent folder), or moved away and made again: each is a
+/// run, and what is written in the new folder afterwards is seen.
+#[test]
+fn a_watched_folder_removed_or_moved_and_made_again_is_watched_again() {
+    let scratch = common::scratch("watch-again");
+    let bot = agent(scratch.path());
+    let mut watch = Watching::start(scratch.path(), &["check", "--watch", "bot"]);
+    let first = watch.run();
+    assert!(first.contains(&"checked 4 files: no problems".to_string()));
+
+    std::fs::remove_dir_all(&bot).unwrap();
+    let gone = watch.run();
+    assert!(
+        gone.iter().any(|l| l.contains("was not read")),
+        "{}",
+        gone.join("\n")
+    );
+    agent(scratch.path());
+    let back = watch.run();
+    assert!(
+        back.contains(&"checked 4 files: no problems".to_string()),
+        "{}",
+        back.join("\n")
+    );
+    edit(
+        &bot.join("protocol.yaml"),
+        "type: KeyPoint[]",
+        "type: KeyPoints[]",
+    );
+    let broken = watch.run();
+    assert!(
+        broken
+            .iter()
+            .any(|l| l.contains("type `KeyPoints` is not defined")),
+        "{}",
+        broken.join("\n")
+    );
+
+    std::fs::rename(&bot, scratch.path().join("bot.moved")).unwrap();
+    let moved = watch.run();
+    assert!(
+        moved.iter().any(|l| l.contains("was not read")),
+        "{}",
+        moved.join("\n")
+    );
+    agent(scratch.path());
+    let again = watch.run();
+    assert!(
+        again.contains(&"checked 4 files: no problems".to_string()),
+        "{}",
+        again.join("\n")
+    );
+    edit(
+        &bot.join("protocol.yaml"),
+        "type: KeyPoint[]",
+        "type: KeyPoints[]",
+    );
+    let edited = watch.run();
+    assert!(
+        edited
+            .iter()
+            .any(|l| l.contains("type `KeyPoints` is not defined")),
+        "{}",
+        edited.join("\n")
+    );
+    assert_eq!(watch.interrupt().code(), Some(0));
+}

@@ -107,10 +107,27 @@ pub fn watch(
             .watch(root, RecursiveMode::Recursive)
             .map_err(|error| format!("`{}` cannot be watched: {error}", root.display()))?;
     }
+    // The folder above each root, alone, so that a root removed, moved
+    // away, or made again (a `git checkout` of an agent folder) is seen,
+    // and watched again once it is back; of its events, only those about
+    // a root are read. Where that folder cannot be watched, a root gone
+    // is simply no longer seen, as before.
+    let parents: BTreeSet<&Path> = roots.iter().filter_map(|root| root.parent()).collect();
+    for parent in parents {
+        let _ = watcher.watch(parent, RecursiveMode::NonRecursive);
+    }
     let mut changed = BTreeSet::new();
     let mut since: Option<Instant> = None;
     let written = run(&[]);
-    settle(&events, &roots, &written, quiet, &mut changed, &mut since);
+    settle(
+        &events,
+        &mut watcher,
+        &roots,
+        &written,
+        quiet,
+        &mut changed,
+        &mut since,
+    );
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(());
@@ -125,11 +142,7 @@ pub fn watch(
         };
         let quiet_now = match events.recv_timeout(wait) {
             Ok(Ok(event)) => {
-                let before = changed.len();
-                if changes(&event.kind) {
-                    changed.extend(event.paths.into_iter().filter(|p| matters(&roots, p)));
-                }
-                if changed.len() > before {
+                if absorb(event, &mut watcher, &roots, &BTreeSet::new(), &mut changed) {
                     // A relevant change starts the wait again.
                     since = Some(Instant::now());
                 }
@@ -152,7 +165,15 @@ pub fn watch(
                 return Ok(());
             }
             let written = run(&batch);
-            settle(&events, &roots, &written, quiet, &mut changed, &mut since);
+            settle(
+                &events,
+                &mut watcher,
+                &roots,
+                &written,
+                quiet,
+                &mut changed,
+                &mut since,
+            );
         }
     }
 }
@@ -162,6 +183,7 @@ pub fn watch(
 /// in `changed` for the next run.
 fn settle(
     events: &mpsc::Receiver<notify::Result<Event>>,
+    watcher: &mut impl Watcher,
     roots: &[PathBuf],
     written: &[PathBuf],
     quiet: Duration,
@@ -177,16 +199,49 @@ fn settle(
         let Ok(Ok(event)) = events.recv_timeout(quiet) else {
             return;
         };
-        if !changes(&event.kind) {
-            continue;
-        }
-        for path in event.paths {
-            if !written.contains(&path) && matters(roots, &path) {
-                changed.insert(path);
-                *since = Some(Instant::now());
-            }
+        if absorb(event, watcher, roots, &written, changed) {
+            *since = Some(Instant::now());
         }
     }
+}
+
+/// Takes the changes of `event` that matter into `changed`, but those to
+/// the files in `skip`; says whether it took any. A root itself made,
+/// removed or moved (seen from the folder above it) is watched again when
+/// it is there, and counts as a change; the other events of that folder
+/// (about its other entries) are not the run's.
+fn absorb(
+    event: Event,
+    watcher: &mut impl Watcher,
+    roots: &[PathBuf],
+    skip: &BTreeSet<PathBuf>,
+    changed: &mut BTreeSet<PathBuf>,
+) -> bool {
+    let before = changed.len();
+    if !changes(&event.kind) {
+        return false;
+    }
+    let moved = matches!(
+        event.kind,
+        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
+    );
+    for path in event.paths {
+        if roots.contains(&path) {
+            if moved {
+                let _ = watcher.unwatch(&path);
+                if path.is_dir() {
+                    let _ = watcher.watch(&path, RecursiveMode::Recursive);
+                }
+                changed.insert(path);
+            }
+        } else if roots.iter().any(|root| path.starts_with(root))
+            && !skip.contains(&path)
+            && matters(roots, &path)
+        {
+            changed.insert(path);
+        }
+    }
+    changed.len() > before
 }
 
 /// `path` as the system names it in an event: its folder's links
