@@ -151,7 +151,7 @@ pub const GLOBAL_NAMES: [&str; 15] = [
 /// The other names the generated modules declare or import at their top
 /// level (none of them PascalCase, so no type can take one): a derived
 /// name is checked against them too.
-pub const MODULE_NAMES: [&str; 18] = [
+pub const MODULE_NAMES: [&str; 20] = [
     "z",
     "__T",
     "assertType",
@@ -166,6 +166,8 @@ pub const MODULE_NAMES: [&str; 18] = [
     "_Model",
     "_Int",
     "_whole",
+    "_number",
+    "_boolean",
     "TOOL_ARGS",
     "RESPONSE_TYPES",
     "TRIGGER_INPUTS",

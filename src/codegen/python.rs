@@ -75,6 +75,20 @@ def _whole(value: object) -> object:
 
 
 _Int = _t.Annotated[int, _p.BeforeValidator(_whole)]
+
+
+def _number(value: object) -> object:
+    \"\"\"A whole number for a `const`, never a boolean, which Python counts as one.\"\"\"
+    if isinstance(value, bool):
+        raise ValueError(\"expected a number, not a boolean\")
+    return _whole(value)
+
+
+def _boolean(value: object) -> object:
+    \"\"\"A boolean for a `const`, never a number equal to one.\"\"\"
+    if not isinstance(value, bool):
+        raise ValueError(\"expected a boolean\")
+    return value
 ";
 
 /// The field names of a module: which names a field cannot take, and the
@@ -381,13 +395,21 @@ fn ty(ty: &Ty) -> String {
         Ty::Enum(values) => format!("_t.Literal[{}]", string_literals(values, ", ")),
         Ty::Const(value) => match value {
             serde_json::Value::String(s) => format!("_t.Literal[{}]", string_literal(s)),
-            serde_json::Value::Bool(true) => "_t.Literal[True]".to_string(),
-            serde_json::Value::Bool(false) => "_t.Literal[False]".to_string(),
+            // `Literal` compares with `==`, where `True == 1` and `0 == False`:
+            // each side refuses the other's kind first.
+            serde_json::Value::Bool(true) => {
+                "_t.Annotated[_t.Literal[True], _p.BeforeValidator(_boolean)]".to_string()
+            }
+            serde_json::Value::Bool(false) => {
+                "_t.Annotated[_t.Literal[False], _p.BeforeValidator(_boolean)]".to_string()
+            }
             // `Literal` takes no float: the one value, as a range of one.
             serde_json::Value::Number(n) if !(n.is_i64() || n.is_u64()) => {
                 format!("_t.Annotated[float, _p.Field(ge={n}, le={n})]")
             }
-            serde_json::Value::Number(n) => format!("_t.Literal[{n}]"),
+            serde_json::Value::Number(n) => {
+                format!("_t.Annotated[_t.Literal[{n}], _p.BeforeValidator(_number)]")
+            }
             _ => "_t.Literal[None]".to_string(),
         },
     }
