@@ -682,6 +682,24 @@ fn every_tool_answers_on_the_example_agent() {
         structured(&invalid)["diagnostics"][0]["pointer"],
         json!("/orderId")
     );
+    // A null for an optional parameter, as OpenAI's strict mode writes it:
+    // refused, unless `optionalNull` says so; a required one always.
+    let strict = "{\"query\": \"lamp\", \"limit\": null}";
+    let refused = session.call(
+        "validate",
+        json!({"path": agent, "tool": "search-products", "data": strict}),
+    );
+    assert_eq!(structured(&refused)["summary"]["errors"], json!(1));
+    let accepted = session.call(
+        "validate",
+        json!({"path": agent, "tool": "search-products", "data": strict, "optionalNull": true}),
+    );
+    assert_eq!(structured(&accepted)["summary"]["errors"], json!(0));
+    let required = session.call(
+        "validate",
+        json!({"path": agent, "tool": "search-products", "data": "{\"query\": null}", "optionalNull": true}),
+    );
+    assert_eq!(structured(&required)["summary"]["errors"], json!(1));
 
     let generated = session.call("gen", json!({"path": agent, "lang": "ts"}));
     assert!(

@@ -210,6 +210,9 @@ pub struct ValidateArgs {
     /// The name the data has in diagnostics (default `data.json`).
     #[serde(default)]
     pub name: Option<String>,
+    /// With `tool` or `type`: an optional property may also be `null`, as in data that passed through OpenAI's strict mode.
+    #[serde(default, rename = "optionalNull")]
+    pub optional_null: bool,
 }
 
 /// A protocol payload `validate` knows, by its name
@@ -856,11 +859,26 @@ fn validate(roots: &Roots, args: ValidateArgs) -> Outcome {
     let report = match (&args.tool, &args.type_name, args.payload) {
         (Some(tool), None, None) => {
             let path = path.ok_or("`tool` needs the protocol: give `path` or `text`")?;
-            workspace.validate(path, Selection::Tool(tool), name, &args.data)
+            workspace.validate_with(
+                path,
+                Selection::Tool(tool),
+                args.optional_null,
+                name,
+                &args.data,
+            )
         }
         (None, Some(type_name), None) => {
             let path = path.ok_or("`type` needs the protocol: give `path` or `text`")?;
-            workspace.validate(path, Selection::Type(type_name), name, &args.data)
+            workspace.validate_with(
+                path,
+                Selection::Type(type_name),
+                args.optional_null,
+                name,
+                &args.data,
+            )
+        }
+        (None, None, Some(_)) if args.optional_null => {
+            return Err("`optionalNull` goes with `tool` or `type`".to_string());
         }
         (None, None, Some(PayloadName(payload))) => match payload {
             Payload::RunInput => {

@@ -493,9 +493,26 @@ impl Workspace {
         name: &str,
         data: &str,
     ) -> Result<FileReport, Problem> {
+        self.validate_with(path, against, false, name, data)
+    }
+
+    /// [`Workspace::validate`]; with `optional_null`, each optional
+    /// property also admits `null`, as data that passed through OpenAI's
+    /// strict mode holds it ([`crate::validate::optional_null`]).
+    pub fn validate_with(
+        &self,
+        path: impl AsRef<Path>,
+        against: Selection,
+        optional_null: bool,
+        name: &str,
+        data: &str,
+    ) -> Result<FileReport, Problem> {
         let compiled = self.sound(path.as_ref())?;
         let model = compiled.sound_model().ok_or(Problem::Errors(Vec::new()))?;
-        let schema = crate::validate::schema_of(model, against).map_err(Problem::Usage)?;
+        let mut schema = crate::validate::schema_of(model, against).map_err(Problem::Usage)?;
+        if optional_null {
+            crate::validate::optional_null(&mut schema);
+        }
         let validator = Validator::from_schema(schema).map_err(Problem::Usage)?;
         let layout = data::Layout {
             lines: false,
