@@ -113,11 +113,14 @@ fn once(args: &GenArgs, written: &mut Vec<PathBuf>) -> ExitCode {
     failures.extend(generated.failures);
     let mut reports = generated.reports;
     let (all, orphans, printed) = (generated.files, generated.orphans, generated.printed);
+    let mut made = all.len();
     if args.check {
         reports.extend(generate::stale(&all, &regenerate(args)));
         reports.extend(orphans.iter().map(|path| generate::orphan(path)));
     } else if !args.stdout {
-        failures.extend(generate::write_all(&all));
+        let (count, refused) = generate::write_all(&all);
+        made = count;
+        failures.extend(refused);
         written.extend(all.iter().filter_map(|output| output.real.clone()));
         for path in &orphans {
             say!(
@@ -130,7 +133,7 @@ fn once(args: &GenArgs, written: &mut Vec<PathBuf>) -> ExitCode {
         print(&printed);
         return ExitCode::SUCCESS;
     }
-    let files = match all.len() {
+    let files = match made {
         1 => "1 file".to_string(),
         n => format!("{n} files"),
     };

@@ -308,12 +308,16 @@ pub struct Output {
     pub file: GenFile,
 }
 
-/// Writes each file; a file already there that agentc did not generate is
-/// not overwritten, and neither is a link or a special file. Each write is
-/// `disk::write` for a file of agentc's own: through a temporary file made
-/// in the real folder, never through a link.
-pub fn write_all(files: &[Output]) -> Vec<Failure> {
+/// Writes each file, and says how many it wrote; a file already there
+/// that agentc did not generate is not overwritten, and neither is a link
+/// or a special file: then nothing is written, so that no file of the run
+/// is left beside one it needs and could not write (a zod module beside a
+/// user's own `.ts`). Each write is `disk::write` for a file of agentc's
+/// own: through a temporary file made in the real folder, never through a
+/// link.
+pub fn write_all(files: &[Output]) -> (usize, Vec<Failure>) {
     let mut failures = Vec::new();
+    let mut writable = Vec::with_capacity(files.len());
     for output in files {
         let name = output.shown.display().to_string();
         let (Some(folder), Some(real)) = (&output.folder, &output.real) else {
@@ -338,15 +342,23 @@ pub fn write_all(files: &[Output]) -> Vec<Failure> {
                 continue;
             }
         }
-        if let Err(error) = disk::write(real, output.file.text.as_bytes(), Reach::Own(folder)) {
-            failures.push(Failure::new(
+        writable.push((name, folder, real, output));
+    }
+    if !failures.is_empty() {
+        return (0, failures);
+    }
+    let mut written = 0;
+    for (name, folder, real, output) in writable {
+        match disk::write(real, output.file.text.as_bytes(), Reach::Own(folder)) {
+            Ok(()) => written += 1,
+            Err(error) => failures.push(Failure::new(
                 &name,
                 Code::InvalidPath,
                 format!("`{name}` could not be written: {error}"),
-            ));
+            )),
         }
     }
-    failures
+    (written, failures)
 }
 
 /// The files directly in `folders` (each a real path, with the path the
