@@ -379,6 +379,7 @@ pub(crate) struct EmitArgs {
 
 // `agentc validate`'s arguments: a protocol and data, or a subcommand.
 #[derive(clap::Args)]
+#[group(id = "against", args = ["type_name", "tool"], required = true, multiple = false)]
 pub(crate) struct ValidateArgs {
     #[command(subcommand)]
     pub(crate) command: Option<ValidateCommand>,
@@ -389,12 +390,7 @@ pub(crate) struct ValidateArgs {
     #[arg(required = true)]
     pub(crate) data: Option<PathBuf>,
     /// Validate values of this type.
-    #[arg(
-        long = "type",
-        value_name = "NAME",
-        required_unless_present = "tool",
-        conflicts_with = "tool"
-    )]
+    #[arg(long = "type", value_name = "NAME")]
     pub(crate) type_name: Option<String>,
     /// Validate this tool's arguments: a JSON object, or a string holding one (as AG-UI sends them).
     #[arg(long, value_name = "NAME")]
