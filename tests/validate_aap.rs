@@ -252,7 +252,7 @@ fn hostile_streams_end_in_a_report() {
         let _ = stream(&text, None);
     }
     let long = format!("data: {}\n\n", "[".repeat(100_000));
-    assert_eq!(stream(&long, None), [Code::InvalidJson]);
+    assert_eq!(stream(&long, None), [Code::NestingLimit]);
     let huge = format!("data: \"{}\"\n\n", "x".repeat(5 * 1024 * 1024));
     assert_eq!(stream(&huge, None), [Code::ValueTooLarge]);
     assert_eq!(stream("event: ping\n\n", None), [Code::InvalidEventStream]);
