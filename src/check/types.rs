@@ -10,7 +10,7 @@ use crate::syntax::{
     Builtin, EnumValues, Field, FieldContext, Literal, TypeDefKind, TypeExpr, TypeExprKind,
     quote_type,
 };
-use crate::yaml::{ScalarStyle, Value};
+use crate::yaml::{Node, NodeKind, ScalarStyle, Value};
 use heck::ToUpperCamelCase;
 
 fn array_without_items(context: FieldContext, name: &str, span: Span) -> Diagnostic {
@@ -246,6 +246,7 @@ fn check_field_in(
     }
     check_enum(source, field, valued, diags);
     check_const(field, diags);
+    check_default(field, diags);
 }
 
 /// Every name in a type expression resolves; `object` and a bare `array`
@@ -327,49 +328,10 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
         diags.push(const_beside_enum(literal, values));
         return;
     }
-    // Digits that no 64-bit number holds: a number, but not one a
-    // provider or a validator reads as written.
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    let integer = ty.kind == TypeExprKind::Builtin(Builtin::Integer);
-    let out_of_range = literal.scalar.style == ScalarStyle::Plain
-        && match value {
-            Value::Float(f) => f.is_infinite() || (integer && whole),
-            Value::Str(_) => integer && whole,
-            _ => false,
-        };
-    let problem = match &ty.kind {
-        TypeExprKind::Builtin(Builtin::String) => match value {
-            Value::Str(_) => None,
-            _ => Some(format!("quote it to make it a string: `\"{text}\"`")),
-        },
-        TypeExprKind::Builtin(Builtin::Number | Builtin::Integer) if out_of_range => {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidConst,
-                    literal.span,
-                    format!(
-                        "`const` value `{}` is out of the range of a 64-bit number",
-                        crate::yaml::abbreviate(text)
-                    ),
-                )
-                .with_help("JSON Schema consumers read numbers as 64-bit floats or integers; write a value within that range"),
-            );
-            return;
-        }
-        TypeExprKind::Builtin(Builtin::Number) => match value {
-            Value::Int(_) => None,
-            Value::Float(f) if f.is_finite() => None,
-            _ => Some("write a number, such as `1` or `2.5`".to_string()),
-        },
-        TypeExprKind::Builtin(Builtin::Integer) => match value {
-            Value::Int(_) => None,
-            _ => Some("write a whole number, such as `1`".to_string()),
-        },
-        TypeExprKind::Builtin(Builtin::Boolean) => match value {
-            Value::Bool(_) => None,
-            _ => Some("write `true` or `false`".to_string()),
-        },
+    let builtin = match &ty.kind {
+        TypeExprKind::Builtin(
+            builtin @ (Builtin::String | Builtin::Number | Builtin::Integer | Builtin::Boolean),
+        ) => *builtin,
         _ => {
             diags.push(const_on_non_primitive(
                 &field.name.text,
@@ -380,14 +342,183 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
             return;
         }
     };
-    if let Some(help) = problem {
-        diags.push(const_of_another_type(
+    let plain = literal.scalar.style == ScalarStyle::Plain;
+    match unfit(builtin, text, &value, plain) {
+        None => {}
+        Some(Unfit::OutOfRange) => diags.push(
+            Diagnostic::new(
+                Code::InvalidConst,
+                literal.span,
+                format!(
+                    "`const` value `{}` is out of the range of a 64-bit number",
+                    crate::yaml::abbreviate(text)
+                ),
+            )
+            .with_help(OUT_OF_RANGE_HELP),
+        ),
+        Some(Unfit::Help(help)) => diags.push(const_of_another_type(
             text,
             &ty.display(),
             help,
             literal.span,
             ty.span,
-        ));
+        )),
+    }
+}
+
+const OUT_OF_RANGE_HELP: &str = "JSON Schema consumers read numbers as 64-bit floats or integers; write a value within that range";
+
+/// What is wrong with a scalar written as a value of a primitive type.
+enum Unfit {
+    /// Digits no 64-bit number holds: a number, but not one a provider or
+    /// a validator reads as written.
+    OutOfRange,
+    /// Of another type: what a value of the type looks like.
+    Help(String),
+}
+
+/// Whether the scalar `text`, read as `value` (`plain`: written without
+/// quotes), is a value of `builtin` (`string`, `number`, `integer`,
+/// `boolean`; any value is one of the others). A whole number written
+/// with a fraction (`2.0`) is an `integer`, as JSON Schema and agentc's
+/// validator read it.
+fn unfit(builtin: Builtin, text: &str, value: &Value, plain: bool) -> Option<Unfit> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let integer = builtin == Builtin::Integer;
+    let out_of_range = plain
+        && match value {
+            Value::Float(f) => f.is_infinite() || (integer && whole),
+            Value::Str(_) => integer && whole,
+            _ => false,
+        };
+    let help = match builtin {
+        Builtin::String => match value {
+            Value::Str(_) => return None,
+            _ => format!("quote it to make it a string: `\"{text}\"`"),
+        },
+        Builtin::Number | Builtin::Integer if out_of_range => return Some(Unfit::OutOfRange),
+        Builtin::Number => match value {
+            Value::Int(_) => return None,
+            Value::Float(f) if f.is_finite() => return None,
+            _ => "write a number, such as `1` or `2.5`".to_string(),
+        },
+        Builtin::Integer => match value {
+            Value::Int(_) => return None,
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 => return None,
+            _ => "write a whole number, such as `1`".to_string(),
+        },
+        Builtin::Boolean => match value {
+            Value::Bool(_) => return None,
+            _ => "write `true` or `false`".to_string(),
+        },
+        _ => return None,
+    };
+    Some(Unfit::Help(help))
+}
+
+/// A field's `default` is a value of its type, and of its `enum` when it
+/// has one: the platform gives it to the agent where the input is left
+/// out, so one of another type is what a run gets. Judged for primitive
+/// types and lists of them (a named type's value is the platform's to
+/// read); an empty `default:` gives none.
+fn check_default(field: &Field, diags: &mut Diagnostics) {
+    let (Some(node), Some(ty)) = (&field.default, &field.ty) else {
+        return;
+    };
+    if node.is_null() {
+        return;
+    }
+    check_default_value(node, ty, field.enum_values.as_deref(), ty.span, diags);
+}
+
+fn check_default_value(
+    node: &Node,
+    expr: &TypeExpr,
+    values: Option<&EnumValues>,
+    type_span: Span,
+    diags: &mut Diagnostics,
+) {
+    let not_a = |found: &str, ty: &str| {
+        Diagnostic::new(
+            Code::InvalidDefault,
+            node.span,
+            format!("`default` must be {ty}, found {found}"),
+        )
+        .with_label(type_span, "the type is given here")
+    };
+    match &expr.kind {
+        TypeExprKind::Builtin(
+            builtin @ (Builtin::String | Builtin::Number | Builtin::Integer | Builtin::Boolean),
+        ) => {
+            let Some(scalar) = node.as_scalar() else {
+                diags.push(not_a(&node.describe(), &format!("a `{}`", expr.display())));
+                return;
+            };
+            let text: &str = &scalar.text;
+            let value = scalar.value();
+            let plain = scalar.style == ScalarStyle::Plain;
+            match unfit(*builtin, text, &value, plain) {
+                Some(Unfit::OutOfRange) => diags.push(
+                    Diagnostic::new(
+                        Code::InvalidDefault,
+                        node.span,
+                        format!(
+                            "`default` value `{}` is out of the range of a 64-bit number",
+                            crate::yaml::abbreviate(text)
+                        ),
+                    )
+                    .with_help(OUT_OF_RANGE_HELP),
+                ),
+                Some(Unfit::Help(help)) => diags.push(
+                    Diagnostic::new(
+                        Code::InvalidDefault,
+                        node.span,
+                        format!(
+                            "`default` value `{}` is not of type `{}`",
+                            crate::yaml::abbreviate(text),
+                            expr.display()
+                        ),
+                    )
+                    .with_label(type_span, "the type is given here")
+                    .with_help(help),
+                ),
+                None => {
+                    if let (Some(values), Value::Str(written)) = (values, &value)
+                        && !values.values.iter().any(|v| v.scalar.value() == value)
+                    {
+                        let listed = values.values.iter().map(|v| v.scalar.text.as_str());
+                        let diagnostic = Diagnostic::new(
+                            Code::InvalidDefault,
+                            node.span,
+                            format!(
+                                "`default` value `{}` is not one of the `enum`'s values",
+                                crate::yaml::abbreviate(written)
+                            ),
+                        )
+                        .with_label(values.span, "the `enum` is here");
+                        diags.push(match nearest(written, listed) {
+                            Some(near) => diagnostic.did_you_mean(node.span, near),
+                            None => diagnostic
+                                .with_help("make it one of the `enum`'s values, or add it to them"),
+                        });
+                    }
+                }
+            }
+        }
+        TypeExprKind::List(element) => match &node.kind {
+            NodeKind::Sequence(items) => {
+                for item in items {
+                    check_default_value(item, element, None, type_span, diags);
+                }
+            }
+            _ => diags.push(not_a(
+                &node.describe(),
+                &format!("a list, `{}`", expr.display()),
+            )),
+        },
+        // A named type's value, `unknown`, `file`: not judged here.
+        _ => {}
     }
 }
 
