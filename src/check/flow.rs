@@ -188,12 +188,13 @@ fn response_type_mismatch(output: &Name, declared: &TypeExpr, response: &TypeExp
 }
 
 /// The blocks of one handler, or a worker's steps, in order.
-pub(super) fn check_sequence(
+/// Returns the variables the blocks write.
+pub(super) fn check_sequence<'m>(
     model: &Model,
-    blocks: &[Block],
+    blocks: &'m [Block],
     scope: &Scope,
     diags: &mut Diagnostics,
-) {
+) -> HashSet<&'m str> {
     let mut written: HashSet<&str> = HashSet::new();
     let mut started: HashSet<&str> = HashSet::new();
     // Each thread's first `start-thread` in this sequence.
@@ -284,6 +285,43 @@ pub(super) fn check_sequence(
             written.insert(output.text.as_str());
         }
     }
+    written
+}
+
+/// A worker's `output`, which its run returns when the steps end: a
+/// variable with no `default` that no step writes is never set, and the
+/// worker then fails (`WorkerError`, "completes without producing
+/// output").
+pub(super) fn check_worker_output(
+    model: &Model,
+    output: &Name,
+    written: &HashSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    if written.contains(output.text.as_str()) {
+        return;
+    }
+    let Some((VariableOrigin::Variable, field)) = model.variable(&output.text) else {
+        return;
+    };
+    if field.default.is_some() {
+        return;
+    }
+    diags.push(
+        Diagnostic::new(
+            Code::ReadBeforeWrite,
+            output.span,
+            format!(
+                "the worker's `output` `{}` is never set: no step writes it",
+                output.text
+            ),
+        )
+        .with_label(field.name.span, "declared here without a `default`")
+        .with_help(format!(
+            "set it with `output: {}` in a step, or give it a `default`; a worker that ends without its output fails",
+            output.text
+        )),
+    );
 }
 
 /// A thread is started before a block uses it.

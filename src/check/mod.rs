@@ -22,7 +22,7 @@ use crate::diagnostic::Diagnostics;
 use crate::model::{Edit, Model};
 use crate::source::Source;
 use crate::syntax::{FieldContext, TypeDef, TypeDefKind};
-use flow::{check_output, check_sequence};
+use flow::{check_output, check_sequence, check_worker_output};
 use references::{Facts, Scope};
 use sections::{check_declarations, check_format, check_handlers, check_names};
 use settings::check_config;
@@ -158,8 +158,12 @@ fn check_protocol(model: &Model, renaming: &naming::Renaming, diags: &mut Diagno
         scope: None,
         worker: model.is_worker(),
     };
-    check_sequence(model, &model.protocol.steps, &scope, diags);
+    let written = check_sequence(model, &model.protocol.steps, &scope, diags);
     if let Some(output) = &model.protocol.output {
         check_output(model, output, diags);
+        // Without steps, `protocol-format` says what is missing.
+        if model.is_worker() && !model.protocol.steps.is_empty() {
+            check_worker_output(model, output, &written, diags);
+        }
     }
 }
