@@ -255,7 +255,7 @@ pub(super) fn check_sequence<'m>(
         }
         for (_, setting) in &block.models {
             if let Setting::Variable(name) = setting {
-                check_dynamic(model, "model", name, diags);
+                check_dynamic(model, scope, "model", name, diags);
             }
         }
         if kind != BlockKind::StartThread

@@ -94,6 +94,29 @@ fn dynamic_not_declared(key: &str, name: &Name, near: Option<Near>) -> Diagnosti
     }
 }
 
+/// A dynamic setting names an input of the handler's trigger, declared at
+/// `declared`.
+fn dynamic_names_trigger_input(
+    key: &str,
+    name: &Name,
+    trigger: &str,
+    declared: Span,
+) -> Diagnostic {
+    Diagnostic::new(
+        Code::UnknownVariable,
+        name.span,
+        format!(
+            "`{key}` names `{}`, an input of trigger `{trigger}`; a dynamic setting reads the session's inputs and variables, not a trigger's",
+            name.text
+        ),
+    )
+    .with_label(declared, "declared here, for the trigger")
+    .with_help(format!(
+        "move `{}` from the trigger's `input:` to the protocol's `input:`, so the session sets it, or to `variables:`",
+        name.text
+    ))
+}
+
 /// `declared` is where the resource is declared `readonly`.
 fn readonly_resource(name: &Name, declared: Span) -> Diagnostic {
     Diagnostic::new(
@@ -260,10 +283,27 @@ impl<'m> Scope<'m> {
 }
 
 /// `temperature: TEMPERATURE` names a declared input or variable.
-pub(super) fn check_dynamic(model: &Model, key: &str, name: &Name, diags: &mut Diagnostics) {
+pub(super) fn check_dynamic(
+    model: &Model,
+    scope: &Scope,
+    key: &str,
+    name: &Name,
+    diags: &mut Diagnostics,
+) {
     match model.variable(&name.text) {
         Some((VariableOrigin::Input | VariableOrigin::Variable, _)) => {}
         Some((VariableOrigin::Resource, _)) => diags.push(dynamic_names_resource(key, name)),
+        // The handler's trigger has it: a dynamic setting reads the
+        // session, not one trigger's call (`docs/conformance.md`).
+        None if let Some(field) = scope.trigger_input(&name.text) => {
+            let trigger = scope.trigger().map_or("", |t| t.name.text.as_str());
+            diags.push(dynamic_names_trigger_input(
+                key,
+                name,
+                trigger,
+                field.name.span,
+            ));
+        }
         None => {
             let protocol = &model.protocol;
             let candidates = protocol

@@ -152,7 +152,7 @@ pub(super) fn check_config(
     for mapping in &config.input {
         check_source(mapping, scope, diags);
     }
-    check_settings(model, config, diags);
+    check_settings(model, config, scope, diags);
     if is_agent {
         check_context_management(model, config, diags);
     }
@@ -166,9 +166,14 @@ fn check_source(mapping: &InputMapping, scope: &Scope, diags: &mut Diagnostics) 
 
 /// Dynamic values name inputs or variables; provider options and speed
 /// agree with a literal model.
-pub(super) fn check_settings(model: &Model, config: &ThreadConfig, diags: &mut Diagnostics) {
+pub(super) fn check_settings(
+    model: &Model,
+    config: &ThreadConfig,
+    scope: &Scope,
+    diags: &mut Diagnostics,
+) {
     for (key, name) in &config.dynamic {
-        check_dynamic(model, key, name, diags);
+        check_dynamic(model, scope, key, name, diags);
     }
     let literal_model = match &config.model {
         Some(Setting::Literal(name)) => Some(name),
