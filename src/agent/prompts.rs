@@ -278,13 +278,28 @@ fn check_variables(
                 Some(_) => format!("condition variable `{name}`"),
                 None => format!("`{{{{{name}}}}}`"),
             };
+            // Passing it needs it declared first, where the use can read it.
+            let declared = model.variable(name).is_some()
+                || prompt_use
+                    .trigger
+                    .is_some_and(|t| t.input.iter().any(|f| f.name.text == *name));
+            let help = match declared {
+                true => format!(
+                    "add `{name}` to the `input:` of {} (line {line} of the protocol)",
+                    prompt_use.place
+                ),
+                false => format!(
+                    "`{name}` is declared nowhere: declare it (under `input:` or `variables:`), then add it to the `input:` of {} (line {line} of the protocol)",
+                    prompt_use.place
+                ),
+            };
             report.diagnostics.push(
                 Diagnostic::new(
                     Code::UnknownPromptVariable,
                     span,
                     format!("{shown} is not passed to this prompt by {}", prompt_use.place),
                 )
-                .with_help(format!("add `{name}` to the `input:` of {} (line {line} of the protocol)", prompt_use.place))
+                .with_help(help)
                 .with_note("a prompt sees only the variables its `input` mapping lists; others stay as literal `{{...}}` text"),
             );
             continue;
