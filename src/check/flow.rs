@@ -10,7 +10,9 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest};
 use crate::model::resolve::MAIN_THREAD;
 use crate::model::{Model, VariableOrigin};
 use crate::span::Span;
-use crate::syntax::{Block, BlockKind, Builtin, Name, Setting, Tool, TypeExpr, TypeExprKind};
+use crate::syntax::{
+    Block, BlockKind, Builtin, Name, Setting, Tool, TypeDefKind, TypeExpr, TypeExprKind,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Most names a help line lists.
@@ -433,7 +435,7 @@ pub(super) fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnost
 
 /// A structured `next-message` stores an object of its `responseType`.
 pub(super) fn check_response_output(model: &Model, block: &Block, diags: &mut Diagnostics) {
-    let (Some(response), Some(output)) = (&block.response_type, &block.output) else {
+    let Some(output) = &block.output else {
         return;
     };
     let Some((VariableOrigin::Variable, field)) = model.variable(&output.text) else {
@@ -442,8 +444,50 @@ pub(super) fn check_response_output(model: &Model, block: &Block, diags: &mut Di
     let Some(ty) = &field.ty else {
         return;
     };
-    if ty.kind == TypeExprKind::Builtin(Builtin::Unknown) || ty.kind == response.kind {
+    if ty.kind == TypeExprKind::Builtin(Builtin::Unknown) {
         return;
     }
-    diags.push(response_type_mismatch(output, ty, response));
+    match &block.response_type {
+        Some(response) if ty.kind != response.kind => {
+            diags.push(response_type_mismatch(output, ty, response));
+        }
+        Some(_) => {}
+        // Without a `responseType` the reply is stored as text.
+        None if ty.kind != TypeExprKind::Builtin(Builtin::String) => {
+            let object = match &ty.kind {
+                TypeExprKind::Named(name) => model
+                    .lookup(name)
+                    .is_some_and(|id| matches!(model.def(id).kind, TypeDefKind::Object(_))),
+                _ => false,
+            };
+            diags.push(text_into_typed(output, ty, object));
+        }
+        None => {}
+    }
+}
+
+/// A `next-message` with no `responseType` stores its reply as text in
+/// `output`, declared of another type (`object`: an object type, which a
+/// `responseType` could give it).
+fn text_into_typed(output: &Name, declared: &TypeExpr, object: bool) -> Diagnostic {
+    let written = declared.display();
+    let diagnostic = Diagnostic::new(
+        Code::ResponseTypeMismatch,
+        output.span,
+        format!(
+            "variable `{}` is declared `{written}`, but this block stores its reply as text",
+            output.text
+        ),
+    )
+    .with_label(declared.span, format!("declared `{written}` here"));
+    match object {
+        true => diagnostic.with_help(format!(
+            "give the block `responseType: {written}` to store the parsed object, or declare `{}` with `type: string`",
+            output.text
+        )),
+        false => diagnostic.with_help(format!(
+            "declare `{}` with `type: string`: a `next-message` replies with text, or with an object of its `responseType`",
+            output.text
+        )),
+    }
 }

@@ -112,7 +112,7 @@ codes! {
     InvalidOutput = "invalid-output", Error, "an `output` that does not name a declared variable";
     DuplicateVariable = "duplicate-variable", Error, "one name declared as more than one of input, resource, variable or trigger input";
     UnknownThread = "unknown-thread", Error, "a thread used before any `start-thread` creates it";
-    ResponseTypeMismatch = "response-type-mismatch", Error, "a structured `next-message` whose output variable has another type";
+    ResponseTypeMismatch = "response-type-mismatch", Error, "a `next-message` whose output variable has another type than its reply (its `responseType`, or text)";
     ProviderOptionMismatch = "provider-option-mismatch", Error, "provider options for a provider the model does not use";
     InvalidMcpOption = "invalid-mcp-option", Error, "an MCP server option its source does not allow";
     InvalidMcpNamespace = "invalid-mcp-namespace", Error, "a `consumer` MCP server key the server SDK refuses as a namespace";
