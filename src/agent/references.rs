@@ -29,6 +29,23 @@ pub(super) fn check(
     let listed_names: HashSet<&str> = listed.iter().map(|n| n.text.as_str()).collect();
     for name in &listed {
         if !files.contains(name.text.as_str()) {
+            // References are the files directly in `references/`.
+            if let Some((_, last)) = name.text.rsplit_once('/') {
+                diagnostics.push(
+                    Diagnostic::new(
+                        Code::UnknownReference,
+                        name.span,
+                        format!(
+                            "reference `{}` names a file in a folder below `references/`, where no reference is read",
+                            name.text
+                        ),
+                    )
+                    .with_help(format!(
+                        "a reference is a file directly in `references/`: move it to `references/{last}.md` and name it `{last}`"
+                    )),
+                );
+                continue;
+            }
             let diagnostic = Diagnostic::new(
                 Code::UnknownReference,
                 name.span,
