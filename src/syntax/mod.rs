@@ -464,14 +464,31 @@ impl Lower<'_> {
     }
 
     fn unsupported_constraint(&mut self, entry: &Entry) {
+        let key = entry.key.text.as_ref();
+        // What the docs say of array lengths; of the rest, only that the
+        // types language has none of them.
+        let (example, note) = match key {
+            "minItems" | "maxItems" | "uniqueItems" => (
+                "1-10 items",
+                "LLM providers do not enforce array constraints in tool calls or structured output",
+            ),
+            "minLength" | "maxLength" => ("at most 80 characters", LANGUAGE_HAS_NO_CONSTRAINTS),
+            "pattern" | "format" => (
+                "an ISO 8601 date, such as 2026-01-31",
+                LANGUAGE_HAS_NO_CONSTRAINTS,
+            ),
+            _ => ("between 1 and 10", LANGUAGE_HAS_NO_CONSTRAINTS),
+        };
         self.push(
             Diagnostic::new(
                 Code::UnsupportedConstraint,
                 entry.key.span,
-                format!("`{}` is not supported in protocol types", entry.key.text),
+                format!("`{key}` is not supported in protocol types"),
             )
-            .with_help("state the constraint in the `description`, which guides the model (for example \"1-10 items\")")
-            .with_note("LLM providers do not enforce these JSON Schema keywords in tool calls or structured output"),
+            .with_help(format!(
+                "state the constraint in the `description`, which guides the model (for example \"{example}\")"
+            ))
+            .with_note(note),
         );
     }
 
@@ -536,6 +553,8 @@ impl Lower<'_> {
 }
 
 /// "`a`, `b` and `c`"
+const LANGUAGE_HAS_NO_CONSTRAINTS: &str = "the types language has none of JSON Schema's validation keywords; a type says only a value's shape";
+
 fn list(items: &[&str]) -> String {
     match items {
         [] => String::new(),
