@@ -96,6 +96,19 @@ fn summarizer_never_runs(worker: &Name, management: Span) -> Diagnostic {
 /// `title` shows only with `display: title`, which is never the default.
 pub(super) fn check_presentation(presentation: &Presentation, diags: &mut Diagnostics) {
     let Some(title) = &presentation.title else {
+        // `display: title` with no title to show.
+        if let Some(display) = &presentation.display
+            && display.text == "title"
+        {
+            diags.push(
+                Diagnostic::new(
+                    Code::IneffectiveSetting,
+                    display.span,
+                    "`display: title` shows the `title`, and there is none",
+                )
+                .with_help("write a `title:` beside it, or choose another `display`"),
+            );
+        }
         return;
     };
     if presentation
