@@ -367,6 +367,23 @@ pub(super) fn check_declarations(model: &Model, diags: &mut Diagnostics) {
     }
     for source in &protocol.on_demand_mcp_servers {
         check_presentation(&source.presentation, diags);
+        // "Currently supported for `source: remote`" (the MCP servers page).
+        if source.source.text != "remote" {
+            diags.push(
+                Diagnostic::new(
+                    Code::IneffectiveSetting,
+                    source.source.span,
+                    format!(
+                        "on-demand MCP servers are supported for the `remote` source only, so `{}` opts into nothing",
+                        source.source.text
+                    ),
+                )
+                .with_help(format!(
+                    "declare each `{}` server under `mcpServers:`, or remove this entry",
+                    source.source.text
+                )),
+            );
+        }
     }
     if let Some(skill) = &protocol.on_demand_skills {
         check_presentation(&skill.presentation, diags);
