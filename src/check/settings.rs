@@ -45,14 +45,24 @@ fn provider_option_mismatch(key: Span, provider: &str, model: &Name) -> Diagnost
 }
 
 fn fast_mode_unsupported(speed: Span, model: &Name) -> Diagnostic {
-    Diagnostic::new(
+    let diagnostic = Diagnostic::new(
         Code::IneffectiveSetting,
         speed,
         format!("`speed: fast` has no effect on `{}`", model.text),
-    )
-    .with_label(model.span, "this model runs at standard speed")
-    .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model")
+    );
+    match model.text.starts_with(OPENROUTER) {
+        true => diagnostic
+            .with_label(model.span, "OpenRouter ignores `speed`")
+            .with_help("select OpenRouter's dedicated fast model instead, such as `openrouter/anthropic/claude-opus-4.8-fast`, and remove `speed`"),
+        false => diagnostic
+            .with_label(model.span, "this model runs at standard speed")
+            .with_help("fast mode applies only to Anthropic Opus 5, 4.8, 4.7 and 4.6; remove `speed` or change the model"),
+    }
 }
+
+/// The route whose models ignore `speed`: fast mode there is a model of
+/// its own (the `-fast` slug).
+const OPENROUTER: &str = "openrouter/";
 
 fn voice_without_speech_model(voice: Span) -> Diagnostic {
     Diagnostic::new(
@@ -202,7 +212,19 @@ pub(super) fn check_settings(
             ));
         }
     }
-    if let (Some(Setting::Literal(speed)), Some(model_name)) = (&config.speed, literal_model)
+    // A thread with no `model` of its own runs on the agent's.
+    let runs_on = match &config.model {
+        None => model
+            .protocol
+            .agent
+            .as_ref()
+            .and_then(|a| match &a.config.model {
+                Some(Setting::Literal(name)) => Some(name),
+                _ => None,
+            }),
+        Some(_) => literal_model,
+    };
+    if let (Some(Setting::Literal(speed)), Some(model_name)) = (&config.speed, runs_on)
         && speed.text == "fast"
         && !supports_fast_mode(&model_name.text)
     {
@@ -213,8 +235,12 @@ pub(super) fn check_settings(
     }
 }
 
-/// Anthropic Opus 5, 4.8, 4.7 and 4.6, by any route.
+/// Anthropic Opus 5, 4.8, 4.7 and 4.6, directly or through a gateway that
+/// passes `speed` on; not through OpenRouter, which ignores it.
 pub(super) fn supports_fast_mode(model: &str) -> bool {
+    if model.starts_with(OPENROUTER) {
+        return false;
+    }
     let Some((_, rest)) = model.split_once("claude-opus-") else {
         return false;
     };
