@@ -22,3 +22,25 @@ pub(crate) fn json_value() -> impl Strategy<Value = Value> {
         ]
     })
 }
+
+/// The text of every YAML file under `protocols/`, the fixtures, read at
+/// run time (at least a hundred of them).
+pub(crate) fn fixture_texts() -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut folders = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols")];
+    while let Some(folder) = folders.pop() {
+        let Ok(read) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                texts.extend(std::fs::read_to_string(&path).ok());
+            }
+        }
+    }
+    assert!(texts.len() > 100, "the fixtures under protocols/ are read");
+    texts
+}

@@ -711,23 +711,6 @@ fn broken(value: &Value, rng: &mut Rng) -> Value {
     value
 }
 
-/// The names of `Object.prototype`'s own properties (Node 22), which zod
-/// reads through an object's prototype.
-const PROTOTYPE_NAMES: [&str; 12] = [
-    "__proto__",
-    "constructor",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "toString",
-    "valueOf",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-];
-
 /// Whether `ty` has, at any depth, a property named one of `names`.
 fn declares(ty: &generated::Ty, names: &[&str]) -> bool {
     let object = |obj: &generated::Obj| {
@@ -839,7 +822,10 @@ fn verdict_cases(name: &str) -> Verdicts {
                 }));
             }
         }
-        prototype_names.insert(slug.clone(), declares(&ty, &PROTOTYPE_NAMES));
+        prototype_names.insert(
+            slug.clone(),
+            declares(&ty, &codegen::bindings::OBJECT_MEMBERS),
+        );
         validators.insert(slug, validator);
     }
     Verdicts {

@@ -364,7 +364,6 @@ fn check_literal(
 mod tests {
     use super::*;
     use crate::model::resolve::{Site, SymbolKind};
-    use std::path::Path;
 
     /// What `uses` read off the resolution before it read the protocol: the
     /// prompt occurrences where a prompt is rendered, in the resolution's
@@ -430,21 +429,7 @@ mod tests {
         let mut texts = vec![
             "handlers:\n  go:\n    Start:\n      block: start-thread\n      thread: t\n      system: a\n      input: [X]\n    Say:\n      block: add-message\n      thread: t\n      role: user\n      prompt: b\n      input: { Y: X }\n    Next:\n      block: next-message\n      prompt: c\n  nope:\n    Other:\n      block: add-message\n      role: user\n      prompt: d\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: e\n  input: [X]\nvariables:\n  X: { type: string }\ntriggers:\n  go: { input: { Z: { type: string } } }\n".to_string(),
         ];
-        let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols")];
-        while let Some(folder) = folders.pop() {
-            let Ok(read) = std::fs::read_dir(&folder) else {
-                continue;
-            };
-            for entry in read.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if path.extension().is_some_and(|e| e == "yaml") {
-                    texts.extend(std::fs::read_to_string(&path).ok());
-                }
-            }
-        }
-        assert!(texts.len() > 100, "the fixtures under protocols/ are read");
+        texts.extend(crate::testing::fixture_texts());
         let mut seen = 0;
         for text in &texts {
             let report = crate::compile("p.yaml", text.as_bytes());

@@ -511,8 +511,9 @@ fn names(model: &Model, bindings: &Bindings) -> Vec<Diagnostic> {
     problems
 }
 
-/// The members of `Object.prototype`, which every JavaScript object has.
-const OBJECT_MEMBERS: [&str; 12] = [
+/// The members of `Object.prototype`, which every JavaScript object has
+/// (Node 22's own properties of it).
+pub const OBJECT_MEMBERS: [&str; 12] = [
     "__defineGetter__",
     "__defineSetter__",
     "__lookupGetter__",

@@ -576,7 +576,6 @@ mod tests {
     use crate::diagnostic::Diagnostics;
     use crate::source::Source;
     use crate::yaml::{self, NodeKind};
-    use std::path::Path;
 
     fn both_ways(text: &str) -> (String, String) {
         let [whole, read] = super::lowered_both_ways(&Source::new("p.yaml", text));
@@ -630,22 +629,7 @@ mod tests {
             "[".repeat(200),
             "]".repeat(200)
         ));
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocols");
-        let mut folders = vec![fixtures];
-        while let Some(folder) = folders.pop() {
-            let Ok(read) = std::fs::read_dir(&folder) else {
-                continue;
-            };
-            for entry in read.flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                    texts.extend(std::fs::read_to_string(&path).ok());
-                }
-            }
-        }
-        assert!(texts.len() > 100, "the fixtures under protocols/ are read");
+        texts.extend(crate::testing::fixture_texts());
         for text in &texts {
             for cut in with_cuts(text) {
                 let (whole, read) = both_ways(cut);
