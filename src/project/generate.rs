@@ -160,10 +160,13 @@ pub fn generate(
         let Some(out) = &job.out else {
             continue;
         };
-        let real = match out.real(!check) {
+        // Made only to write into: not for `--check`, nor for a job with
+        // nothing to write (every protocol in error).
+        let create = !check && !written.is_empty();
+        let real = match out.real(create) {
             Ok(real) => Some(real),
             Err(disk::FileError::Io(error))
-                if check && error.kind() == std::io::ErrorKind::NotFound =>
+                if !create && error.kind() == std::io::ErrorKind::NotFound =>
             {
                 None
             }
