@@ -443,6 +443,20 @@ fn enum_values() {
         "this `enum` lists 100,005 values, more than the 100,000 agentc reads"
     );
     assert!(!agentc::Code::EnumLimit.can_be_silenced());
+    // A `default` past the values read is not judged by them: the limit
+    // is the one problem.
+    let values = enum_of(MAX_ENUM_VALUES + 5)
+        .replace("types:\n  Sku:\n    code:\n", "input:\n  CODE:\n")
+        .replace(
+            "      type: string\n",
+            &format!(
+                "      type: string\n      optional: true\n      default: v{}\n",
+                MAX_ENUM_VALUES + 2
+            ),
+        );
+    let compiled = common::compile_text(&values);
+    assert_eq!(lines(&compiled, Code::InvalidDefault), Vec::<usize>::new());
+    assert_eq!(lines(&compiled, Code::EnumLimit).len(), 1);
     // `agentc validate` stops at the protocol's errors (exit 2).
     let scratch = common::scratch("enum-limit");
     let dir = scratch.path();

@@ -30,7 +30,9 @@ pub(super) fn check(
     for name in &listed {
         if !files.contains(name.text.as_str()) {
             // References are the files directly in `references/`.
-            if let Some((_, last)) = name.text.rsplit_once('/') {
+            if let Some((_, last)) = name.text.rsplit_once('/')
+                && !last.is_empty()
+            {
                 diagnostics.push(
                     Diagnostic::new(
                         Code::UnknownReference,

@@ -101,8 +101,11 @@ fn const_on_non_primitive(name: &str, ty: &str, span: Span, type_span: Span) -> 
     .with_label(type_span, "the type is given here")
 }
 
-/// `help` says what a value of the type looks like.
-fn const_of_another_type(
+/// The `key` (`const`, `default`) written `text`, which is not a value of
+/// the type `ty`; `help` says what a value of it looks like.
+fn of_another_type(
+    code: Code,
+    key: &str,
     text: &str,
     ty: &str,
     help: String,
@@ -110,15 +113,29 @@ fn const_of_another_type(
     type_span: Span,
 ) -> Diagnostic {
     Diagnostic::new(
-        Code::InvalidConst,
+        code,
         span,
         format!(
-            "`const` value `{}` is not of type `{ty}`",
+            "`{key}` value `{}` is not of type `{ty}`",
             crate::yaml::abbreviate(text),
         ),
     )
     .with_label(type_span, "the type is given here")
     .with_help(help)
+}
+
+/// The `key` (`const`, `default`) written `text`: digits no 64-bit number
+/// holds.
+fn out_of_range(code: Code, key: &str, text: &str, span: Span) -> Diagnostic {
+    Diagnostic::new(
+        code,
+        span,
+        format!(
+            "`{key}` value `{}` is out of the range of a 64-bit number",
+            crate::yaml::abbreviate(text)
+        ),
+    )
+    .with_help("JSON Schema consumers read numbers as 64-bit floats or integers; write a value within that range")
 }
 
 /// A `const` with an `enum` beside it: the `const` fixes the value, so the
@@ -345,18 +362,17 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
     let plain = literal.scalar.style == ScalarStyle::Plain;
     match unfit(builtin, text, &value, plain) {
         None => {}
-        Some(Unfit::OutOfRange) => diags.push(
-            Diagnostic::new(
+        Some(Unfit::OutOfRange) => {
+            diags.push(out_of_range(
                 Code::InvalidConst,
+                "const",
+                text,
                 literal.span,
-                format!(
-                    "`const` value `{}` is out of the range of a 64-bit number",
-                    crate::yaml::abbreviate(text)
-                ),
-            )
-            .with_help(OUT_OF_RANGE_HELP),
-        ),
-        Some(Unfit::Help(help)) => diags.push(const_of_another_type(
+            ));
+        }
+        Some(Unfit::Help(help)) => diags.push(of_another_type(
+            Code::InvalidConst,
+            "const",
             text,
             &ty.display(),
             help,
@@ -365,8 +381,6 @@ fn check_const(field: &Field, diags: &mut Diagnostics) {
         )),
     }
 }
-
-const OUT_OF_RANGE_HELP: &str = "JSON Schema consumers read numbers as 64-bit floats or integers; write a value within that range";
 
 /// What is wrong with a scalar written as a value of a primitive type.
 enum Unfit {
@@ -459,32 +473,28 @@ fn check_default_value(
             let value = scalar.value();
             let plain = scalar.style == ScalarStyle::Plain;
             match unfit(*builtin, text, &value, plain) {
-                Some(Unfit::OutOfRange) => diags.push(
-                    Diagnostic::new(
+                Some(Unfit::OutOfRange) => {
+                    diags.push(out_of_range(
                         Code::InvalidDefault,
+                        "default",
+                        text,
                         node.span,
-                        format!(
-                            "`default` value `{}` is out of the range of a 64-bit number",
-                            crate::yaml::abbreviate(text)
-                        ),
-                    )
-                    .with_help(OUT_OF_RANGE_HELP),
-                ),
-                Some(Unfit::Help(help)) => diags.push(
-                    Diagnostic::new(
-                        Code::InvalidDefault,
-                        node.span,
-                        format!(
-                            "`default` value `{}` is not of type `{}`",
-                            crate::yaml::abbreviate(text),
-                            expr.display()
-                        ),
-                    )
-                    .with_label(type_span, "the type is given here")
-                    .with_help(help),
-                ),
+                    ));
+                }
+                Some(Unfit::Help(help)) => diags.push(of_another_type(
+                    Code::InvalidDefault,
+                    "default",
+                    text,
+                    &expr.display(),
+                    help,
+                    node.span,
+                    type_span,
+                )),
                 None => {
+                    // An `enum` past its limit was not read whole: its
+                    // values cannot tell a default that is not one.
                     if let (Some(values), Value::Str(written)) = (values, &value)
+                        && values.over.is_none()
                         && !values.values.iter().any(|v| v.scalar.value() == value)
                     {
                         let listed = values.values.iter().map(|v| v.scalar.text.as_str());

@@ -46,7 +46,7 @@ pub(crate) fn run(args: EmitArgs) -> ExitCode {
 /// Whether writing `output` would replace the protocol `file` itself,
 /// however either is spelled or linked.
 fn writes_over(file: &Path, output: &Path) -> bool {
-    match (std::fs::canonicalize(file), std::fs::canonicalize(output)) {
+    match (disk::real_path(file), disk::real_path(output)) {
         (Ok(file), Ok(output)) => file == output,
         _ => false,
     }
