@@ -116,25 +116,16 @@ pub fn watch(
     for parent in parents {
         let _ = watcher.watch(parent, RecursiveMode::NonRecursive);
     }
-    let mut changed = BTreeSet::new();
-    let mut since: Option<Instant> = None;
+    let mut pending = Pending::default();
     let written = run(&[]);
-    settle(
-        &events,
-        &mut watcher,
-        &roots,
-        &written,
-        quiet,
-        &mut changed,
-        &mut since,
-    );
+    settle(&events, &mut watcher, &roots, &written, quiet, &mut pending);
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(());
         }
         // Until the quiet moment would be over, looking at `stop` at
         // least every POLL.
-        let wait = match since {
+        let wait = match pending.since {
             Some(first) => quiet
                 .saturating_sub(first.elapsed())
                 .clamp(Duration::from_millis(1), POLL),
@@ -142,10 +133,7 @@ pub fn watch(
         };
         let quiet_now = match events.recv_timeout(wait) {
             Ok(Ok(event)) => {
-                if absorb(event, &mut watcher, &roots, &BTreeSet::new(), &mut changed) {
-                    // A relevant change starts the wait again.
-                    since = Some(Instant::now());
-                }
+                absorb(event, &mut watcher, &roots, &BTreeSet::new(), &mut pending);
                 false
             }
             // A watch that went wrong (a folder gone, too many events) is
@@ -156,39 +144,37 @@ pub fn watch(
                 return Err("the watch stopped".to_string());
             }
         };
-        let Some(first) = since else { continue };
+        let Some(first) = pending.since else { continue };
         let waited = first.elapsed();
         if (quiet_now && waited >= quiet) || waited >= LONGEST {
-            let batch: Vec<PathBuf> = std::mem::take(&mut changed).into_iter().collect();
-            since = None;
+            let batch: Vec<PathBuf> = std::mem::take(&mut pending).changed.into_iter().collect();
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
             let written = run(&batch);
-            settle(
-                &events,
-                &mut watcher,
-                &roots,
-                &written,
-                quiet,
-                &mut changed,
-                &mut since,
-            );
+            settle(&events, &mut watcher, &roots, &written, quiet, &mut pending);
         }
     }
 }
 
+/// The changes a run waits for, and when the last relevant one came (a
+/// relevant change starts the wait for a quiet moment again).
+#[derive(Default)]
+struct Pending {
+    changed: BTreeSet<PathBuf>,
+    since: Option<Instant>,
+}
+
 /// After a run that wrote `written`: waits for a quiet moment (at most
 /// [`LONGEST`]), dropping the changes to those files and keeping the rest
-/// in `changed` for the next run.
+/// in `pending` for the next run.
 fn settle(
     events: &mpsc::Receiver<notify::Result<Event>>,
     watcher: &mut impl Watcher,
     roots: &[PathBuf],
     written: &[PathBuf],
     quiet: Duration,
-    changed: &mut BTreeSet<PathBuf>,
-    since: &mut Option<Instant>,
+    pending: &mut Pending,
 ) {
     if written.is_empty() {
         return;
@@ -199,14 +185,12 @@ fn settle(
         let Ok(Ok(event)) = events.recv_timeout(quiet) else {
             return;
         };
-        if absorb(event, watcher, roots, &written, changed) {
-            *since = Some(Instant::now());
-        }
+        absorb(event, watcher, roots, &written, pending);
     }
 }
 
-/// Takes the changes of `event` that matter into `changed`, but those to
-/// the files in `skip`; says whether it took any. A root itself made,
+/// Takes the changes of `event` that matter into `pending`, but those to
+/// the files in `skip`, and starts its wait again when one is new. A root itself made,
 /// removed or moved (seen from the folder above it) is watched again when
 /// it is there, and counts as a change; the other events of that folder
 /// (about its other entries) are not the run's.
@@ -215,12 +199,13 @@ fn absorb(
     watcher: &mut impl Watcher,
     roots: &[PathBuf],
     skip: &BTreeSet<PathBuf>,
-    changed: &mut BTreeSet<PathBuf>,
-) -> bool {
-    let before = changed.len();
+    pending: &mut Pending,
+) {
     if !changes(&event.kind) {
-        return false;
+        return;
     }
+    let changed = &mut pending.changed;
+    let before = changed.len();
     let moved = matches!(
         event.kind,
         EventKind::Create(_) | EventKind::Remove(_) | EventKind::Modify(ModifyKind::Name(_))
@@ -241,7 +226,9 @@ fn absorb(
             changed.insert(path);
         }
     }
-    changed.len() > before
+    if changed.len() > before {
+        pending.since = Some(Instant::now());
+    }
 }
 
 /// `path` as the system names it in an event: its folder's links
