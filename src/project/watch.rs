@@ -190,10 +190,10 @@ fn settle(
 }
 
 /// Takes the changes of `event` that matter into `pending`, but those to
-/// the files in `skip`, and starts its wait again when one is new. A root itself made,
-/// removed or moved (seen from the folder above it) is watched again when
-/// it is there, and counts as a change; the other events of that folder
-/// (about its other entries) are not the run's.
+/// the files in `skip`, and starts its wait again when one is new. A root
+/// itself made, removed or moved (seen from the folder above it) is
+/// watched again when it is there, and counts as a change; the other
+/// events of that folder (about its other entries) are not the run's.
 fn absorb(
     event: Event,
     watcher: &mut impl Watcher,
