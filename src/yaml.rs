@@ -1318,6 +1318,29 @@ mod tests {
     }
 
     #[test]
+    fn a_block_scalar_with_no_content_line_spans_its_header() {
+        // Wherever the next token starts, and whether or not the text ends
+        // after the header: the same span read as a whole file and as a
+        // part of one (`crate::incremental`), and one a fix can replace.
+        for (text, header) in [
+            ("a: |\nb: 1\n", "|"),
+            ("a: |\n", "|"),
+            ("a: |", "|"),
+            ("a: >-  # note\n\n\nb: 1\n", ">-"),
+            ("a: |+\n\nb: 1\n", "|+"),
+            ("a: |\n# a comment\nb: 1\n", "|"),
+            ("a:\n  - |2-\n  - x\n", "|2-"),
+        ] {
+            let (root, diags) = parse_str(text);
+            assert!(diags.is_empty(), "{text:?}: {diags:?}");
+            let root = root.unwrap();
+            let value = &root.as_mapping().unwrap()[0].value;
+            let value = value.as_sequence().map_or(value, |items| &items[0]);
+            assert_eq!(&text[value.span.range()], header, "{text:?}");
+        }
+    }
+
+    #[test]
     fn a_scalar_in_a_flow_collection_ends_where_its_text_does() {
         // The parser's span can reach to the next token; the tree's ends at
         // the scalar's last character, ASCII or not.

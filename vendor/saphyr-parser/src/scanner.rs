@@ -1767,6 +1767,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
         }
 
+        // A block scalar with no content line spans its header (the indicators), wherever the
+        // next token starts and whether or not the input ends after it.
+        let header = Span::new(start_mark, self.mark);
         self.skip_ws_to_eol(SkipTabs::Yes)?;
 
         // Check if we are at the end of the line.
@@ -1825,10 +1828,7 @@ impl<'input, T: Input> Scanner<'input, T> {
                 }
                 Chomping::Keep => trailing_breaks,
             };
-            return Ok(Token(
-                Span::new(start_mark, self.mark),
-                TokenType::Scalar(style, contents.into()),
-            ));
+            return Ok(Token(header, TokenType::Scalar(style, contents.into())));
         }
 
         if self.mark.col < indent && (self.mark.col as isize) > self.indent {
@@ -1840,6 +1840,7 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         let mut line_buffer = String::with_capacity(100);
         let start_mark = self.mark;
+        let mut content_lines = false;
         while self.mark.col == indent && is_yaml_non_break(self.input.peek()) {
             if indent == 0 {
                 self.input.lookahead(4);
@@ -1849,6 +1850,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
 
             // We are at the first content character of a content line.
+            content_lines = true;
             trailing_blank = self.input.next_is_blank();
             if !literal && !leading_break.is_empty() && !leading_blank && !trailing_blank {
                 string.push_str(&trailing_breaks);
@@ -1894,10 +1896,12 @@ impl<'input, T: Input> Scanner<'input, T> {
             string.push_str(&trailing_breaks);
         }
 
-        Ok(Token(
-            Span::new(start_mark, self.mark),
-            TokenType::Scalar(style, string.into()),
-        ))
+        let span = if content_lines {
+            Span::new(start_mark, self.mark)
+        } else {
+            header
+        };
+        Ok(Token(span, TokenType::Scalar(style, string.into())))
     }
 
     /// Retrieve the contents of the line, parsing it as a block scalar.
