@@ -119,17 +119,71 @@ fn title(slug: &str) -> String {
 }
 
 /// The slug nearest to `name`, for the help line: ASCII letters and
-/// digits lowercased, every run of anything else one dash.
+/// digits lowercased, a Latin letter with a mark as its letter (`über`:
+/// `uber`, not `ber`), every run of anything else one dash.
 fn kebab(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {
             out.push(c.to_ascii_lowercase());
+        } else if let Some(letters) = unmarked(c) {
+            out.push_str(letters);
         } else if !out.is_empty() && !out.ends_with('-') {
             out.push('-');
         }
     }
     out.trim_end_matches('-').to_string()
+}
+
+/// A letter of Latin-1 or Latin Extended-A (U+00C0 to U+017F) without its
+/// marks, lowercased: `é` and `É` are `e`, `ß` is `ss`, `æ` is `ae`;
+/// `None` for anything else (`×` and `÷` among them).
+fn unmarked(c: char) -> Option<&'static str> {
+    // Latin-1's letters from U+00C0, then Latin Extended-A's from U+0100,
+    // one entry each (`_` where there is no letter), in code point order.
+    const LATIN_1: [&str; 64] = [
+        "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i", //
+        "d", "n", "o", "o", "o", "o", "o", "_", "o", "u", "u", "u", "u", "y", "th", "ss", //
+        "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i", //
+        "d", "n", "o", "o", "o", "o", "o", "_", "o", "u", "u", "u", "u", "y", "th", "y",
+    ];
+    // Runs of Latin Extended-A: how many code points, and their letter.
+    const EXTENDED_A: [(u32, &str); 22] = [
+        (6, "a"),
+        (8, "c"),
+        (4, "d"),
+        (10, "e"),
+        (8, "g"),
+        (4, "h"),
+        (10, "i"),
+        (2, "ij"),
+        (2, "j"),
+        (3, "k"),
+        (10, "l"),
+        (9, "n"),
+        (6, "o"),
+        (2, "oe"),
+        (6, "r"),
+        (8, "s"),
+        (6, "t"),
+        (12, "u"),
+        (2, "w"),
+        (3, "y"),
+        (6, "z"),
+        (1, "s"),
+    ];
+    let code = u32::from(c);
+    match code {
+        0xC0..=0xFF => Some(LATIN_1[(code - 0xC0) as usize]).filter(|&l| l != "_"),
+        0x100..=0x17F => {
+            let mut first = 0x100;
+            EXTENDED_A.iter().find_map(|&(run, letter)| {
+                first += run;
+                (code < first).then_some(letter)
+            })
+        }
+        _ => None,
+    }
 }
 
 const CHAT: &str = r#"# {slug}: an interactive agent. Each session is one conversation, driven by triggers.
@@ -324,6 +378,29 @@ mod tests {
         assert_eq!(kebab("Support Bot!"), "support-bot");
         assert_eq!(kebab("tmp.Xy_1"), "tmp-xy-1");
         assert_eq!(kebab("日本"), "");
+        assert_eq!(kebab("über"), "uber");
+        assert_eq!(kebab("Straße Æsir"), "strasse-aesir");
+        assert_eq!(kebab("Łódź×2"), "lodz-2");
+        assert_eq!(kebab("ŠKODA ſ"), "skoda-s");
+        // Latin Extended-A's runs cover its 128 code points, each at its
+        // place: the first and last of some runs.
+        for (c, letter) in [
+            ('Ā', "a"),
+            ('ą', "a"),
+            ('Ć', "c"),
+            ('Ĳ', "ij"),
+            ('ŉ', "n"),
+            ('Œ', "oe"),
+            ('Ÿ', "y"),
+            ('Ź', "z"),
+            ('ſ', "s"),
+        ] {
+            assert_eq!(unmarked(c), Some(letter), "{c}");
+        }
+        assert!(('\u{100}'..='\u{17F}').all(|c| unmarked(c).is_some()));
+        assert_eq!(unmarked('\u{180}'), None);
+        assert_eq!(unmarked('×'), None);
+        assert_eq!(unmarked('ÿ'), Some("y"));
     }
 
     #[test]
