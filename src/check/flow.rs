@@ -6,12 +6,14 @@ use super::references::{
     Reader, Scope, TOOL, WORKER, check_dynamic, check_listed, check_set_resource,
 };
 use super::settings::{check_config, check_presentation};
+use super::types::{Judged, check_value};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics, Near, nearest};
 use crate::model::resolve::MAIN_THREAD;
 use crate::model::{Model, VariableOrigin};
 use crate::span::Span;
 use crate::syntax::{
-    Block, BlockKind, Builtin, Name, Setting, Tool, TypeDefKind, TypeExpr, TypeExprKind,
+    ArgumentValue, Block, BlockKind, Builtin, Name, Setting, Tool, TypeDefKind, TypeExpr,
+    TypeExprKind,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -220,8 +222,8 @@ pub(super) fn check_sequence<'m>(
             .map(|m| (&m.source, Reader::InputSource))
             .chain(block.reads.iter().map(|r| (&r.name, Reader::Key(r.key))))
             .chain(block.arguments.iter().filter_map(|a| match &a.value {
-                Setting::Variable(name) => Some((name, Reader::ToolInput)),
-                Setting::Literal(_) => None,
+                ArgumentValue::Variable(name) => Some((name, Reader::ToolInput)),
+                ArgumentValue::Literal(_) => None,
             }));
         for (name, role) in reads {
             if !scope.resolves(&name.text) {
@@ -409,8 +411,6 @@ pub(super) fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnost
         check_listed([name], |_| false, tools, TOOL, diags);
         return;
     };
-    let parameters = || tool.parameters.iter().map(|p| p.name.text.as_str());
-    let declared: HashSet<&str> = parameters().collect();
     let given: HashSet<&str> = block
         .arguments
         .iter()
@@ -418,8 +418,24 @@ pub(super) fn check_tool_call(model: &Model, block: &Block, diags: &mut Diagnost
         .collect();
     for argument in &block.arguments {
         let parameter = &argument.parameter;
-        if !declared.contains(parameter.text.as_str()) {
-            diags.push(unknown_parameter(tool, parameter));
+        match tool
+            .parameters
+            .iter()
+            .find(|p| p.name.text == parameter.text)
+        {
+            None => diags.push(unknown_parameter(tool, parameter)),
+            // An empty value is left to the platform, as an empty
+            // `default:` is.
+            Some(field) => match &argument.value {
+                ArgumentValue::Literal(node) if !node.is_null() => {
+                    let judged = Judged {
+                        code: Code::InvalidToolInput,
+                        key: &parameter.text,
+                    };
+                    check_value(node, field, judged, diags);
+                }
+                _ => {}
+            },
         }
     }
     for parameter in tool.parameters.iter().filter(|p| !p.optional) {

@@ -437,27 +437,58 @@ fn unfit(builtin: Builtin, text: &str, value: &Value, plain: bool) -> Option<Unf
 /// types and lists of them (a named type's value is the platform's to
 /// read); an empty `default:` gives none.
 fn check_default(field: &Field, diags: &mut Diagnostics) {
-    let (Some(node), Some(ty)) = (&field.default, &field.ty) else {
+    let Some(node) = &field.default else {
         return;
     };
     if node.is_null() {
         return;
     }
-    check_default_value(node, ty, field.enum_values.as_deref(), ty.span, diags);
+    let judged = Judged {
+        code: Code::InvalidDefault,
+        key: "default",
+    };
+    check_value(node, field, judged, diags);
 }
 
-fn check_default_value(
+/// A value written in place for a field (a `default`, a `tool-call`'s
+/// input for a parameter), and how a value that does not fit is reported:
+/// its code, and the key the messages name.
+#[derive(Clone, Copy)]
+pub(super) struct Judged<'a> {
+    pub code: Code,
+    pub key: &'a str,
+}
+
+/// `node` is a value of `field`'s type, and of its `enum` when it has one.
+/// Judged for primitive types and lists of them (a named type's value is
+/// the platform's to read).
+pub(super) fn check_value(node: &Node, field: &Field, judged: Judged, diags: &mut Diagnostics) {
+    if let Some(ty) = &field.ty {
+        check_typed_value(
+            node,
+            ty,
+            field.enum_values.as_deref(),
+            ty.span,
+            judged,
+            diags,
+        );
+    }
+}
+
+fn check_typed_value(
     node: &Node,
     expr: &TypeExpr,
     values: Option<&EnumValues>,
     type_span: Span,
+    judged: Judged,
     diags: &mut Diagnostics,
 ) {
+    let Judged { code, key } = judged;
     let not_a = |found: &str, ty: &str| {
         Diagnostic::new(
-            Code::InvalidDefault,
+            code,
             node.span,
-            format!("`default` must be {ty}, found {found}"),
+            format!("`{key}` must be {ty}, found {found}"),
         )
         .with_label(type_span, "the type is given here")
     };
@@ -474,16 +505,11 @@ fn check_default_value(
             let plain = scalar.style == ScalarStyle::Plain;
             match unfit(*builtin, text, &value, plain) {
                 Some(Unfit::OutOfRange) => {
-                    diags.push(out_of_range(
-                        Code::InvalidDefault,
-                        "default",
-                        text,
-                        node.span,
-                    ));
+                    diags.push(out_of_range(code, key, text, node.span));
                 }
                 Some(Unfit::Help(help)) => diags.push(of_another_type(
-                    Code::InvalidDefault,
-                    "default",
+                    code,
+                    key,
                     text,
                     &expr.display(),
                     help,
@@ -499,10 +525,10 @@ fn check_default_value(
                     {
                         let listed = values.values.iter().map(|v| v.scalar.text.as_str());
                         let diagnostic = Diagnostic::new(
-                            Code::InvalidDefault,
+                            code,
                             node.span,
                             format!(
-                                "`default` value `{}` is not one of the `enum`'s values",
+                                "`{key}` value `{}` is not one of the `enum`'s values",
                                 crate::yaml::abbreviate(written)
                             ),
                         )
@@ -519,7 +545,7 @@ fn check_default_value(
         TypeExprKind::List(element) => match &node.kind {
             NodeKind::Sequence(items) => {
                 for item in items {
-                    check_default_value(item, element, None, type_span, diags);
+                    check_typed_value(item, element, None, type_span, judged, diags);
                 }
             }
             _ => diags.push(not_a(

@@ -94,6 +94,7 @@ codes! {
     EnumLimit = "enum-limit", Error, "an `enum` with more than 100,000 values, more than agentc reads";
     InvalidConst = "invalid-const", Error, "a `const` that is not a 64-bit literal of the field's type, or that has an `enum` beside it";
     InvalidDefault = "invalid-default", Error, "a `default` that is not a value of its field's type, or not one of its `enum` values";
+    InvalidToolInput = "invalid-tool-input", Error, "a `tool-call` input written in place that is not a value of its parameter's type, or not one of its `enum` values";
     UnsupportedConstraint = "unsupported-constraint", Error, "a JSON Schema constraint the types language does not have";
     InvalidResponseType = "invalid-response-type", Error, "a `responseType` that is not an object type";
     InvalidToolParameters = "invalid-tool-parameters", Error, "tool `parameters` that are not a mapping of named parameters";

@@ -102,7 +102,17 @@ pub struct Read {
 #[derive(Clone, Debug)]
 pub struct Argument {
     pub parameter: Name,
-    pub value: Setting,
+    pub value: ArgumentValue,
+}
+
+/// What a `tool-call` gives a parameter.
+#[derive(Clone, Debug)]
+pub enum ArgumentValue {
+    /// A variable's value: an UPPERCASE name, written plain.
+    Variable(Name),
+    /// A value written in place, which the tool gets as YAML reads it
+    /// (`priority: medium`, `limit: 10`, `tags: [a, b]`).
+    Literal(Box<Node<'static>>),
 }
 
 #[derive(Clone, Debug)]

@@ -369,7 +369,10 @@ impl Shift for Argument {
     fn shift(&mut self, by: i64) {
         let Argument { parameter, value } = self;
         parameter.shift(by);
-        value.shift(by);
+        match value {
+            ArgumentValue::Variable(name) => name.shift(by),
+            ArgumentValue::Literal(node) => node.shift(by),
+        }
     }
 }
 

@@ -452,22 +452,16 @@ impl Lower<'_> {
         let mut arguments = Vec::new();
         for entry in self.mapping(node, "`tool-call` `input`").iter() {
             let value = &entry.value;
-            let text = match &value.kind {
-                NodeKind::Scalar(s) => Text::from(s.text.as_ref()),
-                _ => Text::default(),
-            };
-            let name = Name {
-                text,
-                span: value.span,
-            };
-            let setting = if value.as_scalar().is_some_and(is_reference) {
-                Setting::Variable(name)
-            } else {
-                Setting::Literal(name)
+            let value = match value.as_scalar() {
+                Some(scalar) if is_reference(scalar) => super::ArgumentValue::Variable(Name {
+                    text: Text::from(scalar.text.as_ref()),
+                    span: value.span,
+                }),
+                _ => super::ArgumentValue::Literal(Box::new(value.clone().into_owned())),
             };
             arguments.push(super::Argument {
                 parameter: Name::of(&entry.key),
-                value: setting,
+                value,
             });
         }
         arguments

@@ -6,8 +6,8 @@ use super::{MAIN_THREAD, Names, Occurrence, Role, Site, Symbol, SymbolId, Symbol
 use crate::model::{field_references, references};
 use crate::span::Span;
 use crate::syntax::{
-    Block, BlockKind, Field, InputMapping, Name, Protocol, Setting, ThreadConfig, TypeExpr,
-    TypeExprKind,
+    ArgumentValue, Block, BlockKind, Field, InputMapping, Name, Protocol, Setting, ThreadConfig,
+    TypeExpr, TypeExprKind,
 };
 use foldhash::{HashMap, HashMapExt};
 use std::sync::Arc;
@@ -422,7 +422,7 @@ impl<'m> Builder<'m> {
             self.name(SymbolKind::Tool, tool, Role::Call, "tool");
         }
         for argument in &block.arguments {
-            if let Setting::Variable(name) = &argument.value {
+            if let ArgumentValue::Variable(name) = &argument.value {
                 self.variable(name, Role::Read, "input");
             }
         }
