@@ -29,7 +29,8 @@ impl Session {
     fn start(text: &str) -> Session {
         let (server, client) = Connection::memory();
         let handle = std::thread::spawn(move || {
-            agentc::lsp::serve(&server).expect("the server ends cleanly");
+            agentc::lsp::serve(&server, &agentc::lsp::Incoming::default())
+                .expect("the server ends cleanly");
         });
         let session = Session {
             client,

@@ -44,7 +44,9 @@ fn main() -> ExitCode {
         }
     };
     let (server, client) = Connection::memory();
-    let handle = std::thread::spawn(move || agentc::lsp::serve(&server).is_ok());
+    let handle = std::thread::spawn(move || {
+        agentc::lsp::serve(&server, &agentc::lsp::Incoming::default()).is_ok()
+    });
     let send = |message: Message| client.sender.send(message).is_ok();
     let notify = |method: &str, params: Value| {
         send(Message::Notification(Notification::new(

@@ -14,7 +14,7 @@ pub(crate) fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let served = agentc::lsp::serve(&connection);
+    let served = agentc::lsp::serve(&connection, io_threads.incoming());
     drop(connection);
     let written = io_threads.join().map_err(Into::into);
     match served.and_then(|ended| written.map(|()| ended)) {

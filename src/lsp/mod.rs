@@ -37,7 +37,7 @@ mod transport;
 pub use convert::Encoding;
 pub use text::MAX_DOCUMENT_BYTES;
 pub use transport::{
-    IoThreads, MAX_HEADER_BYTES, MAX_JSON_VALUES, MAX_MESSAGE_BYTES, connect, stdio,
+    Incoming, IoThreads, MAX_HEADER_BYTES, MAX_JSON_VALUES, MAX_MESSAGE_BYTES, connect, stdio,
 };
 
 use crate::agent;
@@ -60,6 +60,7 @@ use std::error::Error;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Duration;
 use text::Document;
 
 /// How a session ended.
@@ -101,6 +102,8 @@ pub struct Held {
 /// anything still in the channel.
 struct Inbox<'c> {
     receiver: &'c crossbeam_channel::Receiver<Message>,
+    /// What the transport's reader has read ahead of the channel.
+    incoming: &'c Incoming,
     ahead: Mutex<Ahead>,
 }
 
@@ -109,12 +112,35 @@ struct Ahead {
     messages: VecDeque<Message>,
     /// How many of them open, change, save or close a document.
     edits: usize,
+    /// How many messages came out of the channel.
+    received: u64,
 }
 
+impl Ahead {
+    fn push(&mut self, message: Message) {
+        if is_edit(&message) {
+            self.edits += 1;
+        }
+        self.messages.push_back(message);
+    }
+}
+
+/// How long the server waits for a message the reader has decoded and is
+/// handing over: it is on its way.
+const IN_HAND: Duration = Duration::from_secs(1);
+
+/// How long the server waits for a message whose first bytes the client
+/// has already sent before it calls a burst over and checks.
+const ARRIVING: Duration = Duration::from_millis(20);
+
 impl<'c> Inbox<'c> {
-    fn new(receiver: &'c crossbeam_channel::Receiver<Message>) -> Inbox<'c> {
+    fn new(
+        receiver: &'c crossbeam_channel::Receiver<Message>,
+        incoming: &'c Incoming,
+    ) -> Inbox<'c> {
         Inbox {
             receiver,
+            incoming,
             ahead: Mutex::default(),
         }
     }
@@ -134,11 +160,46 @@ impl<'c> Inbox<'c> {
                 return Some(message);
             }
         }
-        self.receiver.recv().ok()
+        let message = self.receiver.recv().ok()?;
+        self.ahead().received += 1;
+        Some(message)
     }
 
+    /// Whether no message is waiting, nor on its way: read ahead, in the
+    /// channel, decoded by the transport's reader and being handed over,
+    /// or already sent by the client, in part, and being read (then the
+    /// server waits for it a moment, [`ARRIVING`]). The transport's
+    /// channels hold no message, so a burst of changes is in none of them
+    /// while the reader decodes the next; this tells it from a pause.
     fn is_empty(&self) -> bool {
-        self.ahead().messages.is_empty() && self.receiver.is_empty()
+        let received = {
+            let mut ahead = self.ahead();
+            if !ahead.messages.is_empty() {
+                return false;
+            }
+            if let Ok(message) = self.receiver.try_recv() {
+                ahead.received += 1;
+                ahead.push(message);
+                return false;
+            }
+            ahead.received
+        };
+        let patience = if self.incoming.decoded() > received {
+            IN_HAND
+        } else if self.incoming.buffered() {
+            ARRIVING
+        } else {
+            return true;
+        };
+        match self.receiver.recv_timeout(patience) {
+            Ok(message) => {
+                let mut ahead = self.ahead();
+                ahead.received += 1;
+                ahead.push(message);
+                false
+            }
+            Err(_) => true,
+        }
     }
 
     /// Whether a message that opens, changes, saves or closes a document
@@ -153,14 +214,20 @@ impl<'c> Inbox<'c> {
             return true;
         }
         while ahead.messages.len() < MAX_AHEAD {
-            let Ok(message) = self.receiver.try_recv() else {
-                break;
+            // A message the reader has decoded is on its way: looked at too.
+            let message = match self.receiver.try_recv() {
+                Ok(message) => message,
+                Err(_) if self.incoming.decoded() > ahead.received => {
+                    match self.receiver.recv_timeout(IN_HAND) {
+                        Ok(message) => message,
+                        Err(_) => break,
+                    }
+                }
+                Err(_) => break,
             };
+            ahead.received += 1;
             let found = relevant(&message);
-            if is_edit(&message) {
-                ahead.edits += 1;
-            }
-            ahead.messages.push_back(message);
+            ahead.push(message);
             if found {
                 return true;
             }
@@ -224,8 +291,15 @@ fn is_edit(message: &Message) -> bool {
 /// notifications are dropped; after `shutdown`, requests get
 /// `InvalidRequest` and notifications other than `exit` are dropped. The
 /// error is only a client that stopped reading.
-pub fn serve(connection: &Connection) -> Result<Ended, Box<dyn Error + Send + Sync>> {
-    let inbox = Inbox::new(&connection.receiver);
+/// Serves the client at the other end of `connection` until it exits or
+/// hangs up. `incoming` is what the transport's reader has read
+/// ([`IoThreads::incoming`]; `Incoming::default()` for a connection with
+/// no reader, such as `Connection::memory`).
+pub fn serve(
+    connection: &Connection,
+    incoming: &Incoming,
+) -> Result<Ended, Box<dyn Error + Send + Sync>> {
+    let inbox = Inbox::new(&connection.receiver, incoming);
     let mut server: Option<Server> = None;
     let mut shutdown = false;
     while let Some(message) = inbox.next() {
@@ -1146,7 +1220,7 @@ mod tests {
         }
         send(Request::new(RequestId::from(2), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
-        let ended = serve(&server).unwrap();
+        let ended = serve(&server, &Incoming::default()).unwrap();
         assert_eq!(ended.held.checks, 1, "one check, for the ten changes");
         assert_eq!(
             ended.held.cancelled, 1,
@@ -1167,6 +1241,67 @@ mod tests {
         assert!(
             last[0]["message"].as_str().unwrap().contains("strinx"),
             "{last}"
+        );
+    }
+
+    /// The same over the real transport, whose channels hold no message:
+    /// a burst the client sent in one write is one check, though the
+    /// reader hands the server each change only as it asks for it.
+    #[test]
+    fn a_burst_sent_over_the_transport_is_checked_once() {
+        use std::io::Write as _;
+        #[derive(Clone, Default)]
+        struct Written(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Written {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut input = Vec::new();
+        let mut send = |message: Value| {
+            let body = message.to_string();
+            write!(input, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        };
+        let uri = "untitled:burst.yaml";
+        send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+        );
+        send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+        send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+            {"uri": uri, "languageId": "yaml", "version": 1, "text": "types:\n  A:\n    x: { type: string }\n"}}}),
+        );
+        // `string` becomes `stringxxx...`, a hundred keystrokes.
+        for n in 0..100 {
+            send(
+                json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": n + 2},
+                "contentChanges": [{"range": {"start": {"line": 2, "character": 21 + n},
+                    "end": {"line": 2, "character": 21 + n}}, "text": "x"}]}}),
+            );
+        }
+        send(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+        send(json!({"jsonrpc": "2.0", "method": "exit"}));
+        let output = Written::default();
+        let (connection, threads) = connect(std::io::Cursor::new(input), output.clone()).unwrap();
+        let ended = serve(&connection, threads.incoming()).unwrap();
+        drop(connection);
+        threads.join().unwrap();
+        // The check on open starts at once, and stops if it sees the first
+        // change waiting; the hundred changes are one check.
+        let started = ended.held.checks + ended.held.cancelled;
+        assert!(started <= 2, "{started} checks started");
+        let written = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        let published = written.matches("textDocument/publishDiagnostics").count();
+        assert!(published <= 2, "{written}");
+        let last = written.rfind("textDocument/publishDiagnostics").unwrap();
+        assert!(
+            written[last..].contains(&format!("string{}", "x".repeat(100))),
+            "{written}"
         );
     }
 
@@ -1207,7 +1342,7 @@ mod tests {
         send(definition(3).into());
         send(Request::new(RequestId::from(4), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
-        let ended = serve(&server).unwrap();
+        let ended = serve(&server, &Incoming::default()).unwrap();
         let answers = client.answers();
         let Err(error) = &answers["2"].response_result else {
             panic!("the text changed after it: {:?}", answers["2"]);
@@ -1264,7 +1399,7 @@ mod tests {
         );
         send(Request::new(RequestId::from(3), "shutdown".into(), Value::Null).into());
         client.notify("exit", Value::Null);
-        serve(&server).unwrap();
+        serve(&server, &Incoming::default()).unwrap();
         let answers = client.answers();
         let Ok(found) = &answers["2"].response_result else {
             panic!("answered: {:?}", answers["2"]);
@@ -1278,7 +1413,8 @@ mod tests {
     #[test]
     fn the_inbox_reads_ahead_a_bounded_way_and_keeps_the_order() {
         let (sender, receiver) = crossbeam_channel::unbounded();
-        let inbox = Inbox::new(&receiver);
+        let incoming = Incoming::default();
+        let inbox = Inbox::new(&receiver, &incoming);
         let log = |i: usize| Message::from(Notification::new("$/log".into(), json!(i)));
         let edit =
             |i: usize| Message::from(Notification::new("textDocument/didChange".into(), json!(i)));
@@ -1319,7 +1455,7 @@ mod tests {
     #[test]
     fn panics_in_requests_and_notifications_leave_the_server_answering() {
         let (server, connection) = Connection::memory();
-        let thread = std::thread::spawn(move || serve(&server).unwrap());
+        let thread = std::thread::spawn(move || serve(&server, &Incoming::default()).unwrap());
         let mut client = Client {
             connection,
             next: 0,

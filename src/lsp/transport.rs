@@ -40,6 +40,8 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 
 /// The largest message body read. A protocol file is at most
@@ -176,6 +178,12 @@ impl<R: Read> Reader<R> {
                 None => return Ok(None),
             }
         }
+    }
+
+    /// Whether input past the last frame returned is already here: bytes
+    /// in the buffer, or frames decoded and not yet returned.
+    fn holds_more(&self) -> bool {
+        self.start < self.end || !self.queue.is_empty()
     }
 
     /// Reads more input into the buffer, moving what is left to its start
@@ -530,9 +538,40 @@ fn log_message(message: &str) -> Value {
 pub struct IoThreads {
     reader: thread::JoinHandle<io::Result<()>>,
     writer: thread::JoinHandle<io::Result<()>>,
+    incoming: Arc<Incoming>,
+}
+
+/// What the reader thread has read that the server may not have received
+/// yet, for the server to tell a burst still arriving from a pause: the
+/// connection's channels hold no message, so a message the reader is
+/// still decoding is not in them.
+#[derive(Debug, Default)]
+pub struct Incoming {
+    /// Messages decoded for the server, counted before each is handed over.
+    decoded: AtomicU64,
+    /// Whether the client had sent more than the last message decoded:
+    /// bytes the reader has not decoded were in its buffer.
+    buffered: AtomicBool,
+}
+
+impl Incoming {
+    /// How many messages the reader has decoded for the server.
+    pub(crate) fn decoded(&self) -> u64 {
+        self.decoded.load(Ordering::Acquire)
+    }
+
+    /// Whether the client had sent more than the last message decoded.
+    pub(crate) fn buffered(&self) -> bool {
+        self.buffered.load(Ordering::Acquire)
+    }
 }
 
 impl IoThreads {
+    /// What the reader has read, for [`crate::lsp::serve`].
+    pub fn incoming(&self) -> &Incoming {
+        &self.incoming
+    }
+
     /// Waits until everything the server sent is written. The reader is
     /// joined only if it has ended: after `exit` or the end of input it
     /// has, and otherwise (the client stopped reading) it may wait on
@@ -567,9 +606,11 @@ pub fn connect(
     let (to_server, from_client) = bounded::<Message>(0);
     let (to_client, from_server) = bounded::<Message>(0);
     let (to_writer, from_reader) = bounded::<Value>(0);
+    let incoming = Arc::new(Incoming::default());
+    let read = Arc::clone(&incoming);
     let reader = thread::Builder::new()
         .name("agentc-lsp-reader".to_string())
-        .spawn(move || read_loop(Reader::new(input), &to_server, &to_writer))?;
+        .spawn(move || read_loop(Reader::new(input), &to_server, &to_writer, &read))?;
     let writer = thread::Builder::new()
         .name("agentc-lsp-writer".to_string())
         .spawn(move || write_loop(output, &from_server, from_reader))?;
@@ -577,17 +618,29 @@ pub fn connect(
         sender: to_client,
         receiver: from_client,
     };
-    Ok((connection, IoThreads { reader, writer }))
+    Ok((
+        connection,
+        IoThreads {
+            reader,
+            writer,
+            incoming,
+        },
+    ))
 }
 
 fn read_loop<R: Read>(
     mut reader: Reader<R>,
     server: &Sender<Message>,
     writer: &Sender<Value>,
+    incoming: &Incoming,
 ) -> io::Result<()> {
     while let Some(frame) = reader.next()? {
         match frame {
             Frame::Message(message) => {
+                incoming
+                    .buffered
+                    .store(reader.holds_more(), Ordering::Release);
+                incoming.decoded.fetch_add(1, Ordering::AcqRel);
                 let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
                 if server.send(message).is_err() || exit {
                     break;

@@ -29,7 +29,8 @@ impl Client {
     pub fn start(utf8: bool) -> Client {
         let (server, client) = Connection::memory();
         let handle = std::thread::spawn(move || {
-            agentc::lsp::serve(&server).expect("the server ends cleanly")
+            agentc::lsp::serve(&server, &agentc::lsp::Incoming::default())
+                .expect("the server ends cleanly")
         });
         let mut client = Client {
             connection: client,
