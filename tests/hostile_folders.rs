@@ -235,6 +235,37 @@ fn a_link_out_of_the_folder_is_not_followed_and_its_target_not_printed() {
     );
 }
 
+/// `diff` reads a folder's protocol by `check`'s rules: a `protocol.yaml`
+/// that links out of the folder is refused, and what it leads to is not
+/// printed, in any format (a pull request controls the folder `agentc
+/// diff origin/main:agents/shop agents/shop` reads in CI).
+#[test]
+fn diff_does_not_follow_a_folders_protocol_out_of_it() {
+    let scratch = Scratch::new("diff-link-out");
+    let linked = scratch.path("linked");
+    std::fs::create_dir(&linked).expect("folder");
+    std::fs::copy(scratch.agent().join("settings.json"), linked.join("settings.json"))
+        .expect("settings");
+    symlink(scratch.path("secret.txt"), linked.join("protocol.yaml")).expect("symlink");
+    let old = scratch.agent().join("protocol.yaml");
+    for format in ["human", "json", "github", "short", "markdown"] {
+        let output = run(Command::new(env!("CARGO_BIN_EXE_agentc"))
+            .args(["diff", "--format", format])
+            .arg(&old)
+            .arg(&linked));
+        let all = format!("{}{}", common::stdout(&output), common::stderr(&output));
+        assert_eq!(output.status.code(), Some(2), "{format}: {all}");
+        assert!(all.contains("link-outside-folder"), "{format}: {all}");
+        assert!(!all.contains(SECRET), "{format}: the target was printed: {all}");
+    }
+    // A file named on the command line is the user's to name.
+    let output = run(Command::new(env!("CARGO_BIN_EXE_agentc"))
+        .args(["diff"])
+        .arg(&old)
+        .arg(linked.join("protocol.yaml")));
+    assert_eq!(output.status.code(), Some(1), "{}", common::stderr(&output));
+}
+
 #[test]
 fn a_skill_folder_linking_out_is_reported_and_not_read() {
     let scratch = Scratch::new("skill-link-out");

@@ -25,13 +25,17 @@ pub struct Loaded {
 pub fn load(spec: &str) -> Result<Loaded, Failure> {
     let path = Path::new(spec);
     if disk::exists(path) {
-        let file = if path.is_dir() {
-            path.join("protocol.yaml")
+        // A folder's protocol is found in it, and read as `check` reads
+        // it: only when it lies inside (a link out of the folder could
+        // make a pull request print a file elsewhere); a file named is
+        // read wherever its links lead.
+        let (file, reach) = if path.is_dir() {
+            (path.join("protocol.yaml"), Reach::Within(path))
         } else {
-            path.to_path_buf()
+            (path.to_path_buf(), Reach::Named)
         };
         let name = file.display().to_string();
-        return match disk::read(&file, Reach::Named) {
+        return match disk::read(&file, reach) {
             Ok(bytes) => Ok(Loaded {
                 name,
                 bytes,
