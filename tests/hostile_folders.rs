@@ -244,8 +244,11 @@ fn diff_does_not_follow_a_folders_protocol_out_of_it() {
     let scratch = Scratch::new("diff-link-out");
     let linked = scratch.path("linked");
     std::fs::create_dir(&linked).expect("folder");
-    std::fs::copy(scratch.agent().join("settings.json"), linked.join("settings.json"))
-        .expect("settings");
+    std::fs::copy(
+        scratch.agent().join("settings.json"),
+        linked.join("settings.json"),
+    )
+    .expect("settings");
     symlink(scratch.path("secret.txt"), linked.join("protocol.yaml")).expect("symlink");
     let old = scratch.agent().join("protocol.yaml");
     for format in ["human", "json", "github", "short", "markdown"] {
@@ -256,7 +259,10 @@ fn diff_does_not_follow_a_folders_protocol_out_of_it() {
         let all = format!("{}{}", common::stdout(&output), common::stderr(&output));
         assert_eq!(output.status.code(), Some(2), "{format}: {all}");
         assert!(all.contains("link-outside-folder"), "{format}: {all}");
-        assert!(!all.contains(SECRET), "{format}: the target was printed: {all}");
+        assert!(
+            !all.contains(SECRET),
+            "{format}: the target was printed: {all}"
+        );
     }
     // A file named on the command line is the user's to name.
     let output = run(Command::new(env!("CARGO_BIN_EXE_agentc"))

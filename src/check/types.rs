@@ -199,7 +199,9 @@ pub(super) fn unknown_type(
         span,
         format!("type `{name}` is not defined"),
     );
-    let near = nearest(name, model.type_names().chain(builtins.clone())).or_else(|| {
+    // The built-ins first: a protocol's many types must not push them past
+    // what a suggestion compares.
+    let near = nearest(name, builtins.clone().chain(model.type_names())).or_else(|| {
         let alias = builtin_alias(name).filter(|_| expected == Expected::AnyType);
         alias.map(|name| Near {
             name,

@@ -632,7 +632,10 @@ pub struct Near<'a> {
     pub name: &'a str,
     /// Edits from what was written to `name`, case aside.
     pub distance: usize,
-    /// No other candidate compared is as near.
+    /// No other candidate is as near: every candidate of a plausible
+    /// length was compared, and none is. When the candidates were more
+    /// than one suggestion compares, one not compared might be, so the
+    /// nearest is not alone.
     pub alone: bool,
 }
 
@@ -658,13 +661,20 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let mut best: Option<(usize, &str)> = None;
     let mut alone = true;
     let mut compared = 0;
-    for candidate in candidates.into_iter().take(MAX_SCANNED) {
+    // Whether candidates were left unread: then none is known to be alone.
+    let mut cut = false;
+    for (scanned, candidate) in candidates.into_iter().enumerate() {
+        if scanned == MAX_SCANNED {
+            cut = true;
+            break;
+        }
         // Edits change the length by at most one each.
         if candidate == name || candidate.chars().count().abs_diff(length) > limit {
             continue;
         }
         compared += 1;
         if compared > MAX_COMPARED {
+            cut = true;
             break;
         }
         let distance = strsim::osa_distance(&lower, &candidate.to_lowercase());
@@ -680,7 +690,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(distance, name)| Near {
         name,
         distance,
-        alone,
+        alone: alone && !cut,
     })
 }
 
@@ -712,6 +722,40 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    /// A name one edit from the nearest candidate compared is not certain
+    /// when candidates were left uncompared: one of them may be as near
+    /// (`Prodcut` is one edit from `Prodcuu` and from `Product`).
+    #[test]
+    fn a_candidate_past_the_ones_compared_may_be_as_near() {
+        let fillers: Vec<String> = (0..70).map(|i| format!("Fill{i:03}")).collect();
+        let mut names = vec!["Prodcuu"];
+        names.extend(fillers.iter().map(String::as_str));
+        names.push("Product");
+        let near = nearest("Prodcut", names.iter().copied()).unwrap();
+        assert_eq!(near.name, "Prodcuu");
+        assert!(!near.certain(), "{near:?}");
+        // Without the fillers both are compared: two as near, neither alone.
+        let near = nearest("Prodcut", ["Prodcuu", "Product"]).unwrap();
+        assert!(!near.certain(), "{near:?}");
+        // Few enough to compare in full: `Prodcuu` is alone. More than a
+        // suggestion scans, whatever their length: not certain.
+        let mut scanned: Vec<&str> = vec!["Prodcuu"];
+        scanned.extend(fillers.iter().take(10).map(String::as_str));
+        assert!(
+            nearest("Prodcut", scanned.iter().copied())
+                .unwrap()
+                .certain()
+        );
+        let many: Vec<String> = (0..MAX_SCANNED).map(|i| format!("x{i}")).collect();
+        let mut scanned: Vec<&str> = vec!["Prodcuu"];
+        scanned.extend(many.iter().map(String::as_str));
+        assert!(
+            !nearest("Prodcut", scanned.iter().copied())
+                .unwrap()
+                .certain()
+        );
     }
 
     #[test]
