@@ -30,8 +30,10 @@ pub(crate) fn run(code: Option<&str>) -> ExitCode {
             ExitCode::SUCCESS
         }
         None => {
-            let help = agentc::diagnostic::did_you_mean(name, Code::ALL.iter().map(|c| c.name()))
-                .unwrap_or_else(|| "run `agentc explain` to list every code".to_string());
+            let help = match Code::nearest(name, Code::ALL.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`?"),
+                None => "run `agentc explain` to list every code".to_string(),
+            };
             // Codes are short names; whatever was given is shown as far
             // as one could be.
             let shown = agentc::yaml::abbreviate(name);

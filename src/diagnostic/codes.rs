@@ -262,9 +262,9 @@ impl Code {
     }
 
     /// The code among `codes` that an unknown name `written` most likely
-    /// meant ([`super::nearest`]). `nearest` compares a bounded number of
-    /// candidates, fewer than there are codes, so the likeliest lengths
-    /// are offered first.
+    /// meant: every code is compared ([`super::nearest_of_all`]), the
+    /// likeliest lengths first, so a tie goes to the code nearest in
+    /// length.
     pub fn nearest(
         written: &str,
         codes: impl IntoIterator<Item = Code>,
@@ -272,7 +272,7 @@ impl Code {
         let length = written.chars().count();
         let mut candidates: Vec<&'static str> = codes.into_iter().map(Code::name).collect();
         candidates.sort_by_key(|name| name.len().abs_diff(length));
-        super::nearest(written, candidates)
+        super::nearest_of_all(written, candidates)
     }
 
     /// How sure the fixes this code's diagnostics carry are, for the codes

@@ -655,6 +655,25 @@ impl std::fmt::Display for Near<'_> {
 
 /// The candidate [`did_you_mean`] would suggest.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<Near<'a>> {
+    nearest_within(name, candidates, MAX_COMPARED, MAX_SCANNED)
+}
+
+/// [`nearest`] over a vocabulary agentc fixes itself (its codes), which
+/// no input can grow: every candidate is compared, so the nearest is
+/// alone when it is.
+pub fn nearest_of_all<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<Near<'a>> {
+    nearest_within(name, candidates, usize::MAX, usize::MAX)
+}
+
+fn nearest_within<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    max_compared: usize,
+    max_scanned: usize,
+) -> Option<Near<'a>> {
     let lower = name.to_lowercase();
     let length = name.chars().count();
     let limit = (length / 3).max(1);
@@ -664,7 +683,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     // Whether candidates were left unread: then none is known to be alone.
     let mut cut = false;
     for (scanned, candidate) in candidates.into_iter().enumerate() {
-        if scanned == MAX_SCANNED {
+        if scanned == max_scanned {
             cut = true;
             break;
         }
@@ -673,7 +692,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             continue;
         }
         compared += 1;
-        if compared > MAX_COMPARED {
+        if compared > max_compared {
             cut = true;
             break;
         }
