@@ -93,6 +93,11 @@ pub(crate) struct Change {
     pub surface: Surface,
     pub contract: String,
     pub path: String,
+    /// What the change made of the value or type at `path`, when the code,
+    /// contract and path do not say it (the enum value added, the type
+    /// before and after): part of the fingerprint, so that accepting one
+    /// change does not accept the next one at the same place.
+    pub subject: String,
     pub message: String,
     pub help: Option<String>,
     pub narrowed: bool,

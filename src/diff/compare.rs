@@ -192,9 +192,25 @@ impl<'a, 'm> Walk<'a, 'm> {
         message: String,
         help: Option<String>,
     ) {
+        self.record(code, at, was, path, narrowed, widened, message, help);
+    }
+
+    /// [`Self::push`], giving the change recorded (none past the limit).
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        code: Code,
+        at: Span,
+        was: Option<Span>,
+        path: &str,
+        narrowed: bool,
+        widened: bool,
+        message: String,
+        help: Option<String>,
+    ) -> Option<&mut Change> {
         if self.out.len() >= MAX_DIAGNOSTICS {
             self.limits.dropped += 1;
-            return;
+            return None;
         }
         self.out.push(Change {
             code,
@@ -203,11 +219,32 @@ impl<'a, 'm> Walk<'a, 'm> {
             surface: self.surface,
             contract: self.contract.clone(),
             path: path.to_string(),
+            subject: String::new(),
             message,
             help,
             narrowed,
             widened,
         });
+        self.out.last_mut()
+    }
+
+    /// [`Self::push`] of a change whose code, contract and path do not say
+    /// what it made of the value or type there: `subject` does.
+    #[allow(clippy::too_many_arguments)]
+    fn push_about(
+        &mut self,
+        subject: String,
+        code: Code,
+        at: Span,
+        was: Option<Span>,
+        path: &str,
+        (narrowed, widened): (bool, bool),
+        message: String,
+        help: Option<String>,
+    ) {
+        if let Some(change) = self.record(code, at, was, path, narrowed, widened, message, help) {
+            change.subject = subject;
+        }
     }
 
     /// Records a change of the node itself: at the new node, with the old
@@ -219,14 +256,15 @@ impl<'a, 'm> Walk<'a, 'm> {
         (old, new): (&Schema<'m>, &Schema<'m>),
         (narrowed, widened): (bool, bool),
         message: String,
+        subject: String,
     ) {
-        self.push(
+        self.push_about(
+            subject,
             code,
             new.span,
             Some(old.span),
             path,
-            narrowed,
-            widened,
+            (narrowed, widened),
             message,
             None,
         );
@@ -348,6 +386,7 @@ impl<'a, 'm> Walk<'a, 'm> {
                     named(path),
                     describe(&old.kind)
                 ),
+                format!("{} -> unknown", describe(&old.kind)),
             ),
             (Kind::Any, _) => self.node(
                 Code::PropertyTypeNarrowed,
@@ -359,6 +398,7 @@ impl<'a, 'm> Walk<'a, 'm> {
                     named(path),
                     describe(&new.kind)
                 ),
+                format!("unknown -> {}", describe(&new.kind)),
             ),
             (Kind::File, _) => {
                 let file = Schema::file_object(old.span, old.description);
@@ -412,6 +452,7 @@ impl<'a, 'm> Walk<'a, 'm> {
                     describe(&old.kind),
                     describe(&new.kind)
                 ),
+                format!("{} -> {}", describe(&old.kind), describe(&new.kind)),
             ),
         }
     }
@@ -435,7 +476,8 @@ impl<'a, 'm> Walk<'a, 'm> {
             (Primitive::Number, Primitive::Integer) => (Code::PropertyTypeNarrowed, true, false),
             _ => (Code::PropertyTypeChanged, false, false),
         };
-        self.node(code, path, (old, new), (narrowed, widened), message);
+        let subject = format!("{} -> {}", old_ty.name(), new_ty.name());
+        self.node(code, path, (old, new), (narrowed, widened), message, subject);
     }
 
     /// Compares what an `enum` or `const` allows on each side.
@@ -462,6 +504,7 @@ impl<'a, 'm> Walk<'a, 'm> {
                 (old, new),
                 (false, true),
                 format!("{} is no longer limited to {}", named(path), list(&values)),
+                format!("{} -> any", list(&values)),
             ),
             (None, Some((values, _))) => self.node(
                 Code::PropertyTypeNarrowed,
@@ -469,18 +512,19 @@ impl<'a, 'm> Walk<'a, 'm> {
                 (old, new),
                 (true, false),
                 format!("{} is now limited to {}", named(path), list(&values)),
+                format!("any -> {}", list(&values)),
             ),
             (Some((old_values, true)), Some((new_values, true))) => {
                 let (old_key, old_text) = literal(old_values[0]);
                 let (new_key, new_text) = literal(new_values[0]);
                 if old_key != new_key {
-                    self.push(
+                    self.push_about(
+                        format!("{old_key} -> {new_key}"),
                         Code::ConstChanged,
                         new_values[0].span,
                         Some(old_values[0].span),
                         path,
-                        false,
-                        false,
+                        (false, false),
                         format!(
                             "{} was the constant `{old_text}` and is now `{new_text}`",
                             named(path)
@@ -495,13 +539,13 @@ impl<'a, 'm> Walk<'a, 'm> {
                 for value in &new_values {
                     let (key, text) = literal(value);
                     if !old_keys.contains(&key) {
-                        self.push(
+                        self.push_about(
+                            key,
                             Code::EnumValueAdded,
                             value.span,
                             Some(old.span),
                             path,
-                            false,
-                            true,
+                            (false, true),
                             format!("{} can now be `{text}`", named(path)),
                             None,
                         );
@@ -510,13 +554,13 @@ impl<'a, 'm> Walk<'a, 'm> {
                 for value in &old_values {
                     let (key, text) = literal(value);
                     if !new_keys.contains(&key) {
-                        self.push(
+                        self.push_about(
+                            key,
                             Code::EnumValueRemoved,
                             new.span,
                             Some(value.span),
                             path,
-                            true,
-                            false,
+                            (true, false),
                             format!("{} can no longer be `{text}`", named(path)),
                             None,
                         );
@@ -697,13 +741,13 @@ impl<'a, 'm> Walk<'a, 'm> {
             (old_discriminator, new_discriminator)
             && old_name != new_name
         {
-            self.push(
+            self.push_about(
+                format!("{old_name} -> {new_name}"),
                 Code::DiscriminatorChanged,
                 new_span,
                 Some(old_span),
                 path,
-                false,
-                false,
+                (false, false),
                 format!(
                     "the union at {} is told apart by `{new_name}` instead of `{old_name}`",
                     named(path)
@@ -755,13 +799,13 @@ impl<'a, 'm> Walk<'a, 'm> {
                     .0
                     .as_ref()
                     .map_or(String::new(), |t| t.1.clone());
-                self.push(
+                self.push_about(
+                    format!("{old_tag} -> {label}"),
                     Code::DiscriminatorValueChanged,
                     variant.span,
                     Some(old_variants[i].span),
                     &here,
-                    false,
-                    false,
+                    (false, false),
                     format!(
                         "variant `{}` of {} is tagged `{label}` instead of `{old_tag}`",
                         name.unwrap_or_default(),

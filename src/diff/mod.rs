@@ -242,7 +242,7 @@ fn judge(change: Change, old: &Source, base_name: &str, order: Order) -> Diagnos
             Order::ProtocolFirst | Order::CodeFirst => (Severity::Error, Some(neither())),
         }
     };
-    let fingerprint = fingerprint(change.code, &change.contract, &change.path);
+    let fingerprint = fingerprint(change.code, &change.contract, &change.path, &change.subject);
     let base = change.was.map(|span| {
         let start = old.position(span.start as usize);
         let end = old.position(span.end as usize);
@@ -281,13 +281,21 @@ fn judge(change: Change, old: &Source, base_name: &str, order: Order) -> Diagnos
 }
 
 /// A change's name for `[diff] ignore`: the first 12 hex digits of the
-/// 64-bit FNV-1a hash of `code:contract:path`. It leaves out the message,
-/// so rewording one does not undo an accepted change, and the line, so
+/// 64-bit FNV-1a hash of `code:contract:path`, and `:subject` when the
+/// change has one (what it made of a value or a type: the enum value
+/// added, `integer -> number`), so that accepting one change at a place
+/// does not accept the next one there. It leaves out the message, so
+/// rewording one does not undo an accepted change, and the line, so
 /// moving the text does not either.
-pub fn fingerprint(code: Code, contract: &str, path: &str) -> String {
+pub fn fingerprint(code: Code, contract: &str, path: &str, subject: &str) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let subject = match subject.is_empty() {
+        true => ["", ""],
+        false => [":", subject],
+    };
     for byte in [code.name(), ":", contract, ":", path]
         .iter()
+        .chain(&subject)
         .flat_map(|part| part.bytes())
     {
         hash ^= u64::from(byte);
@@ -308,6 +316,7 @@ mod tests {
             surface,
             contract: "tool `t`".to_string(),
             path: String::new(),
+            subject: String::new(),
             message: String::new(),
             help: None,
             narrowed,
@@ -353,21 +362,34 @@ mod tests {
     #[test]
     fn fingerprints_are_stable() {
         assert_eq!(
-            fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", ""),
+            fingerprint(Code::ToolAdded, "tool `set-chat-metadata`", "", ""),
             "fe18c312a63d"
         );
         assert_eq!(
             fingerprint(
                 Code::PropertyRemoved,
                 "tool `add-to-cart`",
-                "parameters.quantity"
+                "parameters.quantity",
+                ""
             ),
             "1143a510d1d2"
         );
         assert_ne!(
-            fingerprint(Code::ToolAdded, "tool `a`", ""),
-            fingerprint(Code::ToolRemoved, "tool `a`", "")
+            fingerprint(Code::ToolAdded, "tool `a`", "", ""),
+            fingerprint(Code::ToolRemoved, "tool `a`", "", "")
         );
-        assert_eq!(fingerprint(Code::ToolAdded, "", "").len(), 12);
+        assert_eq!(fingerprint(Code::ToolAdded, "", "", "").len(), 12);
+        // With a subject, `:subject` is hashed after the path: each enum
+        // value added has a fingerprint of its own.
+        let added = |value| {
+            fingerprint(
+                Code::EnumValueAdded,
+                "tool `t`",
+                "parameters.p",
+                value,
+            )
+        };
+        assert_eq!(added("b"), "9e60c8eb3060");
+        assert_eq!(added("c"), "9e60c7eb3060");
     }
 }
