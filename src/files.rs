@@ -42,6 +42,9 @@ pub enum FileError {
     /// A link where agentc reads or writes only its own regular file
     /// ([`Reach::Own`]).
     Link { target: PathBuf },
+    /// The file is no longer what agentc read and changed: someone else
+    /// wrote it in between, and writing over it would lose that.
+    Changed,
     /// Anything else the system reports (permission denied, say).
     Io(std::io::Error),
 }
@@ -66,6 +69,9 @@ impl std::fmt::Display for FileError {
                 f,
                 "it is a link (to `{}`), and agentc reads and writes the files it generates only as regular files, never through a link",
                 target.display()
+            ),
+            FileError::Changed => f.write_str(
+                "it changed on disk after agentc read it, and writing over it would lose that change",
             ),
             FileError::Io(error) => write!(f, "{}", describe_io(error)),
         }
@@ -102,6 +108,10 @@ impl FileError {
             FileError::Dangling { .. } | FileError::Loop => (
                 Code::UnreadableFile,
                 "point the link at a file that exists, or remove it",
+            ),
+            FileError::Changed => (
+                Code::UnreadableFile,
+                "run agentc again on the file as it is now",
             ),
             FileError::Io(error) if error.kind() == std::io::ErrorKind::PermissionDenied => (
                 Code::UnreadableFile,

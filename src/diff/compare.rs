@@ -477,7 +477,14 @@ impl<'a, 'm> Walk<'a, 'm> {
             _ => (Code::PropertyTypeChanged, false, false),
         };
         let subject = format!("{} -> {}", old_ty.name(), new_ty.name());
-        self.node(code, path, (old, new), (narrowed, widened), message, subject);
+        self.node(
+            code,
+            path,
+            (old, new),
+            (narrowed, widened),
+            message,
+            subject,
+        );
     }
 
     /// Compares what an `enum` or `const` allows on each side.

@@ -381,14 +381,7 @@ mod tests {
         assert_eq!(fingerprint(Code::ToolAdded, "", "", "").len(), 12);
         // With a subject, `:subject` is hashed after the path: each enum
         // value added has a fingerprint of its own.
-        let added = |value| {
-            fingerprint(
-                Code::EnumValueAdded,
-                "tool `t`",
-                "parameters.p",
-                value,
-            )
-        };
+        let added = |value| fingerprint(Code::EnumValueAdded, "tool `t`", "parameters.p", value);
         assert_eq!(added("b"), "9e60c8eb3060");
         assert_eq!(added("c"), "9e60c7eb3060");
     }

@@ -174,6 +174,28 @@ fn own(path: &Path, folder: &Path) -> Result<PathBuf, FileError> {
 /// reader sees the old file or the new one, never half, and a failed
 /// write leaves nothing behind.
 pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
+    write_over(path, None, bytes, reach)
+}
+
+/// [`write`] over a file agentc read and changed (a fix): `before` is what
+/// it read, and the file is written only if it still holds that, compared
+/// just before the new text takes its place ([`FileError::Changed`]
+/// otherwise), so an edit made meanwhile is not lost.
+pub fn write_if_unchanged(
+    path: &Path,
+    before: &[u8],
+    bytes: &[u8],
+    reach: Reach,
+) -> Result<(), FileError> {
+    write_over(path, Some(before), bytes, reach)
+}
+
+fn write_over(
+    path: &Path,
+    before: Option<&[u8]>,
+    bytes: &[u8],
+    reach: Reach,
+) -> Result<(), FileError> {
     let target = match reach {
         Reach::Own(folder) => match own(path, folder) {
             Err(FileError::Io(error)) if error.kind() == std::io::ErrorKind::NotFound => {
@@ -213,12 +235,18 @@ pub fn write(path: &Path, bytes: &[u8], reach: Reach) -> Result<(), FileError> {
         Some(folder) if !folder.as_os_str().is_empty() => folder,
         _ => Path::new("."),
     };
-    replace(folder, &target, bytes)
+    replace(folder, &target, before, bytes)
 }
 
-/// Writes `bytes` to `target` through a temporary file in `folder`.
+/// Writes `bytes` to `target` through a temporary file in `folder`; with
+/// `before`, only if `target` still holds it.
 #[cfg(not(target_family = "wasm"))]
-fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> {
+fn replace(
+    folder: &Path,
+    target: &Path,
+    before: Option<&[u8]>,
+    bytes: &[u8],
+) -> Result<(), FileError> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".agentc-").suffix(".tmp");
     // A new file gets what any program's would, 0666 less the umask
@@ -235,6 +263,13 @@ fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> 
     {
         temporary.as_file().set_permissions(meta.permissions())?;
     }
+    // As late as can be: what stands between this read and the rename is
+    // the system's time for a rename.
+    if let Some(before) = before
+        && read(target, Reach::Own(folder))? != before
+    {
+        return Err(FileError::Changed);
+    }
     temporary
         .persist(target)
         .map_err(|error| FileError::Io(error.error))?;
@@ -243,7 +278,12 @@ fn replace(folder: &Path, target: &Path, bytes: &[u8]) -> Result<(), FileError> 
 
 /// A browser has no files to write.
 #[cfg(target_family = "wasm")]
-fn replace(_folder: &Path, _target: &Path, _bytes: &[u8]) -> Result<(), FileError> {
+fn replace(
+    _folder: &Path,
+    _target: &Path,
+    _before: Option<&[u8]>,
+    _bytes: &[u8],
+) -> Result<(), FileError> {
     Err(FileError::Io(std::io::ErrorKind::Unsupported.into()))
 }
 
@@ -533,6 +573,29 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("agent")).unwrap();
         dir
+    }
+
+    /// A fix is written only over the text it was made from: an edit made
+    /// in between is kept, and reported.
+    #[test]
+    fn a_file_changed_since_it_was_read_is_not_written_over() {
+        let scratch = scratch();
+        let agent = scratch.path().join("agent");
+        let file = agent.join("p.yaml");
+        std::fs::write(&file, "edited meanwhile\n").unwrap();
+        let own = Reach::Own(&agent);
+        let refused = write_if_unchanged(&file, b"as read\n", b"fixed\n", own);
+        assert!(matches!(refused, Err(FileError::Changed)), "{refused:?}");
+        assert_eq!(std::fs::read(&file).unwrap(), b"edited meanwhile\n");
+        write_if_unchanged(&file, b"edited meanwhile\n", b"fixed\n", own).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"fixed\n");
+        // One removed meanwhile is not made again.
+        std::fs::remove_file(&file).unwrap();
+        assert!(write_if_unchanged(&file, b"fixed\n", b"again\n", own).is_err());
+        assert!(!file.exists());
+        // Nor is a temporary file left behind.
+        let left: Vec<_> = std::fs::read_dir(&agent).unwrap().collect();
+        assert!(left.is_empty(), "{left:?}");
     }
 
     #[test]

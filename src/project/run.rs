@@ -368,16 +368,28 @@ pub fn write_fixes(fixed: &Fixed) -> Vec<Failure> {
                 .ok_or_else(|| FileError::Io(std::io::Error::other("the path names no file")))
                 .and_then(|name| {
                     let folder = disk::folder_within(&here(path.parent()), &within, false)?;
-                    disk::write(&folder.join(name), change.after.as_bytes(), Reach::Own(&folder))
+                    disk::write_if_unchanged(
+                        &folder.join(name),
+                        change.before.as_bytes(),
+                        change.after.as_bytes(),
+                        Reach::Own(&folder),
+                    )
                 });
             written.err().map(|error| {
                 let name = path.display().to_string();
+                let help = match &error {
+                    FileError::Changed => "nothing was written over it: run the fix again on the file as it is now",
+                    FileError::Io(io) if io.kind() == std::io::ErrorKind::PermissionDenied => {
+                        "agentc writes a fixed file through a new file beside it, which takes its place: the folder must be writable too"
+                    }
+                    _ => "agentc writes fixes only to regular files inside the protocol's folder, never through a link",
+                };
                 Failure::new(
                     &name,
                     Code::InvalidPath,
                     format!("`{name}` was not fixed: {error}"),
                 )
-                .with_help("agentc writes fixes only to regular files inside the protocol's folder, never through a link")
+                .with_help(help)
             })
         })
         .collect()
