@@ -257,11 +257,19 @@ fn replace(
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     let mut temporary = builder.tempfile_in(folder)?;
     std::io::Write::write_all(&mut temporary, bytes)?;
-    // A file replaced keeps its permissions.
+    // A file replaced keeps its permissions, and its owner where the
+    // system lets agentc give it (run as root, say in a CI container over
+    // a checkout; otherwise it is the user's own file, or stays the user's).
     if let Ok(meta) = std::fs::symlink_metadata(target)
         && meta.is_file()
     {
         temporary.as_file().set_permissions(meta.permissions())?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ =
+                std::os::unix::fs::fchown(temporary.as_file(), Some(meta.uid()), Some(meta.gid()));
+        }
     }
     // As late as can be: what stands between this read and the rename is
     // the system's time for a rename.
@@ -587,8 +595,20 @@ mod tests {
         let refused = write_if_unchanged(&file, b"as read\n", b"fixed\n", own);
         assert!(matches!(refused, Err(FileError::Changed)), "{refused:?}");
         assert_eq!(std::fs::read(&file).unwrap(), b"edited meanwhile\n");
+        // Run as root (as CI containers run), a file of another user's
+        // stays that user's.
+        // SAFETY: `geteuid` has no preconditions and cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        if root {
+            std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+        }
         write_if_unchanged(&file, b"edited meanwhile\n", b"fixed\n", own).unwrap();
         assert_eq!(std::fs::read(&file).unwrap(), b"fixed\n");
+        if root {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::metadata(&file).unwrap();
+            assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+        }
         // One removed meanwhile is not made again.
         std::fs::remove_file(&file).unwrap();
         assert!(write_if_unchanged(&file, b"fixed\n", b"again\n", own).is_err());
