@@ -471,6 +471,45 @@ fn paths_outside_the_roots_are_refused() {
     assert_eq!(session.finish(), Some(0));
 }
 
+/// The client is asked for its roots once, however many calls wait for
+/// them, and a call that reads no file (`explain`) does not wait.
+#[test]
+fn roots_are_asked_once_and_only_by_calls_that_read() {
+    let scratch = common::scratch("mcp-roots-once");
+    std::fs::write(
+        scratch.path().join("p.yaml"),
+        "types:\n  A:\n    x: { type: string }\n",
+    )
+    .expect("write");
+    let mut session = Session::raw_in(scratch.path(), None);
+    session.initialize(json!({"roots": {"listChanged": true}}));
+    let call = |session: &mut Session, id: u64, name: &str, arguments: Value| {
+        session.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}}));
+    };
+    call(&mut session, 1, "check", json!({"path": "p.yaml"}));
+    let asked = session.next();
+    assert_eq!(asked["method"], json!("roots/list"), "{asked}");
+    // While the client has not answered: an explanation is given at once,
+    // and a second check waits for the same answer.
+    call(&mut session, 2, "explain", json!({"code": "unknown-type"}));
+    let explained = session.next();
+    assert_eq!(explained["id"], json!(2), "{explained}");
+    call(&mut session, 3, "check", json!({"path": "p.yaml"}));
+    let uri = format!("file://{}", scratch.path().display());
+    session
+        .send(&json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": [{"uri": uri}]}}));
+    for id in [1, 3] {
+        let answer = session.answer(&json!(id));
+        assert_eq!(
+            structured(&answer["result"])["summary"]["files"],
+            json!(1),
+            "{answer}"
+        );
+    }
+    assert_eq!(session.finish(), Some(0));
+}
+
 #[test]
 fn hostile_calls_get_errors_and_the_server_goes_on() {
     let mut session = Session::start_in(common::root());

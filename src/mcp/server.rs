@@ -16,7 +16,7 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// How long the client has to answer `roots/list`.
@@ -27,55 +27,103 @@ pub struct Server {
     /// The working folder: relative paths start here, and it is the root
     /// when the client declares none.
     here: PathBuf,
-    /// The roots as last asked; `None` until asked, and again after the
-    /// client says they changed.
-    roots: Mutex<Option<Arc<Roots>>>,
+    /// The roots as last asked, shared with an answer that comes late.
+    roots: Arc<Known>,
+    /// Held while the client is asked, so that calls made meanwhile wait
+    /// for the same answer rather than each asking.
+    asking: tokio::sync::Mutex<()>,
+}
+
+/// The roots as last asked; `None` until asked, and again after the
+/// client says they changed, which also starts a new generation.
+#[derive(Default)]
+struct Known(Mutex<(Option<Arc<Roots>>, u64)>);
+
+impl Known {
+    fn get(&self) -> (Option<Arc<Roots>>, u64) {
+        let held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        (held.0.clone(), held.1)
+    }
+
+    /// Keeps `roots` unless the client has said since that they changed.
+    fn set(&self, generation: u64, roots: Arc<Roots>) {
+        let mut held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.1 == generation {
+            held.0 = Some(roots);
+        }
+    }
+
+    fn forget(&self) {
+        let mut held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        *held = (None, held.1 + 1);
+    }
 }
 
 impl Server {
     pub fn new(here: PathBuf) -> Server {
         Server {
             here,
-            roots: Mutex::new(None),
+            roots: Arc::default(),
+            asking: tokio::sync::Mutex::new(()),
         }
     }
 
     /// The roots: asked of the client once (when it can list them), kept
-    /// until it says they changed. Roots are deprecated by SEP-2577 for
+    /// until it says they changed. A client that has not answered within
+    /// [`ROOTS_PATIENCE`] gets none for now (nothing is read), and its
+    /// answer is kept when it comes. Roots are deprecated by SEP-2577 for
     /// the protocol's 2026-07-28 revision; the clients of the revisions
     /// before it declare them, and a client that does not gets the working
     /// folder.
     #[allow(deprecated)]
     async fn roots(&self, context: &RequestContext<RoleServer>) -> Arc<Roots> {
-        if let Some(known) = self.roots.lock().ok().and_then(|held| held.clone()) {
+        if let (Some(known), _) = self.roots.get() {
+            return known;
+        }
+        let _asking = self.asking.lock().await;
+        let (known, generation) = self.roots.get();
+        if let Some(known) = known {
             return known;
         }
         let can_list = context
             .peer
             .peer_info()
             .is_some_and(|info| info.capabilities.roots.is_some());
-        let declared = match can_list {
-            false => None,
+        let declared = |listed: rmcp::model::ListRootsResult| {
+            Some(
+                listed
+                    .roots
+                    .iter()
+                    .filter_map(|root| roots::from_uri(&root.uri))
+                    .collect(),
+            )
+        };
+        let roots = match can_list {
+            false => Roots::new(&self.here, None),
             true => {
-                let asked = tokio::time::timeout(ROOTS_PATIENCE, context.peer.list_roots()).await;
-                match asked {
-                    Ok(Ok(listed)) => Some(
-                        listed
-                            .roots
-                            .iter()
-                            .filter_map(|root| roots::from_uri(&root.uri))
-                            .collect(),
-                    ),
+                let peer = context.peer.clone();
+                let mut asked = tokio::spawn(async move { peer.list_roots().await });
+                match tokio::time::timeout(ROOTS_PATIENCE, &mut asked).await {
+                    Ok(Ok(Ok(listed))) => Roots::new(&self.here, declared(listed)),
                     // A client that says it has roots and then cannot list
                     // them gets none: nothing is read.
-                    _ => Some(Vec::new()),
+                    Ok(_) => Roots::new(&self.here, Some(Vec::new())),
+                    Err(_) => {
+                        let known = Arc::clone(&self.roots);
+                        let here = self.here.clone();
+                        tokio::spawn(async move {
+                            if let Ok(Ok(listed)) = asked.await {
+                                known
+                                    .set(generation, Arc::new(Roots::new(&here, declared(listed))));
+                            }
+                        });
+                        Roots::new(&self.here, Some(Vec::new()))
+                    }
                 }
             }
         };
-        let roots = Arc::new(Roots::new(&self.here, declared));
-        if let Ok(mut held) = self.roots.lock() {
-            *held = Some(Arc::clone(&roots));
-        }
+        let roots = Arc::new(roots);
+        self.roots.set(generation, Arc::clone(&roots));
         roots
     }
 }
@@ -84,7 +132,8 @@ impl Server {
 fn definition(spec: &tools::Spec) -> Tool {
     let mut annotations = ToolAnnotations::new();
     annotations.read_only_hint = Some(!spec.writes);
-    annotations.destructive_hint = Some(false);
+    // `fix` with `write` puts its text in place of a file's: not additive.
+    annotations.destructive_hint = Some(spec.writes);
     annotations.idempotent_hint = Some(true);
     annotations.open_world_hint = Some(false);
     Tool::new(spec.name, spec.description, (spec.input)())
@@ -162,7 +211,12 @@ impl ServerHandler for Server {
                 None,
             ));
         };
-        let roots = self.roots(&context).await;
+        // A tool that reads no file and looks for no configuration does not
+        // wait for the client's roots.
+        let roots = match spec.reads {
+            true => self.roots(&context).await,
+            false => Arc::new(Roots::new(&self.here, Some(Vec::new()))),
+        };
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let call = spec.call;
         let work = tokio::task::spawn_blocking(move || call(&roots, arguments));
@@ -277,8 +331,34 @@ impl ServerHandler for Server {
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
-        if let Ok(mut held) = self.roots.lock() {
-            *held = None;
-        }
+        self.roots.forget();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// An answer that comes after the client said its roots changed is
+    /// not kept: it is about the roots before.
+    #[test]
+    fn a_late_answer_is_kept_only_for_its_generation() {
+        let known = Known::default();
+        let roots = |folder: &str| Arc::new(Roots::new(Path::new("/"), Some(vec![folder.into()])));
+        let (none, first) = known.get();
+        assert!(none.is_none());
+        known.set(first, roots("/tmp"));
+        assert_eq!(known.get().0.unwrap().folders(), roots("/tmp").folders());
+        // A late answer of the same generation replaces what was kept.
+        known.set(first, roots("/"));
+        assert_eq!(known.get().0.unwrap().folders(), roots("/").folders());
+        known.forget();
+        let (none, second) = known.get();
+        assert!(none.is_none());
+        known.set(first, roots("/tmp"));
+        assert!(known.get().0.is_none(), "an answer of before the change");
+        known.set(second, roots("/tmp"));
+        assert!(known.get().0.is_some());
     }
 }

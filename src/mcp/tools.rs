@@ -37,6 +37,9 @@ pub struct Spec {
     pub output: fn() -> Arc<JsonObject>,
     /// Whether the tool can change anything (`fix` with `write`).
     pub writes: bool,
+    /// Whether the tool reads files or looks for a configuration, under
+    /// the client's roots (which it then waits for).
+    pub reads: bool,
     pub call: fn(&Roots, Value) -> Outcome,
 }
 
@@ -49,6 +52,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<CheckArgs>,
         output: report_schema,
         writes: false,
+        reads: true,
         call: |roots, args| check(roots, parse(args)?),
     },
     Spec {
@@ -58,6 +62,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<FixArgs>,
         output: output_fix,
         writes: true,
+        reads: true,
         call: |roots, args| fix(roots, parse(args)?),
     },
     Spec {
@@ -67,6 +72,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<ExplainArgs>,
         output: output_explain,
         writes: false,
+        reads: false,
         call: |_, args| explain(parse(args)?),
     },
     Spec {
@@ -76,6 +82,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<EmitArgs>,
         output: output_emit,
         writes: false,
+        reads: true,
         call: |roots, args| emit(roots, parse(args)?),
     },
     Spec {
@@ -85,6 +92,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<ValidateArgs>,
         output: report_schema,
         writes: false,
+        reads: true,
         call: |roots, args| validate(roots, parse(args)?),
     },
     Spec {
@@ -94,6 +102,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<DiffArgs>,
         output: report_schema,
         writes: false,
+        reads: true,
         call: |roots, args| diff(roots, parse(args)?),
     },
     Spec {
@@ -103,6 +112,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<GenArgs>,
         output: output_gen,
         writes: false,
+        reads: true,
         call: |roots, args| generate(roots, parse(args)?),
     },
     Spec {
@@ -112,6 +122,7 @@ pub const TOOLS: &[Spec] = &[
         input: input::<SchemaArgs>,
         output: output_schema,
         writes: false,
+        reads: false,
         call: |_, args| {
             let SchemaArgs {} = parse(args)?;
             Ok(json!({ "schema": crate::grammar::editor_schema::schema() }))
