@@ -4,6 +4,7 @@
 
 mod common;
 
+use serde_json::json;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -1124,4 +1125,49 @@ fn a_linked_work_tree_reads_its_repository() {
         "{}",
         text(&output)
     );
+}
+
+/// The MCP server's `diff` of a path against a revision reads the path in
+/// the repository the file lies in, however the client names it: an
+/// absolute path, as coding agents send, or one from the server's folder.
+#[test]
+#[cfg_attr(
+    not(feature = "git"),
+    ignore = "needs the `git` feature (a default feature)"
+)]
+#[cfg_attr(not(feature = "mcp"), ignore = "needs the `mcp` feature")]
+fn the_mcp_diff_finds_a_path_in_its_own_repository() {
+    if !reads_git() {
+        return;
+    }
+    let repo = history("mcp-diff");
+    let absolute = repo.0.path().join("agents/shop/protocol.yaml");
+    let absolute = absolute.display().to_string();
+    // From a folder below the repository's top, too: the repository is
+    // found from the file, not from the server's folder.
+    for (here, path) in [
+        (repo.0.path().to_path_buf(), absolute.as_str()),
+        (repo.0.path().to_path_buf(), "agents/shop"),
+        (repo.0.path().join("agents"), "shop/protocol.yaml"),
+        (repo.0.path().join("agents"), absolute.as_str()),
+    ] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_agentc"));
+        command.arg("mcp").current_dir(&here);
+        let mut session = common::mcp_stdio::Session::start(command);
+        session.ready();
+        let arguments = json!({"path": path, "revision": "HEAD~1"});
+        let result = session.request(
+            2,
+            "tools/call",
+            json!({"name": "diff", "arguments": arguments}),
+        );
+        let text = result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let at = format!("{path} from {}", here.display());
+        assert_ne!(result["isError"], json!(true), "{at}: {text}");
+        assert!(text.contains("tool-added"), "{at}: {text}");
+        session.close();
+    }
 }

@@ -938,8 +938,7 @@ fn diff_revision(roots: &Roots, path: &str, revision: &str) -> Outcome {
             crate::render::inert(revision)
         ));
     }
-    let old = project::against::load(&format!("{revision}:{}", file.display()))
-        .map_err(|failure| failure.message)?;
+    let old = project::against::load_file_at(revision, &file).map_err(|failure| failure.message)?;
     let new =
         project::against::load(&file.display().to_string()).map_err(|failure| failure.message)?;
     let config = config_for(roots, &file)?;

@@ -55,6 +55,33 @@ pub fn load(spec: &str) -> Result<Loaded, Failure> {
         )
         .with_help("give a protocol file, an agent folder, or `REV:PATH` (`origin/main:agents/shop/protocol.yaml`)"));
     };
+    from_git(spec, revision, inside, Path::new("."))
+}
+
+/// The protocol file `file`, a path on disk (absolute, or from the current
+/// folder), as it was at `revision` of the git repository it lies in,
+/// named `REV:FILE`: for a caller that holds a path rather than a path in
+/// the repository (the MCP server's `diff`).
+pub fn load_file_at(revision: &str, file: &Path) -> Result<Loaded, Failure> {
+    let spec = format!("{revision}:{}", file.display());
+    let (Some(name), folder) = (file.file_name(), file.parent()) else {
+        return Err(Failure::new(
+            &spec,
+            Code::InvalidPath,
+            format!("`{}` names no file", file.display()),
+        ));
+    };
+    let folder = match folder {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let inside = format!("./{}", name.to_string_lossy());
+    from_git(&spec, revision, &inside, folder)
+}
+
+/// `inside` at `revision` of the repository `here` is in, where a path
+/// that starts with `./` starts from `here`; `spec` names it.
+fn from_git(spec: &str, revision: &str, inside: &str, here: &Path) -> Result<Loaded, Failure> {
     let failure = |error: git::GitError| {
         let failure = Failure::new(spec, error.code, error.message);
         match error.help {
@@ -63,7 +90,6 @@ pub fn load(spec: &str) -> Result<Loaded, Failure> {
         }
     };
     git::check_revision(revision).map_err(failure)?;
-    let here = Path::new(".");
     let repository = git::Repository::discover(here).map_err(failure)?;
     let commit = repository.commit(revision).map_err(failure)?;
     // `./PATH` starts from the current folder's place in the work tree.
