@@ -105,7 +105,11 @@ fn code(text: &str) -> String {
 }
 
 /// A message as Markdown: its `code spans` kept, everything else with the
-/// characters that start markup escaped.
+/// characters that start markup escaped. A name with a backtick of its own
+/// ends its code span early, so what follows it is text: a `@` or `#`
+/// there is followed by a word joiner (U+2060, invisible), which a
+/// backslash alone does not do, so that it mentions no one and links no
+/// issue from the pull request's comment.
 fn inline(text: &str) -> String {
     let text = one_line(text);
     let mut out = String::with_capacity(text.len());
@@ -117,6 +121,12 @@ fn inline(text: &str) -> String {
         } else if !in_code && matches!(c, '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#') {
             out.push('\\');
             out.push(c);
+            if c == '#' {
+                out.push('\u{2060}');
+            }
+        } else if !in_code && c == '@' {
+            out.push(c);
+            out.push('\u{2060}');
         } else {
             out.push(c);
         }
@@ -136,5 +146,12 @@ mod tests {
         assert_eq!(inline("tool `a_b` [x] *y*"), "tool `a_b` \\[x\\] \\*y\\*");
         assert_eq!(inline("open `span"), "open `span`");
         assert_eq!(code("a`b\nc"), "`a'b c`");
+        // A value with a backtick of its own ends the span: what follows
+        // it mentions no one and links no issue.
+        let message = inline("`p` can now be `x` @octocat #12 <img>`");
+        assert_eq!(
+            message,
+            "`p` can now be `x` @\u{2060}octocat \\#\u{2060}12 \\<img\\>``"
+        );
     }
 }
