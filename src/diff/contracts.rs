@@ -491,10 +491,43 @@ impl<'o, 'm> Diff<'o, 'm> {
             let name = model.protocol.output.as_ref()?;
             model.variable(&name.text).map(|(_, field)| field)
         };
-        let (Some(old_field), Some(new_field)) = (
+        let (old_field, new_field) = (
             variable(self.old.version.model),
             variable(self.new.version.model),
-        ) else {
+        );
+        // A worker that no longer names an output returns none: the code
+        // that reads what it returned gets nothing, whichever ships first.
+        if let (Some(old_field), None) = (old_field, new_field) {
+            let (old_model, new_model) = (self.old.version.model, self.new.version.model);
+            let was = old_model.protocol.output.as_ref().map(|o| o.span);
+            // At the variable the worker returned, where the new version
+            // still declares it.
+            let at = old_model
+                .protocol
+                .output
+                .as_ref()
+                .and_then(|o| new_model.variable(&o.text))
+                .map_or(crate::span::Span::empty(0), |(_, field)| field.name.span);
+            let ty = old_field.ty.as_ref().map_or("a value".to_string(), |ty| {
+                format!("`{}`", ty.display())
+            });
+            let mut walk = self.walk(Surface::WorkerOutput, "worker output".to_string());
+            walk.push(
+                Code::PropertyTypeChanged,
+                at,
+                was,
+                "",
+                false,
+                false,
+                format!(
+                    "the worker returned `{}` ({ty}) and now returns no output",
+                    old_field.name.text
+                ),
+                Some("the code that runs the worker reads what it returns: keep an `output`, or change that code in the same release".to_string()),
+            );
+            return;
+        }
+        let (Some(old_field), Some(new_field)) = (old_field, new_field) else {
             return;
         };
         let old = self.old.lowering.field(old_field);
