@@ -146,13 +146,22 @@ fn response_uses(model: &Model) -> Vec<ResponseUse<'_>> {
 }
 
 /// A schema's shape, for telling a rename from an unrelated removal and
-/// addition: its JSON Schema without descriptions, as text.
+/// addition: its JSON Schema without descriptions, as text, in an order of
+/// its own, so that properties, `required`, `enum` values and union
+/// variants written in another order are the same shape, as the diff
+/// itself finds no change in them.
 fn shape(schema: &Schema) -> String {
     fn strip(value: &mut serde_json::Value) {
         match value {
             serde_json::Value::Object(map) => {
                 map.remove("description");
                 map.values_mut().for_each(strip);
+                map.sort_keys();
+                for key in ["required", "enum", "anyOf", "oneOf"] {
+                    if let Some(serde_json::Value::Array(items)) = map.get_mut(key) {
+                        items.sort_by_cached_key(|item| item.to_string());
+                    }
+                }
             }
             serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
             _ => {}
