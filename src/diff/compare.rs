@@ -12,6 +12,7 @@
 
 use super::change::{Change, Reader, Version};
 use super::hints;
+use super::renames::{rename_candidates, shape, undeclared_rename};
 use crate::diagnostic::{Code, MAX_DIAGNOSTICS, Surface};
 use crate::emit::lower::{Kind, Lowering, Mode, Primitive, Property, Schema};
 use crate::model::TypeId;
@@ -592,6 +593,8 @@ impl<'a, 'm> Walk<'a, 'm> {
         }
         let new_names: HashSet<&str> = new_properties.iter().map(|p| p.name).collect();
         let mut kept = vec![false; old_properties.len()];
+        // Neither there before nor declared renamed.
+        let mut added: Vec<&Property<'m>> = Vec::new();
         for property in new_properties {
             let here = join(path, property.name);
             if let Some(&i) = old_index.get(property.name) {
@@ -625,64 +628,91 @@ impl<'a, 'm> Walk<'a, 'm> {
                 self.compare(&here, &was.schema, &property.schema);
                 continue;
             }
-            if property.optional {
-                self.push(
+            added.push(property);
+        }
+        let removed: Vec<&Property<'m>> = old_properties
+            .iter()
+            .zip(&kept)
+            .filter(|(_, kept)| !**kept)
+            .map(|(property, _)| property)
+            .collect();
+        // An added and a removed property of the same shape and the same
+        // optionality: as severe as a declared rename (each version's code
+        // knows one name), with the line that declares it.
+        let key = |property: &&Property<'m>| {
+            let optional = if property.optional { "?" } else { "!" };
+            format!("{optional}{}", shape(&property.schema))
+        };
+        let pairs = rename_candidates(&added, &removed, key, key);
+        for (i, property) in added.iter().enumerate() {
+            let here = join(path, property.name);
+            let renamed = pairs.added[i]
+                .map(|j| undeclared_rename("property", removed[j].name, property.name));
+            let (code, message, help) = match property.optional {
+                true => (
                     Code::PropertyAdded,
-                    property.name_span,
-                    None,
-                    &here,
-                    !strict,
-                    true,
                     format!("optional `{here}` was added"),
                     None,
-                );
-            } else {
-                self.push(
+                ),
+                false => (
                     Code::RequiredPropertyAdded,
-                    property.name_span,
-                    None,
-                    &here,
-                    !strict,
-                    false,
                     format!("required `{here}` was added"),
                     Some(format!(
                         "values made before this change have no `{}`: make it optional, or give readers a default",
                         property.name
                     )),
-                );
-            }
+                ),
+            };
+            let flags = match (&renamed, property.optional) {
+                (Some(_), _) => (false, false),
+                (None, true) => (!strict, true),
+                (None, false) => (!strict, false),
+            };
+            self.push(
+                code,
+                property.name_span,
+                None,
+                &here,
+                flags.0,
+                flags.1,
+                message,
+                renamed.or(help),
+            );
         }
-        for (property, kept) in old_properties.iter().zip(kept) {
-            if kept {
-                continue;
-            }
+        for (j, property) in removed.iter().enumerate() {
             let here = join(path, property.name);
-            if property.optional {
-                self.push(
+            let renamed = pairs.removed[j]
+                .map(|i| undeclared_rename("property", property.name, added[i].name));
+            let (code, message, help) = match property.optional {
+                true => (
                     Code::PropertyRemoved,
-                    new.span,
-                    Some(property.name_span),
-                    &here,
-                    true,
-                    !strict,
                     format!("optional `{here}` was removed"),
                     None,
-                );
-            } else {
-                self.push(
+                ),
+                false => (
                     Code::RequiredPropertyRemoved,
-                    new.span,
-                    Some(property.name_span),
-                    &here,
-                    false,
-                    !strict,
                     format!("required `{here}` was removed"),
                     Some(format!(
                         "code written for the old version reads `{}` and finds nothing",
                         property.name
                     )),
-                );
-            }
+                ),
+            };
+            let flags = match (&renamed, property.optional) {
+                (Some(_), _) => (false, false),
+                (None, true) => (true, !strict),
+                (None, false) => (false, !strict),
+            };
+            self.push(
+                code,
+                new.span,
+                Some(property.name_span),
+                &here,
+                flags.0,
+                flags.1,
+                message,
+                renamed.or(help),
+            );
         }
     }
 

@@ -34,6 +34,7 @@ mod compare;
 mod contracts;
 pub mod git;
 mod hints;
+mod renames;
 
 use change::Change;
 pub use change::{MAX_COMPARED, Options, Order, Reader, Version};
