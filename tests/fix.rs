@@ -43,9 +43,26 @@ fn parses(reports: &[FileReport], file: &Path) -> bool {
         .all(|r| r.diagnostics.iter().all(|d| d.code.can_be_silenced()))
 }
 
+/// How many bytes of `file` lie past the first problem that stops it from
+/// being read, if one does.
+fn left_unread(reports: &[FileReport], file: &Path) -> Option<usize> {
+    let report = reports
+        .iter()
+        .find(|r| Path::new(r.source.name()) == file)?;
+    let length = report.source.text().len();
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| !d.code.can_be_silenced())
+        .map(|d| length.saturating_sub(d.span.start as usize))
+        .max()
+}
+
 /// The rules of `workspace::fix` hold for fixing `path` in `workspace`:
 /// each changed file parses (and has no more errors, when it parsed
-/// before), and fixing the fixed files changes nothing.
+/// before), or, when it did not parse before, is read further than before
+/// (the parser stops at the first of several syntax errors), and fixing
+/// the fixed files changes nothing.
 fn holds(workspace: &Workspace, path: &Path, least_sure: Applicability) -> Result<(), String> {
     let before = workspace.check_file(path);
     let fixed = workspace.fix(path, least_sure);
@@ -58,7 +75,16 @@ fn holds(workspace: &Workspace, path: &Path, least_sure: Applicability) -> Resul
             ));
         }
         if !parses(&fixed.reports, file) {
-            return Err(format!("{}: a fix left it unparsable", file.display()));
+            let further = match (
+                left_unread(&before, file),
+                left_unread(&fixed.reports, file),
+            ) {
+                (Some(was), Some(now)) => now < was,
+                _ => false,
+            };
+            if !further {
+                return Err(format!("{}: a fix left it unparsable", file.display()));
+            }
         }
         if parses(&before, file) && errors(&fixed.reports, file) > errors(&before, file) {
             return Err(format!("{}: a fix added an error", file.display()));
@@ -444,6 +470,33 @@ fn check_fix_quotes_a_value_with_a_backslash_in_it() {
     assert_eq!(
         std::fs::read_to_string(dir.join("bs.yaml")).unwrap(),
         "tools:\n  get-order:\n    description: 'Note: see C:\\temp'\n"
+    );
+}
+
+/// The parser reports the first of several syntax errors: each fix of one
+/// shows the next, further down, and `--fix` goes on until none is left
+/// (it used to take the second error for the fix's doing, and keep none).
+#[test]
+fn check_fix_fixes_syntax_errors_one_after_another() {
+    let scratch = common::scratch("fix");
+    let dir = scratch.path();
+    let text = "types:\n  Product:\n    tags: { type: string[] }\n    more: { type: string[] }\ntools:\n  get-order:\n    description: Note: a\n  other:\n    description: Note: b\n";
+    std::fs::write(dir.join("several.yaml"), text).unwrap();
+    let fixed = run(&["check", "--no-config", "--fix", "several.yaml"], dir);
+    assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("several.yaml")).unwrap(),
+        "types:\n  Product:\n    tags: { type: \"string[]\" }\n    more: { type: \"string[]\" }\ntools:\n  get-order:\n    description: 'Note: a'\n  other:\n    description: 'Note: b'\n"
+    );
+    // One that cannot be fixed stops nothing before it: the first is fixed,
+    // and the file, which still does not parse, is written so.
+    let text = "types:\n  Product:\n    tags: { type: string[] }\n    bad: [\n";
+    std::fs::write(dir.join("stuck.yaml"), text).unwrap();
+    let fixed = run(&["check", "--no-config", "--fix", "stuck.yaml"], dir);
+    assert_eq!(fixed.status.code(), Some(1), "{}", common::stdout(&fixed));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("stuck.yaml")).unwrap(),
+        "types:\n  Product:\n    tags: { type: \"string[]\" }\n    bad: [\n"
     );
 }
 

@@ -300,17 +300,32 @@ fn parses(report: &FileReport) -> bool {
     !report.diagnostics.iter().any(|d| !d.code.can_be_silenced())
 }
 
+/// How much of `report`'s file lies past the first problem that stops it
+/// from being read (a YAML syntax error), in bytes, if one does: counted
+/// from the end, so that a fix that adds or removes text before it does
+/// not move it.
+fn left_unread(report: &FileReport) -> Option<usize> {
+    let length = report.source.text().len();
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| !d.code.can_be_silenced())
+        .map(|d| length.saturating_sub(d.span.start as usize))
+        .max()
+}
+
 /// Whether `file`, checked again, parses no longer or has more errors; a
 /// file that did not parse is made better by parsing, whatever its checks
-/// then find.
+/// then find, or by being read further: the parser reports the first of
+/// several syntax errors, so fixing it shows the next, further down.
 fn made_worse(before: &[FileReport], after: &[FileReport], file: &Path, protocol: &Path) -> bool {
-    let find = |reports: &'_ [FileReport]| -> Option<(bool, usize)> {
+    let find = |reports: &'_ [FileReport]| -> Option<(Option<usize>, usize)> {
         let report = reports.iter().find(|r| read_from(r, protocol) == file)?;
-        Some((parses(report), report.count(Severity::Error)))
+        Some((left_unread(report), report.count(Severity::Error)))
     };
     match (find(before), find(after)) {
-        (Some((false, _)), Some((parses, _))) => !parses,
-        (Some((true, errors)), Some((parses, now))) => !parses || now > errors,
+        (Some((Some(was), _)), Some((now, _))) => now.is_some_and(|now| now >= was),
+        (Some((None, errors)), Some((stopped, now))) => stopped.is_some() || now > errors,
         // The file is no longer part of the check: a fix never does that.
         (Some(_), None) => true,
         _ => false,
