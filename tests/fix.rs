@@ -500,6 +500,40 @@ fn check_fix_fixes_syntax_errors_one_after_another() {
     );
 }
 
+/// A fix that would make another file of the agent worse is not made: an
+/// `enum` value renamed to snake_case that a prompt's condition names as
+/// written would leave the prompt comparing against a value that no longer
+/// exists.
+#[test]
+fn a_fix_that_breaks_another_file_of_the_agent_is_not_made() {
+    let mut workspace = Workspace::new();
+    workspace.insert(
+        "agent/protocol.yaml",
+        "input:\n  PLAN_TIER:\n    type: string\n    enum: [free, Pro-Plan]\nagent:\n  model: anthropic/claude-sonnet-4-5\n  system: system\n  input: [PLAN_TIER]\ntriggers:\n  user-message:\n    input:\n      USER_MESSAGE: { type: string }\nhandlers:\n  user-message:\n    Respond:\n      block: next-message\n",
+    );
+    workspace.insert(
+        "agent/settings.json",
+        r#"{"slug": "agent", "name": "Agent", "format": "interactive"}"#,
+    );
+    workspace.insert(
+        "agent/prompts/system.md",
+        "{{#if PLAN_TIER == \"Pro-Plan\"}}pro{{/if}}\n",
+    );
+    let path = Path::new("agent/protocol.yaml");
+    let before = workspace.check_file(path);
+    let codes = |reports: &[FileReport]| -> Vec<&'static str> {
+        reports
+            .iter()
+            .flat_map(|r| &r.diagnostics)
+            .map(|d| d.code.name())
+            .collect()
+    };
+    assert_eq!(codes(&before), ["enum-value-case"]);
+    let fixed = workspace.fix(path, Applicability::Unsafe);
+    assert!(!fixed.changed(), "{:?}", fixed.files);
+    assert_eq!(codes(&fixed.reports), ["enum-value-case"]);
+}
+
 /// A folder whose name is not UTF-8: reports name it with `�`, and the fix
 /// is still written to the file it is for, not refused as a link out.
 #[cfg(unix)]

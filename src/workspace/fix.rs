@@ -155,11 +155,19 @@ impl Workspace {
                 }
             }
             let mut after = check(&next);
-            // A file this round made worse keeps its text from before.
+            // A file this round made worse keeps its text from before; a
+            // round that made a file it did not change worse (a value
+            // renamed that a prompt's condition still names) is not made
+            // at all: which of its fixes did it is not known.
+            let unchanged_worse = after.iter().any(|report| {
+                let file = read_from(report, path);
+                !round.iter().any(|(changed, _, _)| *changed == file)
+                    && made_worse(&reports, &after, &file, path)
+            });
             let worse: Vec<&PathBuf> = round
                 .iter()
                 .map(|(file, _, _)| file)
-                .filter(|file| made_worse(&reports, &after, file, path))
+                .filter(|file| unchanged_worse || made_worse(&reports, &after, file, path))
                 .collect();
             if !worse.is_empty() {
                 for file in &worse {
