@@ -37,10 +37,11 @@ pub(crate) fn report(
 ) -> (usize, usize) {
     let errors = render::errors(files, failures);
     let warnings = render::warnings(files);
+    let notices: usize = files.iter().map(|f| f.count(agentc::Severity::Info)).sum();
     let summary = format!(
         "{}: {}\n",
         render::inert(done),
-        human::summary(errors, warnings)
+        human::summary_with_notices(errors, warnings, notices)
     );
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());

@@ -398,6 +398,39 @@ impl<'o, 'm> Diff<'o, 'm> {
                 self.compare_response(&name, ty);
             }
         }
+        // A type that a block gone now (removed, or renamed) replied with,
+        // and that no block replies with any more: stored replies still
+        // have it. Once for each type, at the first such block.
+        let new_blocks: HashSet<(&str, &str)> =
+            new_uses.iter().map(|used| (used.owner, used.block)).collect();
+        let mut gone: HashSet<String> = HashSet::new();
+        for used in &old_uses {
+            let Some(was) = used.ty else {
+                continue;
+            };
+            let name = was.display();
+            if new_blocks.contains(&(used.owner, used.block))
+                || new_names.contains(&name)
+                || !gone.insert(name.clone())
+            {
+                continue;
+            }
+            let at = self.section("handlers");
+            let mut walk = self.walk(Surface::Response, format!("response `{name}`"));
+            walk.push(
+                Code::ResponseTypeRemoved,
+                at,
+                Some(was.span),
+                "",
+                true,
+                true,
+                format!(
+                    "no block replies with `{name}` now: block \"{}\", which did, is gone",
+                    used.block
+                ),
+                Some(format!("keep the renderer for `{name}`: stored replies still have that type")),
+            );
+        }
     }
 
     /// Compares the type `name`, a reply's type in both versions.

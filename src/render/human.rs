@@ -72,6 +72,17 @@ pub fn render_capped(file: &FileReport, style: Style, max: usize) -> String {
     out
 }
 
+/// [`summary`], with the notices shown (`--level info`) counted after:
+/// "no problems, 2 notices", "1 warning, 1 notice".
+pub fn summary_with_notices(errors: usize, warnings: usize, notices: usize) -> String {
+    let counts = summary(errors, warnings);
+    match notices {
+        0 => counts,
+        1 => format!("{counts}, 1 notice"),
+        n => format!("{counts}, {n} notices"),
+    }
+}
+
 /// "2 errors, 1 warning" or "no problems".
 pub fn summary(errors: usize, warnings: usize) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });

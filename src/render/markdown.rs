@@ -26,11 +26,7 @@ pub fn write(
     let warnings = super::warnings(files);
     let infos: usize = files.iter().map(|f| f.count(Severity::Info)).sum();
     writeln!(out, "### agentc\n")?;
-    let mut counts = super::human::summary(errors, warnings);
-    if infos > 0 {
-        let s = if infos == 1 { "" } else { "s" };
-        counts.push_str(&format!(", {infos} notice{s}"));
-    }
+    let counts = super::human::summary_with_notices(errors, warnings, infos);
     writeln!(out, "{counts}\n")?;
     for file in files.iter().filter(|f| !f.diagnostics.is_empty()) {
         writeln!(out, "#### {}\n", code(file.source.name()))?;
