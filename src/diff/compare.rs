@@ -813,6 +813,7 @@ impl<'a, 'm> Walk<'a, 'm> {
             }
         }
         let mut matched = vec![false; old_variants.len()];
+        let new_types: HashSet<&str> = new_info.iter().filter_map(|(_, name)| *name).collect();
         for (variant, (tag, name)) in new_variants.iter().zip(&new_info) {
             let by_tag = tag
                 .as_ref()
@@ -827,10 +828,26 @@ impl<'a, 'm> Walk<'a, 'm> {
                 .or(name.map(str::to_string))
                 .unwrap_or_default();
             let here = format!("{path}<{label}>");
-            if let Some(i) = by_tag.filter(|&i| !matched[i]) {
+            // A variant is the type it names (docs/diff.md: matched by type
+            // name), so two variants that swap their tags are each a tag
+            // changed; one whose type is new is matched by its tag to an
+            // old variant whose type is gone (a type renamed).
+            let by_type = by_name(&matched);
+            let same_tag =
+                |i: usize| old_info[i].0.as_ref().map(|t| &t.0) == tag.as_ref().map(|t| &t.0);
+            let renamed = || {
+                by_tag
+                    .filter(|&i| !matched[i])
+                    .filter(|&i| old_info[i].1.is_none_or(|old| !new_types.contains(old)))
+            };
+            let same = match by_type {
+                Some(i) => Some(i).filter(|&i| same_tag(i)),
+                None => renamed(),
+            };
+            if let Some(i) = same {
                 matched[i] = true;
                 self.compare(&here, &old_variants[i], variant);
-            } else if let Some(i) = by_name(&matched) {
+            } else if let Some(i) = by_type {
                 matched[i] = true;
                 let old_tag = old_info[i]
                     .0
