@@ -442,6 +442,46 @@ impl<'a, 'm> Walk<'a, 'm> {
                     (new, new_variants, new_type),
                 );
             }
+            // A union narrowed to one of its variants, or a variant widened
+            // to a union of it and others: every value of the narrower is
+            // one of the wider.
+            (Kind::Union(variants), Kind::Object(_))
+                if self.is_variant(&self.old, variants, new_type.map(|id| (&self.new, id))) =>
+            {
+                let variant =
+                    new_type.map_or("", |id| self.new.version.model.def(id).name.text.as_str());
+                let union = old_type.map_or("a union", |id| {
+                    self.old.version.model.def(id).name.text.as_str()
+                });
+                self.node(
+                    Code::PropertyTypeNarrowed,
+                    path,
+                    (old, new),
+                    (true, false),
+                    format!(
+                        "{} was `{union}` and is now its variant `{variant}`",
+                        named(path)
+                    ),
+                    format!("{union} -> {variant}"),
+                );
+            }
+            (Kind::Object(_), Kind::Union(variants))
+                if self.is_variant(&self.new, variants, old_type.map(|id| (&self.old, id))) =>
+            {
+                let variant =
+                    old_type.map_or("", |id| self.old.version.model.def(id).name.text.as_str());
+                let union = new_type.map_or("a union", |id| {
+                    self.new.version.model.def(id).name.text.as_str()
+                });
+                self.node(
+                    Code::PropertyTypeWidened,
+                    path,
+                    (old, new),
+                    (false, true),
+                    format!("{} was `{variant}` and is now `{union}`, of which `{variant}` is a variant", named(path)),
+                    format!("{variant} -> {union}"),
+                );
+            }
             _ => self.node(
                 Code::PropertyTypeChanged,
                 path,
@@ -740,6 +780,30 @@ impl<'a, 'm> Walk<'a, 'm> {
             ),
             _ => {}
         }
+    }
+
+    /// Whether the object type `object` (on its side) is one of `variants`
+    /// (a union's, on `side`): the same name, and the same shape on both
+    /// sides, so that its values are the union's.
+    fn is_variant(
+        &self,
+        side: &Side<'m>,
+        variants: &[Schema<'m>],
+        object: Option<(&Side<'m>, TypeId)>,
+    ) -> bool {
+        let Some((object_side, id)) = object else {
+            return false;
+        };
+        let name = object_side.version.model.def(id).name.text.as_str();
+        let Some(variant_id) = side.version.model.lookup(name) else {
+            return false;
+        };
+        let listed = variants.iter().any(
+            |variant| matches!(side.resolve(variant).1, Some((_, found)) if found == variant_id),
+        );
+        listed
+            && super::renames::shape(&side.lowering.definition(variant_id))
+                == super::renames::shape(&object_side.lowering.definition(id))
     }
 
     /// The discriminator value (as a comparable key and as text) and the
