@@ -401,8 +401,10 @@ impl<'o, 'm> Diff<'o, 'm> {
         // A type that a block gone now (removed, or renamed) replied with,
         // and that no block replies with any more: stored replies still
         // have it. Once for each type, at the first such block.
-        let new_blocks: HashSet<(&str, &str)> =
-            new_uses.iter().map(|used| (used.owner, used.block)).collect();
+        let new_blocks: HashSet<(&str, &str)> = new_uses
+            .iter()
+            .map(|used| (used.owner, used.block))
+            .collect();
         let mut gone: HashSet<String> = HashSet::new();
         for used in &old_uses {
             let Some(was) = used.ty else {
@@ -428,7 +430,9 @@ impl<'o, 'm> Diff<'o, 'm> {
                     "no block replies with `{name}` now: block \"{}\", which did, is gone",
                     used.block
                 ),
-                Some(format!("keep the renderer for `{name}`: stored replies still have that type")),
+                Some(format!(
+                    "keep the renderer for `{name}`: stored replies still have that type"
+                )),
             );
         }
     }
