@@ -345,6 +345,14 @@ fn a_missing_revision_is_exit_2_with_the_fetch_to_run() {
         return;
     }
     let repo = history("missing");
+    // With no remote there is nothing to fetch: the name is not there.
+    let output = repo.agentc(&["check", "--against", "origin/main", "agents"]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{all}");
+    assert!(all.contains("has no remote"), "{all}");
+    assert!(!all.contains("git fetch origin"), "{all}");
+    // A remote is configuration: nothing is fetched from it.
+    repo.git(&["remote", "add", "origin", "../nowhere.git"]);
     let output = repo.agentc(&["check", "--against", "origin/main", "agents"]);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(2), "{all}");
@@ -950,6 +958,7 @@ fn the_suggested_fetch_quotes_the_revision() {
         return;
     }
     let repo = history("quote");
+    repo.git(&["remote", "add", "origin", "../nowhere.git"]);
     let output = repo.agentc(&["check", "--against", "origin/it's here;touch x", "agents"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(

@@ -139,7 +139,8 @@ pub(super) fn check(
                 && let Some((title, edits)) = slug_from_folder(&report.source, start, entries)
             {
                 // The help says what the fix writes.
-                diagnostic.help = Some(format!("{title} (lowercase letters, digits and dashes)").into());
+                diagnostic.help =
+                    Some(format!("{title} (lowercase letters, digits and dashes)").into());
                 diagnostic = diagnostic.with_fix(title, edits);
             }
             report.diagnostics.push(diagnostic);

@@ -81,10 +81,13 @@ pub fn check_revision(revision: &str) -> Result<(), GitError> {
     Ok(())
 }
 
-/// The `git fetch` that would bring `revision`: `origin/main` is
-/// `git fetch origin main`. Each word is quoted for a shell, and a word
-/// that starts with `-` comes after `--`, so the command does what it
-/// says whatever the revision.
+/// The `git fetch` that would bring `revision`, from the repository's
+/// `remotes`: `origin/main` is `git fetch origin main` when `origin` is
+/// one of them; a name without its remote is fetched from the one remote
+/// there is, or from `origin`; with no remote there is nothing to fetch,
+/// and the name is not in the repository. Each word is quoted for a
+/// shell, and a word that starts with `-` comes after `--`, so the command
+/// does what it says whatever the revision.
 #[cfg_attr(
     not(feature = "git"),
     allow(
@@ -92,17 +95,23 @@ pub fn check_revision(revision: &str) -> Result<(), GitError> {
         reason = "used by the reading that the `git` feature builds (and by the unit tests)"
     )
 )]
-fn fetch_hint(revision: &str) -> String {
+fn fetch_hint(revision: &str, remotes: &[String]) -> String {
     if revision.contains(['~', '^', '@', ':', '{']) {
         // `HEAD~1`, `main^`, `@{upstream}`: the name is there, its
         // history or its configuration is not.
         return "agentc never fetches: fetch the history the revision needs first (`git fetch --unshallow` in a shallow clone); in GitHub Actions, check out with `fetch-depth: 0`".to_string();
     }
-    let words: Vec<&str> = match revision.split_once('/') {
-        Some((remote, branch)) if !remote.is_empty() && !branch.is_empty() => {
-            vec![remote, branch]
+    let named = revision
+        .split_once('/')
+        .filter(|(remote, branch)| !branch.is_empty() && remotes.iter().any(|r| r == remote));
+    let words: Vec<&str> = match (named, remotes) {
+        (Some((remote, branch)), _) => vec![remote, branch],
+        (None, []) => {
+            return "this repository has no remote to fetch it from: check the name (`git branch -a`, `git tag`, `git log`)".to_string();
         }
-        _ => vec!["origin", revision],
+        (None, [only]) => vec![only.as_str(), revision],
+        (None, _) if remotes.iter().any(|r| r == "origin") => vec!["origin", revision],
+        (None, [first, ..]) => vec![first.as_str(), revision],
     };
     let dashes = if words.iter().any(|w| w.starts_with('-')) {
         " --"
@@ -293,6 +302,16 @@ mod with_gix {
             })
         }
 
+        /// The names of the repository's remotes, sorted (read from its
+        /// configuration; nothing is run).
+        fn remotes(&self) -> Vec<String> {
+            self.repo
+                .remote_names()
+                .into_iter()
+                .map(|name| name.to_string())
+                .collect()
+        }
+
         /// The commit `revision` names (a tag is followed to its commit).
         pub fn commit(&self, revision: &str) -> Result<Commit, GitError> {
             super::check_revision(revision)?;
@@ -304,7 +323,7 @@ mod with_gix {
                 if let Some(why) = why {
                     message.push_str(&format!(" ({why})"));
                 }
-                GitError::missing(message).with_help(fetch_hint(revision))
+                GitError::missing(message).with_help(fetch_hint(revision, &self.remotes()))
             };
             let id = match self.repo.rev_parse_single(revision) {
                 Ok(id) => id.detach(),
@@ -645,13 +664,33 @@ mod tests {
 
     #[test]
     fn the_fetch_hint_names_the_remote_and_branch() {
+        let origin = ["origin".to_string()];
+        let fetch_hint = |revision: &str| fetch_hint(revision, &origin);
         assert!(fetch_hint("origin/main").contains("`git fetch origin main`"));
         assert!(fetch_hint("v1.2").contains("`git fetch origin v1.2`"));
         assert!(fetch_hint("HEAD~1").contains("`git fetch --unshallow`"));
     }
 
+    /// The remote is one the repository has: a first word that names none
+    /// is part of the branch's name, and with no remote nothing is fetched.
+    #[test]
+    fn the_fetch_hint_names_a_remote_the_repository_has() {
+        let remotes = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert!(
+            fetch_hint("feature/x", &remotes(&["origin"])).contains("`git fetch origin feature/x`")
+        );
+        assert!(
+            fetch_hint("upstream/main", &remotes(&["origin", "upstream"]))
+                .contains("`git fetch upstream main`")
+        );
+        assert!(fetch_hint("main", &remotes(&["fork"])).contains("`git fetch fork main`"));
+        assert!(fetch_hint("nope", &[]).contains("has no remote"));
+    }
+
     #[test]
     fn the_fetch_hint_quotes_what_a_shell_would_read() {
+        let remotes = ["origin".to_string(), "my remote".to_string()];
+        let fetch_hint = |revision: &str| fetch_hint(revision, &remotes);
         assert!(fetch_hint("main;rm -rf $HOME").contains("`git fetch origin 'main;rm -rf $HOME'`"));
         assert!(fetch_hint("it's").contains(r"`git fetch origin 'it'\''s'`"));
         assert!(
