@@ -70,7 +70,13 @@ impl Change {
     /// The change as a unified diff of the file `name` (`a/NAME`,
     /// `b/NAME`, as `git apply` and `patch -p1` read it).
     pub fn unified(&self, name: &str) -> String {
-        similar::TextDiff::from_lines(&self.before, &self.after)
+        // Patience: anchored on the lines that occur once on each side, so
+        // that thousands of fixed lines cost a diff of each stretch between
+        // anchors, not one of the whole file (Myers, in time that grows
+        // with the file's length times the lines changed).
+        similar::TextDiff::configure()
+            .algorithm(similar::Algorithm::Patience)
+            .diff_lines(&self.before, &self.after)
             .unified_diff()
             .header(&format!("a/{name}"), &format!("b/{name}"))
             .to_string()
