@@ -666,6 +666,33 @@ fn completion_offers_every_places_keys() {
 
 /// Hovering a key shows its documentation from the grammar, and says
 /// when it is required or deprecated.
+/// A type that reaches a long chain of others emits thousands of lines of
+/// JSON Schema: the hover shows the first 200 and says how to see them all.
+#[test]
+fn hover_shows_at_most_two_hundred_lines_of_schema() {
+    let mut client = Client::start(false);
+    let mut text = String::from("types:\n");
+    for i in 0..300 {
+        text.push_str(&format!(
+            "  T{i}:\n    next: {{ type: T{}, optional: true }}\n",
+            i + 1
+        ));
+    }
+    text.push_str("  T300:\n    end: { type: string }\n");
+    let doc = "untitled:chain.yaml".to_string();
+    assert!(client.open(&doc, &text).is_empty());
+    let hover = client.at("textDocument/hover", &doc, 1, 3);
+    let value = hover["contents"]["value"].as_str().unwrap();
+    let json = value.split("```json\n").nth(1).unwrap();
+    let shown = json.split("```").next().unwrap();
+    assert_eq!(shown.lines().count(), 200, "{value}");
+    assert!(
+        value.ends_with("more lines: `agentc emit --type T0` prints it whole"),
+        "{value}"
+    );
+    client.shutdown();
+}
+
 #[test]
 fn hover_on_a_key_shows_its_documentation() {
     let mut client = Client::start(false);

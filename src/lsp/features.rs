@@ -17,6 +17,11 @@ use std::collections::HashMap;
 /// Most lines of a declaration a hover shows.
 const MAX_HOVER_LINES: usize = 40;
 
+/// The most lines of JSON Schema a hover shows: a type that reaches a
+/// long chain of others has thousands (a protocol of 10,000 types gave a
+/// hover of 6 MB), which no editor shows usefully.
+const MAX_HOVER_SCHEMA_LINES: usize = 200;
+
 fn occurrence_at(
     analysis: &Analysis,
     position: lsp::Position,
@@ -118,8 +123,33 @@ fn schema(analysis: &Analysis, selection: Selection) -> String {
         selection,
         &mut Diagnostics::default(),
     ) {
-        Ok(output) => format!("{heading}{caveat}:\n\n```json\n{}```", output.into_text()),
+        Ok(output) => {
+            let text = output.into_text();
+            let (shown, more) = first_lines(&text, MAX_HOVER_SCHEMA_LINES);
+            let command = match selection {
+                Selection::Tool(name) => format!("agentc emit --tool {name}"),
+                Selection::Type(name) => format!("agentc emit --type {name}"),
+                _ => "agentc emit".to_string(),
+            };
+            let rest = match more {
+                0 => String::new(),
+                more => format!("\n{more} more lines: `{command}` prints it whole"),
+            };
+            format!("{heading}{caveat}:\n\n```json\n{shown}```{rest}")
+        }
         Err(error) => format!("JSON Schema: {error}"),
+    }
+}
+
+/// The first `max` lines of `text` (each with its line break), and how
+/// many more there are.
+fn first_lines(text: &str, max: usize) -> (&str, usize) {
+    match text.match_indices('\n').nth(max.saturating_sub(1)) {
+        Some((at, _)) if at + 1 < text.len() => {
+            let rest = &text[at + 1..];
+            (&text[..at + 1], rest.lines().count())
+        }
+        _ => (text, 0),
     }
 }
 
