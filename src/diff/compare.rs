@@ -180,25 +180,10 @@ impl<'a, 'm> Walk<'a, 'm> {
         }
     }
 
-    /// Records a change at `at` (new) and `was` (old).
+    /// Records a change at `at` (new) and `was` (old); the change recorded,
+    /// none past the limit.
     #[allow(clippy::too_many_arguments)]
     pub fn push(
-        &mut self,
-        code: Code,
-        at: Span,
-        was: Option<Span>,
-        path: &str,
-        narrowed: bool,
-        widened: bool,
-        message: String,
-        help: Option<String>,
-    ) {
-        self.record(code, at, was, path, narrowed, widened, message, help);
-    }
-
-    /// [`Self::push`], giving the change recorded (none past the limit).
-    #[allow(clippy::too_many_arguments)]
-    fn record(
         &mut self,
         code: Code,
         at: Span,
@@ -243,7 +228,7 @@ impl<'a, 'm> Walk<'a, 'm> {
         message: String,
         help: Option<String>,
     ) {
-        if let Some(change) = self.record(code, at, was, path, narrowed, widened, message, help) {
+        if let Some(change) = self.push(code, at, was, path, narrowed, widened, message, help) {
             change.subject = subject;
         }
     }
@@ -448,39 +433,12 @@ impl<'a, 'm> Walk<'a, 'm> {
             (Kind::Union(variants), Kind::Object(_))
                 if self.is_variant(&self.old, variants, new_type.map(|id| (&self.new, id))) =>
             {
-                let variant =
-                    new_type.map_or("", |id| self.new.version.model.def(id).name.text.as_str());
-                let union = old_type.map_or("a union", |id| {
-                    self.old.version.model.def(id).name.text.as_str()
-                });
-                self.node(
-                    Code::PropertyTypeNarrowed,
-                    path,
-                    (old, new),
-                    (true, false),
-                    format!(
-                        "{} was `{union}` and is now its variant `{variant}`",
-                        named(path)
-                    ),
-                    format!("{union} -> {variant}"),
-                );
+                self.union_and_variant(path, (old, new), true, (old_type, new_type));
             }
             (Kind::Object(_), Kind::Union(variants))
                 if self.is_variant(&self.new, variants, old_type.map(|id| (&self.old, id))) =>
             {
-                let variant =
-                    old_type.map_or("", |id| self.old.version.model.def(id).name.text.as_str());
-                let union = new_type.map_or("a union", |id| {
-                    self.new.version.model.def(id).name.text.as_str()
-                });
-                self.node(
-                    Code::PropertyTypeWidened,
-                    path,
-                    (old, new),
-                    (false, true),
-                    format!("{} was `{variant}` and is now `{union}`, of which `{variant}` is a variant", named(path)),
-                    format!("{variant} -> {union}"),
-                );
+                self.union_and_variant(path, (old, new), false, (old_type, new_type));
             }
             _ => self.node(
                 Code::PropertyTypeChanged,
@@ -757,7 +715,7 @@ impl<'a, 'm> Walk<'a, 'm> {
     }
 
     fn optionality(&mut self, path: &str, old: &Property<'m>, new: &Property<'m>) {
-        match (old.optional, new.optional) {
+        let _ = match (old.optional, new.optional) {
             (true, false) => self.push(
                 Code::OptionalMadeRequired,
                 new.name_span,
@@ -778,8 +736,46 @@ impl<'a, 'm> Walk<'a, 'm> {
                 format!("`{path}` was required and is now optional"),
                 Some("code written for the old version expects it to be there".to_string()),
             ),
-            _ => {}
-        }
+            _ => None,
+        };
+    }
+
+    /// A union narrowed to one of its variants (`narrowed`), or a variant
+    /// widened to a union that lists it: every value of the narrower is one
+    /// of the wider.
+    fn union_and_variant(
+        &mut self,
+        path: &str,
+        (old, new): (&Schema<'m>, &Schema<'m>),
+        narrowed: bool,
+        (old_type, new_type): (Option<TypeId>, Option<TypeId>),
+    ) {
+        let name = |side: &Side<'m>, id: Option<TypeId>| {
+            id.map_or("a type", |id| side.version.model.def(id).name.text.as_str())
+        };
+        let (from, to) = (name(&self.old, old_type), name(&self.new, new_type));
+        let (code, message) = match narrowed {
+            true => (
+                Code::PropertyTypeNarrowed,
+                format!("{} was `{from}` and is now its variant `{to}`", named(path)),
+            ),
+            false => (
+                Code::PropertyTypeWidened,
+                format!(
+                    "{} was `{from}` and is now `{to}`, of which `{from}` is a variant",
+                    named(path)
+                ),
+            ),
+        };
+        let subject = format!("{from} -> {to}");
+        self.node(
+            code,
+            path,
+            (old, new),
+            (narrowed, !narrowed),
+            message,
+            subject,
+        );
     }
 
     /// Whether the object type `object` (on its side) is one of `variants`
