@@ -53,6 +53,15 @@ impl Known {
         }
     }
 
+    /// Keeps `roots` unless roots are known (or the client has said since
+    /// that they changed).
+    fn set_if_unknown(&self, generation: u64, roots: Arc<Roots>) {
+        let mut held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.1 == generation && held.0.is_none() {
+            held.0 = Some(roots);
+        }
+    }
+
     fn forget(&self) {
         let mut held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         *held = (None, held.1 + 1);
@@ -89,7 +98,7 @@ impl Server {
             .peer
             .peer_info()
             .is_some_and(|info| info.capabilities.roots.is_some());
-        let declared = |listed: rmcp::model::ListRootsResult| {
+        let declared = |listed: &rmcp::model::ListRootsResult| {
             Some(
                 listed
                     .roots
@@ -98,33 +107,41 @@ impl Server {
                     .collect(),
             )
         };
-        let roots = match can_list {
-            false => Roots::new(&self.here, None),
-            true => {
-                let peer = context.peer.clone();
-                let mut asked = tokio::spawn(async move { peer.list_roots().await });
-                match tokio::time::timeout(ROOTS_PATIENCE, &mut asked).await {
-                    Ok(Ok(Ok(listed))) => Roots::new(&self.here, declared(listed)),
-                    // A client that says it has roots and then cannot list
-                    // them gets none: nothing is read.
-                    Ok(_) => Roots::new(&self.here, Some(Vec::new())),
-                    Err(_) => {
-                        let known = Arc::clone(&self.roots);
-                        let here = self.here.clone();
-                        tokio::spawn(async move {
-                            if let Ok(Ok(listed)) = asked.await {
-                                known
-                                    .set(generation, Arc::new(Roots::new(&here, declared(listed))));
-                            }
-                        });
-                        Roots::new(&self.here, Some(Vec::new()))
-                    }
-                }
+        if !can_list {
+            let roots = Arc::new(Roots::new(&self.here, None));
+            self.roots.set(generation, Arc::clone(&roots));
+            return roots;
+        }
+        // The task that asks keeps the answer itself, when it comes: in
+        // time, or after the patience below, when a call made just after
+        // the answer must find it kept.
+        let peer = context.peer.clone();
+        let known = Arc::clone(&self.roots);
+        let here = self.here.clone();
+        let asked = tokio::spawn(async move {
+            let listed = peer.list_roots().await;
+            if let Ok(listed) = &listed {
+                known.set(generation, Arc::new(Roots::new(&here, declared(listed))));
             }
-        };
-        let roots = Arc::new(roots);
-        self.roots.set(generation, Arc::clone(&roots));
-        roots
+            listed.is_ok()
+        });
+        let none = || Arc::new(Roots::new(&self.here, Some(Vec::new())));
+        match tokio::time::timeout(ROOTS_PATIENCE, asked).await {
+            Ok(Ok(true)) => self.roots.get().0.unwrap_or_else(none),
+            // A client that says it has roots and then cannot list them
+            // gets none: nothing is read.
+            Ok(_) => {
+                let roots = none();
+                self.roots.set(generation, Arc::clone(&roots));
+                roots
+            }
+            // None for now, unless the answer came meanwhile.
+            Err(_) => {
+                let roots = none();
+                self.roots.set_if_unknown(generation, Arc::clone(&roots));
+                self.roots.get().0.unwrap_or(roots)
+            }
+        }
     }
 }
 
